@@ -1,0 +1,102 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Connects contexts to stores: owns the (frozen) model and the stores, and serialises
+/// every store operation, so contexts on different threads can share it.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    public let managedObjectModel: ManagedObjectModel
+    public private(set) var persistentStores: [PersistentStore] = []
+    private let lock = RecursiveLock()
+
+    /// Validates the model and makes it immutable.
+    public init(model: ManagedObjectModel) throws(ObjectGraphError) {
+        try model.freeze()
+        self.managedObjectModel = model
+    }
+
+    deinit {
+        for store in persistentStores { store.close() }
+    }
+
+    /// Adds a store of `type` at `path`, created when missing and opened when present.
+    @discardableResult
+    public func addPersistentStore(type: String, path: String) throws(ObjectGraphError) -> PersistentStore {
+        try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
+            let store: PersistentStore
+            switch type {
+            case StoreType.sqlite:
+                store = try SQLiteStore(path: path, model: managedObjectModel)
+            default:
+                throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(StoreType.sqlite)")
+            }
+            persistentStores.append(store)
+            return store
+        }
+    }
+
+    /// The store that holds objects of `entity` (the first store, while there is one store per coordinator).
+    func store(for entity: EntityDescription) throws(ObjectGraphError) -> PersistentStore {
+        guard let store = persistentStores.first else {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the coordinator has no persistent store: add one before fetching or saving")
+        }
+        return store
+    }
+
+    func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
+        guard let e = managedObjectModel.entity(named: name) else { throw .unknownEntity(name) }
+        return e
+    }
+
+    func withStore<T>(for entity: EntityDescription, _ body: (PersistentStore) throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
+        try lock.withLock { () throws(ObjectGraphError) -> T in try body(try store(for: entity)) }
+    }
+
+    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchRows(request, entity: entity) }
+    }
+
+    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int {
+        try withStore(for: entity) { s throws(ObjectGraphError) in try s.countRows(request, entity: entity) }
+    }
+
+    func fetchRow(_ id: ManagedObjectID) throws(ObjectGraphError) -> RowSnapshot? {
+        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRow(entity: id.entity, primaryKey: id.primaryKey) }
+    }
+
+    func fetchRows(pointingAt id: ManagedObjectID, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRows(pointingAt: id.primaryKey, through: inverse) }
+    }
+
+    func save(entity: EntityDescription, _ body: (PersistentStore, StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        try withStore(for: entity) { store throws(ObjectGraphError) in
+            try store.save { tx throws(ObjectGraphError) in try body(store, tx) }
+        }
+    }
+}
+
+/// A re-entrant lock on pthreads (NSRecursiveLock is not in FoundationEssentials).
+final class RecursiveLock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
+        pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}

@@ -1,0 +1,86 @@
+/// Saving: validate every changed object, then write inserts, updates and deletes in one
+/// store transaction; only when it commits do IDs become permanent and snapshots move.
+extension ManagedObjectContext {
+    public func save() throws(ObjectGraphError) {
+        try checkThread()
+        guard hasChanges else { return }
+        try validatePendingChanges()
+        let inserts = inserted.objects, updates = updated.objects, deletes = deleted.objects
+        guard let anyEntity = (inserts + updates + deletes).first?.entity else { return }
+
+        var newKeys: [ObjectIdentifier: Int64] = [:]
+        var written: [(ManagedObject, RowSnapshot)] = []
+        var storeIdentifier = ""
+        try persistentStoreCoordinator.save(entity: anyEntity) { store, tx throws(ObjectGraphError) in
+            storeIdentifier = store.identifier
+            // Keys in blocks, one allocation per hierarchy, in insertion order.
+            var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
+            var roots: [EntityDescription] = []
+            for o in inserts {
+                let root = o.entity.rootEntity
+                if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
+                byRoot[ObjectIdentifier(root), default: []].append(o)
+            }
+            for root in roots {
+                let objects = byRoot[ObjectIdentifier(root)]!
+                var next = try tx.allocatePrimaryKeys(for: root, count: objects.count)
+                for o in objects {
+                    newKeys[ObjectIdentifier(o)] = next
+                    next += 1
+                }
+            }
+            for o in inserts {
+                let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try rowValues(o, newKeys))
+                try tx.insert(row)
+                written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values)))
+            }
+            for o in updates {
+                let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) + 1, values: try rowValues(o, newKeys))
+                try tx.update(row)
+                written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values)))
+            }
+            for o in deletes { try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey) }
+        }
+
+        // Committed: the objects now match their rows.
+        for (o, snapshot) in written {
+            if o.isInserted {
+                o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: storeIdentifier)
+                registered[Self.key(o.entity, snapshot.primaryKey)] = o
+                o.isInserted = false
+            }
+            o.snapshot = snapshot
+            o.current = nil
+            o.changedSlots.removeAll()
+        }
+        for o in deletes {
+            registered.removeValue(forKey: Self.key(o.entity, o.objectID.primaryKey))
+            o.managedObjectContext = nil
+        }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+    }
+
+    /// One value per slot, as the store keeps it: attributes as they are, a to-one as the
+    /// destination's primary key (a new destination's key comes from `newKeys`).
+    private func rowValues(_ o: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws(ObjectGraphError) -> [AttributeValue] {
+        var values = o.current ?? o.snapshot?.values ?? o.entity.layout.defaults
+        for (slot, kind) in o.entity.layout.kinds.enumerated() {
+            guard case .toOne(let r) = kind else { continue }
+            guard let s = o.state(slot) else { continue }  // unchanged: the snapshot's key stands
+            guard let d = s.target else { values[slot] = .null; continue }
+            if let pk = newKeys[ObjectIdentifier(d)] {
+                values[slot] = .integer(pk)
+            } else if !d.objectID.isTemporaryID, !d.isDeleted || d.managedObjectContext != nil {
+                values[slot] = .integer(d.objectID.primaryKey)
+            } else {
+                throw ObjectGraphError(
+                    code: ErrorCode.validation,
+                    message: "\(o) relates through '\(r.name)' to \(d), which is not saved with it",
+                    userInfo: [(ErrorUserInfoKey.validationObject, o.objectID.uriRepresentation), (ErrorUserInfoKey.validationKey, r.name)])
+            }
+        }
+        return values
+    }
+}

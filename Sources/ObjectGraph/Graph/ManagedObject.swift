@@ -1,0 +1,232 @@
+import FoundationEssentials
+
+/// An object of the graph. Its committed values live in a shared row snapshot; a change
+/// copies the values once and records the changed slots in a bit set. Every accessor
+/// checks that it runs on the thread of the object's context.
+public final class ManagedObject: CustomStringConvertible {
+    public private(set) var entity: EntityDescription
+    public internal(set) var objectID: ManagedObjectID
+    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+
+    /// Committed state; nil for a new object or a fault not yet fired.
+    var snapshot: RowSnapshot?
+    /// Working attribute values, present once the object is inserted or changed.
+    var current: [AttributeValue]?
+    var changedSlots = SlotSet()
+    /// Loaded relationship contents by slot.
+    var relations: [RelationState?]?
+    public internal(set) var isInserted = false
+    public internal(set) var isDeleted = false
+
+    init(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext, snapshot: RowSnapshot?) {
+        self.entity = entity
+        self.objectID = id
+        self.managedObjectContext = context
+        self.snapshot = snapshot
+    }
+
+    public var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
+
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { snapshot == nil && current == nil && !isInserted }
+
+    /// Whether the object has unsaved changes (inserted, deleted or updated).
+    public var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
+
+    public var hasChanges: Bool { isInserted || isDeleted || !changedSlots.isEmpty }
+
+    // MARK: Access checks
+
+    /// The context, checked: present and owned by the calling thread.
+    @inline(__always)
+    func context() throws(ObjectGraphError) -> ManagedObjectContext {
+        guard let context = managedObjectContext else {
+            throw .objectInaccessible("\(description) is no longer registered with a context (it was deleted and saved, or its context is gone)")
+        }
+        try context.checkThread()
+        return context
+    }
+
+    func slot(_ key: String) throws(ObjectGraphError) -> Int {
+        guard let slot = entity.slot(forKey: key) else { throw .unknownKey(key, entity: entity.name) }
+        return slot
+    }
+
+    func checkSlot(_ slot: Int) throws(ObjectGraphError) {
+        guard slot >= 0, slot < entity.layout.kinds.count else {
+            throw .invalidArgument("slot \(slot) is out of range for entity '\(entity.name)' (\(entity.layout.kinds.count) slots)")
+        }
+    }
+
+    /// Loads the committed values of a fault; a row that is gone is error 133000.
+    func fireFault(_ context: ManagedObjectContext) throws(ObjectGraphError) {
+        guard isFault else { return }
+        guard let row = try context.persistentStoreCoordinator.fetchRow(objectID) else {
+            throw ObjectGraphError(
+                code: ErrorCode.referentialIntegrity,
+                message: "the object \(objectID.uriRepresentation) no longer exists in the store; its fault cannot be fulfilled",
+                userInfo: [(ErrorUserInfoKey.validationObject, objectID.uriRepresentation)])
+        }
+        snapshot = row
+        entity = row.entity
+    }
+
+    // MARK: Attributes
+
+    public func value(forKey key: String) throws(ObjectGraphError) -> AttributeValue {
+        let context = try context()
+        return try attribute(at: try slot(key), key: key, context)
+    }
+
+    public func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
+        let context = try context()
+        try checkSlot(slot)
+        return try attribute(at: slot, key: nil, context)
+    }
+
+    @inline(__always)
+    func attribute(at slot: Int, key: String?, _ context: ManagedObjectContext) throws(ObjectGraphError) -> AttributeValue {
+        guard case .attribute = entity.layout.kinds[slot] else {
+            throw .wrongKind(key: key ?? entity.properties[slot].name, entity: entity.name, expected: "an attribute; use the relationship accessors")
+        }
+        if let current { return current[slot] }
+        try fireFault(context)
+        return snapshot!.values[slot]
+    }
+
+    public func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        try setAttribute(value, at: try slot(key), context)
+    }
+
+    public func setValue(_ value: AttributeValue, atSlot slot: Int) throws(ObjectGraphError) {
+        let context = try context()
+        try checkSlot(slot)
+        try setAttribute(value, at: slot, context)
+    }
+
+    func setAttribute(_ value: AttributeValue, at slot: Int, _ context: ManagedObjectContext) throws(ObjectGraphError) {
+        guard case .attribute(let type) = entity.layout.kinds[slot] else {
+            throw .wrongKind(key: entity.properties[slot].name, entity: entity.name, expected: "an attribute; use the relationship accessors")
+        }
+        let coerced = try value.coerced(to: type, key: entity.properties[slot].name, entity: entity.name)
+        try makeWritable(context)
+        current![slot] = coerced
+        changedSlots.insert(slot)
+        context.didChange(self)
+    }
+
+    /// Copies the committed values once, before the first change.
+    func makeWritable(_ context: ManagedObjectContext) throws(ObjectGraphError) {
+        if current != nil { return }
+        try fireFault(context)
+        current = snapshot?.values ?? entity.layout.defaults
+    }
+
+    // MARK: Relationships
+
+    func relationship(_ key: String, toMany: Bool) throws(ObjectGraphError) -> RelationshipDescription {
+        let slot = try slot(key)
+        switch entity.layout.kinds[slot] {
+        case .toOne(let r) where !toMany: return r
+        case .toMany(let r) where toMany: return r
+        case .toOne: throw .wrongKind(key: key, entity: entity.name, expected: "a to-many relationship")
+        case .toMany: throw .wrongKind(key: key, entity: entity.name, expected: "a to-one relationship")
+        case .attribute: throw .wrongKind(key: key, entity: entity.name, expected: "a relationship")
+        }
+    }
+
+    /// The destination of a to-one relationship, or nil.
+    public func object(forKey key: String) throws(ObjectGraphError) -> ManagedObject? {
+        let context = try context()
+        return try toOne(try relationship(key, toMany: false), context)
+    }
+
+    /// Sets a to-one relationship; the inverse follows on both the old and new destination.
+    public func setObject(_ destination: ManagedObject?, forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        let r = try relationship(key, toMany: false)
+        try context.check(destination, for: r)
+        try context.setToOne(self, r, destination)
+    }
+
+    /// The destinations of a to-many relationship.
+    public func objects(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
+        let context = try context()
+        return try toMany(try relationship(key, toMany: true), context).members
+    }
+
+    /// Adds a destination to a to-many relationship; the inverse follows.
+    public func addObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        let r = try relationship(key, toMany: true)
+        try context.check(destination, for: r)
+        try context.addToMany(self, r, destination)
+    }
+
+    /// Removes a destination from a to-many relationship; the inverse follows.
+    public func removeObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        let r = try relationship(key, toMany: true)
+        try context.check(destination, for: r)
+        try context.removeFromMany(self, r, destination)
+    }
+
+    func state(_ slot: Int) -> RelationState? { relations?[slot] }
+
+    func setState(_ state: RelationState, _ slot: Int) {
+        if relations == nil { relations = [RelationState?](repeating: nil, count: entity.layout.kinds.count) }
+        relations![slot] = state
+    }
+
+    /// The current to-one destination, loading it from the snapshot the first time.
+    func toOne(_ r: RelationshipDescription, _ context: ManagedObjectContext) throws(ObjectGraphError) -> ManagedObject? {
+        if let s = state(r.slot) { return s.target }
+        var target: ManagedObject?
+        if !isInserted {
+            try fireFault(context)
+            if case .integer(let pk) = snapshot!.values[r.slot], let destination = r.destinationEntity {
+                target = try context.object(entity: destination, primaryKey: pk)
+            }
+        }
+        let s = RelationState()
+        s.target = target
+        setState(s, r.slot)
+        return target
+    }
+
+    /// The loaded to-many contents: the store's rows, corrected by this context's pending changes.
+    func toMany(_ r: RelationshipDescription, _ context: ManagedObjectContext) throws(ObjectGraphError) -> RelationState {
+        if let s = state(r.slot) { return s }
+        let s = RelationState()
+        if !isInserted, let inverse = r.inverseRelationship {
+            for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
+        }
+        setState(s, r.slot)
+        return s
+    }
+}
+
+/// The loaded contents of one relationship of one object.
+final class RelationState {
+    var target: ManagedObject?
+    private(set) var members: [ManagedObject] = []
+    private var index: [ObjectIdentifier: Int] = [:]
+
+    func contains(_ o: ManagedObject) -> Bool { index[ObjectIdentifier(o)] != nil }
+
+    func add(_ o: ManagedObject) {
+        guard index[ObjectIdentifier(o)] == nil else { return }
+        index[ObjectIdentifier(o)] = members.count
+        members.append(o)
+    }
+
+    func remove(_ o: ManagedObject) {
+        guard let i = index.removeValue(forKey: ObjectIdentifier(o)) else { return }
+        let last = members.removeLast()
+        if i < members.count {
+            members[i] = last
+            index[ObjectIdentifier(last)] = i
+        }
+    }
+}

@@ -1,0 +1,207 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scratch pad of managed objects over a coordinator: it uniques objects (one object per
+/// ID), tracks inserts, updates and deletes, and saves them in one transaction. A context
+/// belongs to the thread that created it; a call from another thread is an error.
+public final class ManagedObjectContext {
+    public let persistentStoreCoordinator: PersistentStoreCoordinator
+    private let ownerThread: pthread_t
+
+    /// Objects with permanent IDs, by (hierarchy root, primary key).
+    var registered: [ObjectKey: ManagedObject] = [:]
+    var inserted = ObjectList()
+    var updated = ObjectList()
+    var deleted = ObjectList()
+
+    struct ObjectKey: Hashable {
+        let root: ObjectIdentifier
+        let primaryKey: Int64
+    }
+
+    public init(coordinator: PersistentStoreCoordinator) {
+        self.persistentStoreCoordinator = coordinator
+        self.ownerThread = pthread_self()
+    }
+
+    @inline(__always)
+    func checkThread() throws(ObjectGraphError) {
+        if pthread_equal(ownerThread, pthread_self()) == 0 { throw .wrongThread("a managed object context") }
+    }
+
+    static func key(_ entity: EntityDescription, _ pk: Int64) -> ObjectKey {
+        ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk)
+    }
+
+    // MARK: Pending changes
+
+    public var hasChanges: Bool { !inserted.isEmpty || !updated.isEmpty || !deleted.isEmpty }
+    public var insertedObjects: [ManagedObject] { inserted.objects }
+    public var updatedObjects: [ManagedObject] { updated.objects }
+    public var deletedObjects: [ManagedObject] { deleted.objects }
+    public var registeredObjects: [ManagedObject] { Array(registered.values) + inserted.objects }
+
+    func didChange(_ object: ManagedObject) {
+        if !object.isInserted && !object.isDeleted { updated.insert(object) }
+    }
+
+    // MARK: Inserting and looking up
+
+    /// Inserts a new object of `entityName` with its attributes' default values.
+    public func insertObject(entityName: String) throws(ObjectGraphError) -> ManagedObject {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: entityName)
+        guard !entity.isAbstract else {
+            throw .invalidArgument("cannot insert an object of the abstract entity '\(entity.name)'")
+        }
+        let object = ManagedObject(entity: entity, id: ManagedObjectID(temporaryFor: entity), context: self, snapshot: nil)
+        object.isInserted = true
+        object.current = entity.layout.defaults
+        inserted.insert(object)
+        return object
+    }
+
+    /// The registered object for a row, or a new fault for it (uniquing: one object per ID).
+    func object(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> ManagedObject {
+        let key = Self.key(entity, primaryKey)
+        if let existing = registered[key] { return existing }
+        guard let store = persistentStoreCoordinator.persistentStores.first else {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the coordinator has no persistent store")
+        }
+        let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
+        let object = ManagedObject(entity: entity, id: id, context: self, snapshot: nil)
+        // A destination with subentities is loaded now, so the object has its concrete entity.
+        if !entity.subentities.isEmpty { try object.fireFault(self) }
+        registered[key] = object
+        return object
+    }
+
+    /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.
+    func object(for row: RowSnapshot, storeIdentifier: String) -> ManagedObject {
+        let key = Self.key(row.entity, row.primaryKey)
+        if let existing = registered[key] {
+            if existing.isFault { existing.snapshot = row }
+            return existing
+        }
+        let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
+        let object = ManagedObject(entity: row.entity, id: id, context: self, snapshot: row)
+        registered[key] = object
+        return object
+    }
+
+    /// The object for `id`: the registered one, or a fault (error 133000 when it fires for a row that is gone).
+    public func object(with id: ManagedObjectID) throws(ObjectGraphError) -> ManagedObject {
+        try checkThread()
+        if id.isTemporaryID {
+            if let o = inserted.objects.first(where: { $0.objectID == id }) { return o }
+            throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "no object with the temporary ID \(id) in this context")
+        }
+        return try object(entity: id.entity, primaryKey: id.primaryKey)
+    }
+
+    // MARK: Fetching
+
+    /// The objects a request selects, merged with this context's pending changes: inserted
+    /// objects of the entity are included, deleted ones excluded, changed ones sorted by
+    /// their current values; objects already registered are returned as they are.
+    public func fetch(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObject] {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        try validateSortKeys(request, entity)
+        let pending = hasPendingChanges(of: entity, request)
+        // With pending changes the window applies to the merged result, not the store's rows.
+        let storeRequest = pending ? request.withoutWindow() : request
+        let rows = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
+        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
+        if !pending {
+            return rows.map { object(for: $0, storeIdentifier: storeIdentifier) }
+        }
+        let limit = request.fetchLimit, offset = request.fetchOffset
+        var result: [ManagedObject] = []
+        result.reserveCapacity(rows.count + inserted.count)
+        for row in rows {
+            let o = object(for: row, storeIdentifier: storeIdentifier)
+            if !o.isDeleted { result.append(o) }
+        }
+        for o in inserted.objects where matches(o.entity, entity, request) { result.append(o) }
+        try sortInMemory(&result, request.sortKeys)
+        if offset > 0 { result = Array(result.dropFirst(offset)) }
+        if limit > 0 && result.count > limit { result = Array(result.prefix(limit)) }
+        return result
+    }
+
+    /// How many objects `fetch` would return.
+    public func count(for request: FetchRequest) throws(ObjectGraphError) -> Int {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        if hasPendingChanges(of: entity, request) { return try fetch(request).count }
+        return try persistentStoreCoordinator.countRows(request, entity: entity)
+    }
+
+    private func validateSortKeys(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) {
+        for key in request.sortKeys {
+            guard let slot = entity.slot(forKey: key.key) else { throw .unknownKey(key.key, entity: entity.name) }
+            guard case .attribute = entity.layout.kinds[slot] else {
+                throw .wrongKind(key: key.key, entity: entity.name, expected: "an attribute, so it cannot be a sort key")
+            }
+        }
+    }
+
+    private func matches(_ candidate: EntityDescription, _ entity: EntityDescription, _ request: FetchRequest) -> Bool {
+        request.includesSubentities ? candidate.isKind(of: entity) : candidate === entity
+    }
+
+    private func hasPendingChanges(of entity: EntityDescription, _ request: FetchRequest) -> Bool {
+        let root = entity.rootEntity
+        for list in [inserted, updated, deleted] where !list.isEmpty {
+            if list.objects.contains(where: { $0.entity.rootEntity === root }) { return true }
+        }
+        return false
+    }
+
+    /// Sorts like the SQLite store: nil first, numbers by value, text and bytes by byte
+    /// order; ties by primary key, new objects last in insertion order.
+    private func sortInMemory(_ objects: inout [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) {
+        var keyed: [(object: ManagedObject, values: [AttributeValue], order: Int)] = []
+        keyed.reserveCapacity(objects.count)
+        for (i, o) in objects.enumerated() {
+            var values: [AttributeValue] = []
+            for k in keys { values.append(try o.attribute(at: try o.slot(k.key), key: k.key, self)) }
+            keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.objectID.primaryKey)))
+        }
+        keyed.sort { a, b in
+            for (i, k) in keys.enumerated() {
+                let c = StoreOrder.compare(a.values[i], b.values[i])
+                if c != 0 { return k.ascending ? c < 0 : c > 0 }
+            }
+            return a.order < b.order
+        }
+        objects = keyed.map(\.object)
+    }
+
+    /// The objects whose to-one `inverse` points at `owner`: the store's rows, then this
+    /// context's pending changes (objects moved in or out, deleted objects left out).
+    func objects(pointingAt owner: ManagedObject, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
+        var result: [ManagedObject] = []
+        var seen = Set<ObjectIdentifier>()
+        let storeIdentifier = owner.objectID.storeIdentifier ?? ""
+        for row in try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse) {
+            let o = object(for: row, storeIdentifier: storeIdentifier)
+            if o.isDeleted { continue }
+            if let s = o.state(inverse.slot), s.target !== owner { continue }
+            seen.insert(ObjectIdentifier(o))
+            result.append(o)
+        }
+        for list in [inserted, updated] {
+            for o in list.objects where !seen.contains(ObjectIdentifier(o)) && o.entity.isKind(of: inverse.entity!) {
+                if let s = o.state(inverse.slot), s.target === owner {
+                    seen.insert(ObjectIdentifier(o))
+                    result.append(o)
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,71 @@
+/// A stored row as a store hands it up: the concrete entity, primary key, row version
+/// (`Z_OPT`) and one value per slot of the entity. A to-one relationship's slot holds
+/// the destination's primary key as `.integer`; to-many slots hold `.null` (their
+/// members are found through the inverse). Immutable, so objects can share it.
+public final class RowSnapshot: @unchecked Sendable {
+    public let entity: EntityDescription
+    public let primaryKey: Int64
+    public let version: Int64
+    public let values: [AttributeValue]
+
+    public init(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.version = version
+        self.values = values
+    }
+}
+
+/// One object's row in a save: its entity, key, new version and values (as in a snapshot).
+public struct StoreRowWrite {
+    public var entity: EntityDescription
+    public var primaryKey: Int64
+    public var version: Int64
+    public var values: [AttributeValue]
+}
+
+/// The writes of one save, applied by a store in one transaction.
+public protocol StoreSaveTransaction {
+    /// Hands out `count` fresh primary keys for the hierarchy of `entity`; returns the first.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64
+    func insert(_ row: StoreRowWrite) throws(ObjectGraphError)
+    func update(_ row: StoreRowWrite) throws(ObjectGraphError)
+    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError)
+}
+
+/// A persistent store: rows in, rows out. It never sees contexts or managed objects.
+public protocol PersistentStore: AnyObject {
+    var type: String { get }
+    var path: String { get }
+    /// `NSStoreUUID`.
+    var identifier: String { get }
+    var metadata: [String: PropertyListValue] { get }
+
+    /// Rows of the request's entity, in the request's order and window.
+    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot]
+    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int
+    /// The row with `primaryKey` in the hierarchy of `entity`, or nil when it is gone.
+    func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot?
+    /// The rows whose to-one `inverse` points at `primaryKey`.
+    func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
+    /// Runs `body` in one transaction: everything it writes lands, or nothing does.
+    func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError)
+    func close()
+}
+
+/// Store type names, with Core Data's values.
+public enum StoreType {
+    public static let sqlite = "SQLite"
+    public static let inMemory = "InMemory"
+    public static let binary = "Binary"
+}
+
+/// Keys of store metadata, with Core Data's values.
+public enum StoreMetadataKey {
+    public static let storeType = "NSStoreType"
+    public static let storeUUID = "NSStoreUUID"
+    public static let modelVersionHashes = "NSStoreModelVersionHashes"
+    public static let modelVersionIdentifiers = "NSStoreModelVersionIdentifiers"
+    public static let modelVersionHashesVersion = "NSStoreModelVersionHashesVersion"
+    public static let persistenceFrameworkVersion = "NSPersistenceFrameworkVersion"
+}

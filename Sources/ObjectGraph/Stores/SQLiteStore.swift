@@ -1,0 +1,352 @@
+import CSQLite
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SQLite store, in the layout of Apple's Core Data SQLite stores (DESIGN §4).
+public final class SQLiteStore: PersistentStore, @unchecked Sendable {
+    public let type = StoreType.sqlite
+    public let path: String
+    public private(set) var identifier: String = ""
+    public private(set) var metadata: [String: PropertyListValue] = [:]
+    let schema: SQLiteSchema
+    let model: ManagedObjectModel
+    private var connection: SQLiteConnection?
+
+    /// Opens the store at `path`, creating it when the file is missing or empty.
+    public init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        self.path = path
+        self.model = model
+        self.schema = try SQLiteSchema(model: model)
+        try Self.checkHeader(path)
+        let connection = try SQLiteConnection(path: path)
+        self.connection = connection
+        do throws(ObjectGraphError) {
+            try connection.execute("PRAGMA journal_mode=WAL")
+            let tables = Set(try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            if tables.isEmpty {
+                try create(connection)
+            } else {
+                guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+                    throw ObjectGraphError(
+                        code: ErrorCode.storeInvalidType,
+                        message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
+                        userInfo: [(ErrorUserInfoKey.filePath, path)])
+                }
+                try readMetadata(connection)
+                try checkCompatible()
+                try checkTables(tables)
+            }
+        } catch {
+            connection.close()
+            self.connection = nil
+            throw Self.describe(error, path: path)
+        }
+    }
+
+    /// A file that exists and is not empty must start with SQLite's header.
+    static func checkHeader(_ path: String) throws(ObjectGraphError) {
+        guard let handle = FileHandleReader(path: path) else { return }
+        let header = handle.read(16)
+        if header.isEmpty { return }
+        if header != Array("SQLite format 3\0".utf8) {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is not a store: the file is not an SQLite database",
+                userInfo: [(ErrorUserInfoKey.filePath, path)],
+                details: [SQLiteConnection.sqliteError(code: SQLITE_NOTADB, message: "file is not a database")])
+        }
+    }
+
+    /// SQLite errors met while opening become store errors that say what the file is.
+    static func describe(_ error: ObjectGraphError, path: String) -> ObjectGraphError {
+        guard error.domain == ObjectGraphError.sqliteDomain else { return error }
+        let primary = Int32(error.code & 0xFF)
+        if primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT {
+            return ObjectGraphError(
+                code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid store: \(error.message)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+        }
+        return ObjectGraphError(
+            code: ErrorCode.storeOpen, message: "cannot open the store '\(path)': \(error.message)",
+            userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+    }
+
+    public func close() {
+        connection?.close()
+        connection = nil
+    }
+
+    func open() throws(ObjectGraphError) -> SQLiteConnection {
+        guard let connection else {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' is closed")
+        }
+        return connection
+    }
+
+    // MARK: Creating and checking
+
+    private func create(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        identifier = UUID().uuidString
+        metadata = [
+            StoreMetadataKey.storeType: .string(StoreType.sqlite),
+            StoreMetadataKey.storeUUID: .string(identifier),
+            StoreMetadataKey.modelVersionHashes: .dictionary(model.entityVersionHashesByName.mapValues { .data($0) }),
+            StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
+            StoreMetadataKey.modelVersionHashesVersion: .integer(3),
+            StoreMetadataKey.persistenceFrameworkVersion: .integer(1),
+        ]
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) {
+            for statement in schema.createStatements { try db.execute(statement) }
+            let insertKey = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
+            for (number, entity) in schema.entityByNumber.sorted(by: { $0.key < $1.key }) {
+                db.bind(insertKey, 1, Int64(number))
+                db.bind(insertKey, 2, text: entity.name)
+                db.bind(insertKey, 3, Int64(entity.superentity.map { schema.mapping($0).number } ?? 0))
+                try db.run(insertKey)
+            }
+            let insertMeta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
+            db.bind(insertMeta, 1, text: identifier)
+            db.bind(insertMeta, 2, bytes: BinaryPropertyList.encode(.dictionary(metadata)))
+            try db.run(insertMeta)
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    private func readMetadata(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        let s = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        defer { sqlite3_reset(s) }
+        let rc = sqlite3_step(s)
+        guard rc == SQLITE_ROW else {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid store: Z_METADATA is empty")
+        }
+        let uuid = sqlite3_column_text(s, 0).map { String(cString: $0) } ?? ""
+        let count = Int(sqlite3_column_bytes(s, 1))
+        let bytes = count > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(s, 1), count: count)) : []
+        let plist: PropertyListValue
+        do { plist = try BinaryPropertyList.decode(bytes) } catch {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid store: its metadata cannot be read (\(error))")
+        }
+        guard case .dictionary(let dict) = plist else {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid store: its metadata is not a dictionary")
+        }
+        metadata = dict
+        identifier = dict[StoreMetadataKey.storeUUID]?.stringValue ?? uuid
+    }
+
+    /// The model must have exactly the entity hashes the store recorded (§2.20).
+    private func checkCompatible() throws(ObjectGraphError) {
+        let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
+        let current = model.entityVersionHashesByName
+        func incompatible(_ entity: String, _ why: String) -> ObjectGraphError {
+            ObjectGraphError(
+                code: ErrorCode.storeIncompatibleVersionHash,
+                message: "the model used to open the store '\(path)' is incompatible with the one used to create it: entity '\(entity)' \(why)",
+                userInfo: [(ErrorUserInfoKey.entity, entity), (ErrorUserInfoKey.filePath, path)])
+        }
+        for name in current.keys.sorted() {
+            guard let hash = stored[name] else { throw incompatible(name, "is not in the store") }
+            if hash.dataValue != current[name] { throw incompatible(name, "differs from the version that wrote the store") }
+        }
+        for name in stored.keys.sorted() where current[name] == nil {
+            throw incompatible(name, "is in the store but not in the model")
+        }
+    }
+
+    private func checkTables(_ tables: Set<String>) throws(ObjectGraphError) {
+        for table in schema.tables where !tables.contains(table.name) {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleSchema,
+                message: "the store '\(path)' has no table \(table.name) for entity '\(table.root.name)'")
+        }
+    }
+
+    // MARK: Reading
+
+    public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        let table = schema.table(entity)
+        var sql = "SELECT \(schema.selectList(table)) FROM \(table.name)"
+        sql += whereClause(request, entity: entity)
+        sql += try orderClause(request.sortKeys, entity: entity)
+        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
+        }
+        let s = try db.prepare(sql)
+        return try readRows(s, table: table, db: db)
+    }
+
+    public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int {
+        let db = try open()
+        let table = schema.table(entity)
+        let s = try db.prepare("SELECT COUNT(*) FROM \(table.name)" + whereClause(request, entity: entity))
+        defer { sqlite3_reset(s) }
+        let rc = sqlite3_step(s)
+        guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+        var n = Int(sqlite3_column_int64(s, 0)) - request.fetchOffset
+        n = max(0, n)
+        return request.fetchLimit > 0 ? min(n, request.fetchLimit) : n
+    }
+
+    public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        let db = try open()
+        let table = schema.table(entity)
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK = ?")
+        db.bind(s, 1, primaryKey)
+        return try readRows(s, table: table, db: db).first
+    }
+
+    public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        guard let owner = inverse.entity else { return [] }
+        let mapping = schema.mapping(owner)
+        let table = schema.tables[mapping.tableIndex]
+        let column = table.columns[mapping.columnBySlot[inverse.slot]].name
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE \(column) = ? ORDER BY Z_PK")
+        db.bind(s, 1, primaryKey)
+        return try readRows(s, table: table, db: db)
+    }
+
+    private func whereClause(_ request: FetchRequest, entity: EntityDescription) -> String {
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[mapping.tableIndex]
+        if request.includesSubentities {
+            if entity === table.root { return "" }
+            return " WHERE Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))"
+        }
+        return " WHERE Z_ENT = \(mapping.number)"
+    }
+
+    private func orderClause(_ keys: [SortKey], entity: EntityDescription) throws(ObjectGraphError) -> String {
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[mapping.tableIndex]
+        var terms: [String] = []
+        for key in keys {
+            guard let slot = entity.slot(forKey: key.key), mapping.columnBySlot[slot] >= 0 else {
+                throw .unknownKey(key.key, entity: entity.name)
+            }
+            terms.append("\(table.columns[mapping.columnBySlot[slot]].name) \(key.ascending ? "ASC" : "DESC")")
+        }
+        terms.append("Z_PK ASC")
+        return " ORDER BY " + terms.joined(separator: ", ")
+    }
+
+    /// Reads every row of a prepared SELECT of `selectList(table)` into snapshots.
+    private func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
+        defer { sqlite3_reset(s) }
+        var rows: [RowSnapshot] = []
+        // Per concrete entity, the reader of each slot: computed once per query.
+        var readers: [Int: (EntityDescription, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            let number = Int(sqlite3_column_int64(s, 1))
+            if readers[number] == nil {
+                guard let entity = schema.entityByNumber[number], schema.mapping(entity).tableIndex == schema.mapping(table.root).tableIndex else {
+                    throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
+                }
+                let mapping = schema.mapping(entity)
+                var list: [(Int, Int32, ColumnKind)] = []
+                for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
+                    list.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
+                }
+                readers[number] = (entity, list)
+            }
+            let (entity, list) = readers[number]!
+            var values = [AttributeValue](repeating: .null, count: entity.properties.count)
+            for (slot, column, kind) in list {
+                values[slot] = Self.read(s, column, kind)
+            }
+            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: values))
+        }
+        return rows
+    }
+
+    enum ColumnKind {
+        case integer, boolean, double, string, date, data, decimal, uuid, uri
+
+        init(_ property: PropertyDescription) {
+            guard let a = property as? AttributeDescription else { self = .integer; return }
+            switch a.attributeType {
+            case .integer16, .integer32, .integer64: self = .integer
+            case .boolean: self = .boolean
+            case .double, .float: self = .double
+            case .string: self = .string
+            case .date: self = .date
+            case .decimal: self = .decimal
+            case .uuid: self = .uuid
+            case .uri: self = .uri
+            case .binaryData, .transformable, .undefined, .objectID: self = .data
+            }
+        }
+    }
+
+    static func read(_ s: OpaquePointer, _ column: Int32, _ kind: ColumnKind) -> AttributeValue {
+        if sqlite3_column_type(s, column) == SQLITE_NULL { return .null }
+        switch kind {
+        case .integer: return .integer(sqlite3_column_int64(s, column))
+        case .boolean: return .boolean(sqlite3_column_int64(s, column) != 0)
+        case .double: return .double(sqlite3_column_double(s, column))
+        case .date: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, column)))
+        case .string: return .string(text(s, column))
+        case .uri: return ValueText.uri(text(s, column)).map { .uri($0) } ?? .null
+        case .decimal: return ValueText.decimal(text(s, column)).map { .decimal($0) } ?? .null
+        case .data: return .data(Data(blob(s, column)))
+        case .uuid:
+            let b = blob(s, column)
+            guard b.count == 16 else { return .null }
+            return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+        }
+    }
+
+    private static func text(_ s: OpaquePointer, _ column: Int32) -> String {
+        guard let p = sqlite3_column_text(s, column) else { return "" }
+        let n = Int(sqlite3_column_bytes(s, column))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    private static func blob(_ s: OpaquePointer, _ column: Int32) -> [UInt8] {
+        let n = Int(sqlite3_column_bytes(s, column))
+        guard n > 0, let p = sqlite3_column_blob(s, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: p, count: n))
+    }
+
+    // MARK: Writing
+
+    public func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        let db = try open()
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) {
+            try body(SQLiteSaveTransaction(store: self, db: db))
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            if error.domain == ObjectGraphError.sqliteDomain {
+                throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(path)' could not save: \(error.message)", details: [error])
+            }
+            throw error
+        }
+    }
+}
+
+/// Reads the first bytes of a file, to tell an SQLite database from anything else.
+struct FileHandleReader {
+    let path: String
+    init?(path: String) {
+        guard access(path, F_OK) == 0 else { return nil }
+        self.path = path
+    }
+    func read(_ count: Int) -> [UInt8] {
+        guard let file = fopen(path, "rb") else { return [] }
+        defer { fclose(file) }
+        var buffer = [UInt8](repeating: 0, count: count)
+        let n = fread(&buffer, 1, count, file)
+        return Array(buffer.prefix(n))
+    }
+}

@@ -1,0 +1,30 @@
+import FoundationEssentials
+
+/// Text forms of values that cross the API edges (C strings, JSON model files).
+public enum ValueText {
+    /// A decimal from its plain decimal notation ("-12.50", "3e2"); nil if it is not one.
+    public static func decimal(_ text: String) -> Decimal? {
+        let trimmed = String(text.drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+        guard !trimmed.isEmpty,
+            trimmed.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || "+-.eE".unicodeScalars.contains($0) }),
+            let d = Decimal(string: trimmed), !d.isNaN
+        else { return nil }
+        return d
+    }
+
+    /// A date from ISO-8601 text in UTC, with or without fractional seconds.
+    public static func date(_ text: String) -> Date? {
+        if let d = try? Date(text, strategy: .iso8601) { return d }
+        return try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    public static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// A URI: an absolute URL with a scheme. Relative references are refused.
+    public static func uri(_ text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme != nil else { return nil }
+        return url
+    }
+}

@@ -1,0 +1,546 @@
+/*
+ * objectgraph.h — the C interface of ObjectGraph, an object-graph manager with
+ * persistence modelled on Apple's Core Data.
+ *
+ * This header is the contract and its documentation. Conventions that hold for
+ * every function (docs/c-api.md explains them at length):
+ *
+ *  - Handles (og_model, og_context, ...) are opaque. A function documented as
+ *    returning a NEW handle gives the caller one reference, released with the
+ *    matching og_<type>_release. A function documented as LENDING a handle
+ *    returns one that stays valid as long as its stated owner; never release it.
+ *  - A NULL, released or wrong-kind handle passed to any function is reported as
+ *    OG_ERROR_INVALID_HANDLE; it never crashes the process.
+ *  - Fallible functions return og_status (OG_OK on success) or a pointer that is
+ *    NULL on failure, and take a last argument `og_error **error`. When it is not
+ *    NULL and the call fails, *error receives a NEW og_error the caller releases
+ *    with og_error_release. On success *error is left untouched.
+ *  - Strings passed in are NUL-terminated UTF-8; invalid UTF-8 is reported as
+ *    OG_ERROR_INVALID_UTF8. Strings returned as `char *` are owned by the caller
+ *    and freed with og_free; strings returned as `const char *` are borrowed, and
+ *    the function says for how long they stay valid.
+ *  - Dates cross the interface as double seconds since 1970-01-01 00:00:00 UTC.
+ *    Decimals cross as their decimal string ("12.50"); UUIDs as 16 bytes.
+ *  - Threads: a context and the objects it lends belong to the thread that
+ *    created the context. A call from another thread fails with
+ *    OG_ERROR_WRONG_THREAD. Models, coordinators, values and errors may be used
+ *    from any thread, but not from two threads at once unless stated.
+ */
+#ifndef OBJECTGRAPH_H
+#define OBJECTGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define OG_VERSION_MAJOR 0
+#define OG_VERSION_MINOR 1
+#define OG_VERSION_PATCH 0
+
+/* ------------------------------------------------------------------------ */
+/* Handles                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct og_error og_error;                 /* an error: domain, code, message, details */
+typedef struct og_value og_value;                 /* one boxed attribute value */
+typedef struct og_model og_model;                 /* a managed object model */
+typedef struct og_entity og_entity;               /* an entity of a model */
+typedef struct og_property og_property;           /* an attribute or relationship of an entity */
+typedef struct og_coordinator og_coordinator;     /* a persistent store coordinator */
+typedef struct og_store og_store;                 /* a persistent store added to a coordinator */
+typedef struct og_context og_context;             /* a managed object context */
+typedef struct og_object og_object;               /* a managed object */
+typedef struct og_fetch_request og_fetch_request; /* a fetch request */
+typedef struct og_results og_results;             /* the objects a fetch or to-many returned */
+
+/* ------------------------------------------------------------------------ */
+/* Constants                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Status returned by fallible functions. OG_NULL is not an error: a typed
+ * getter returns it when the value is nil (and stores 0 or NULL in *out). */
+typedef enum og_status {
+    OG_OK = 0,
+    OG_NULL = 1,
+    OG_ERROR = -1
+} og_status;
+
+/* Attribute types, with Core Data's numbers (NSAttributeType). */
+typedef enum og_attribute_type {
+    OG_ATTRIBUTE_UNDEFINED = 0,
+    OG_ATTRIBUTE_INTEGER16 = 100,
+    OG_ATTRIBUTE_INTEGER32 = 200,
+    OG_ATTRIBUTE_INTEGER64 = 300,
+    OG_ATTRIBUTE_DECIMAL = 400,
+    OG_ATTRIBUTE_DOUBLE = 500,
+    OG_ATTRIBUTE_FLOAT = 600,
+    OG_ATTRIBUTE_STRING = 700,
+    OG_ATTRIBUTE_BOOLEAN = 800,
+    OG_ATTRIBUTE_DATE = 900,
+    OG_ATTRIBUTE_BINARY = 1000,
+    OG_ATTRIBUTE_UUID = 1100,
+    OG_ATTRIBUTE_URI = 1200,
+    OG_ATTRIBUTE_TRANSFORMABLE = 1800,
+    OG_ATTRIBUTE_OBJECT_ID = 2000
+} og_attribute_type;
+
+/* Delete rules, with Core Data's numbers (NSDeleteRule). */
+typedef enum og_delete_rule {
+    OG_DELETE_RULE_NO_ACTION = 0,
+    OG_DELETE_RULE_NULLIFY = 1,
+    OG_DELETE_RULE_CASCADE = 2,
+    OG_DELETE_RULE_DENY = 3
+} og_delete_rule;
+
+/* What kind of property an og_property is. */
+typedef enum og_property_kind {
+    OG_PROPERTY_ATTRIBUTE = 0,
+    OG_PROPERTY_RELATIONSHIP = 1
+} og_property_kind;
+
+/* The type held by an og_value. */
+typedef enum og_value_type {
+    OG_VALUE_NULL = 0,
+    OG_VALUE_INT64 = 1,
+    OG_VALUE_DOUBLE = 2,
+    OG_VALUE_BOOL = 3,
+    OG_VALUE_STRING = 4,
+    OG_VALUE_DATE = 5,
+    OG_VALUE_DATA = 6,
+    OG_VALUE_DECIMAL = 7,
+    OG_VALUE_UUID = 8,
+    OG_VALUE_URI = 9
+} og_value_type;
+
+/* Error domains, as returned by og_error_domain. */
+#define OG_ERROR_DOMAIN_COCOA "NSCocoaErrorDomain"          /* Core Data's own codes */
+#define OG_ERROR_DOMAIN_SQLITE "NSSQLiteErrorDomain"        /* SQLite's result codes */
+#define OG_ERROR_DOMAIN_OBJECTGRAPH "ObjectGraphErrorDomain" /* misuse of the API */
+
+/* Error codes. Core Data's codes (NSCocoaErrorDomain) keep their numbers; the
+ * codes for misuse of the API (ObjectGraphErrorDomain) start at 140001. */
+typedef enum og_error_code {
+    OG_ERROR_VALIDATION = 1550,                  /* NSManagedObjectValidationError */
+    OG_ERROR_VALIDATION_MULTIPLE = 1560,         /* NSValidationMultipleErrorsError */
+    OG_ERROR_VALIDATION_MISSING_MANDATORY = 1570,
+    OG_ERROR_VALIDATION_RELATIONSHIP_TOO_FEW = 1580,
+    OG_ERROR_VALIDATION_RELATIONSHIP_TOO_MANY = 1590,
+    OG_ERROR_VALIDATION_DENIED_DELETE = 1600,
+    OG_ERROR_VALIDATION_NUMBER_TOO_LARGE = 1610,
+    OG_ERROR_VALIDATION_NUMBER_TOO_SMALL = 1620,
+    OG_ERROR_VALIDATION_DATE_TOO_LATE = 1630,
+    OG_ERROR_VALIDATION_DATE_TOO_SOON = 1640,
+    OG_ERROR_VALIDATION_INVALID_DATE = 1650,
+    OG_ERROR_VALIDATION_STRING_TOO_LONG = 1660,
+    OG_ERROR_VALIDATION_STRING_TOO_SHORT = 1670,
+    OG_ERROR_VALIDATION_STRING_PATTERN = 1680,
+    OG_ERROR_CONTEXT_LOCKING = 132000,
+    OG_ERROR_COORDINATOR_LOCKING = 132010,
+    OG_ERROR_REFERENTIAL_INTEGRITY = 133000,     /* a fault fired for a row that is gone */
+    OG_ERROR_EXTERNAL_RELATIONSHIP = 133010,
+    OG_ERROR_MERGE = 133020,
+    OG_ERROR_STORE_INVALID_TYPE = 134000,        /* unknown store type, or not a store */
+    OG_ERROR_STORE_TYPE_MISMATCH = 134010,
+    OG_ERROR_STORE_INCOMPATIBLE_SCHEMA = 134020,
+    OG_ERROR_STORE_SAVE = 134030,
+    OG_ERROR_STORE_INCOMPLETE_SAVE = 134040,
+    OG_ERROR_CORE_DATA = 134060,
+    OG_ERROR_STORE_OPERATION = 134070,
+    OG_ERROR_STORE_OPEN = 134080,                /* the file could not be opened */
+    OG_ERROR_STORE_TIMEOUT = 134090,
+    OG_ERROR_STORE_INCOMPATIBLE_VERSION = 134100,/* the store's version hashes differ */
+    OG_ERROR_SQLITE = 134180,
+    OG_ERROR_INVALID_HANDLE = 140001,            /* NULL, released or wrong-kind handle */
+    OG_ERROR_INVALID_ARGUMENT = 140002,          /* NULL pointer, bad enum value, bad index */
+    OG_ERROR_INVALID_UTF8 = 140003,
+    OG_ERROR_UNKNOWN_ENTITY = 140004,
+    OG_ERROR_UNKNOWN_KEY = 140005,               /* the entity has no such property */
+    OG_ERROR_TYPE_MISMATCH = 140006,             /* a value of the wrong type for a property */
+    OG_ERROR_WRONG_THREAD = 140007,              /* a context used off its owning thread */
+    OG_ERROR_MODEL_IMMUTABLE = 140008,           /* the model is in use by a coordinator */
+    OG_ERROR_INVALID_MODEL = 140009,             /* a model or model file that is not valid */
+    OG_ERROR_OBJECT_INACCESSIBLE = 140010        /* an object deleted, or its context gone */
+} og_error_code;
+
+/* ------------------------------------------------------------------------ */
+/* Library                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* The library's version, "MAJOR.MINOR.PATCH". Static storage; never free it. */
+const char *og_version(void);
+
+/* Frees a string or buffer the library returned as owned (char *, void *).
+ * NULL is ignored. Any thread. */
+void og_free(void *pointer);
+
+/* ------------------------------------------------------------------------ */
+/* Errors                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The error's domain (one of OG_ERROR_DOMAIN_*). Borrowed: valid until the
+ * error is released. Returns NULL for an invalid handle. */
+const char *og_error_domain(const og_error *error);
+
+/* The error's code (og_error_code, or an SQLite result code in the SQLite
+ * domain). Returns 0 for an invalid handle. */
+int64_t og_error_code(const og_error *error);
+
+/* A message for people, naming what failed (entity, key, path, position).
+ * Borrowed: valid until the error is released. NULL for an invalid handle. */
+const char *og_error_message(const og_error *error);
+
+/* Number of user-info entries (Core Data's keys such as "NSValidationErrorKey",
+ * "NSValidationErrorObject" — an object ID URI — and "NSValidationErrorValue"). */
+size_t og_error_user_info_count(const og_error *error);
+
+/* The key and the value, as text, of user-info entry `index` (0-based). Both
+ * borrowed: valid until the error is released. NULL when out of range. */
+const char *og_error_user_info_key(const og_error *error, size_t index);
+const char *og_error_user_info_value(const og_error *error, size_t index);
+
+/* Looks up a user-info entry by key. Borrowed; NULL when absent. */
+const char *og_error_user_info(const og_error *error, const char *key);
+
+/* Number of detailed errors (NSDetailedErrorsKey): the individual failures of
+ * an error that collects several (code 1560), or the underlying error (for
+ * example the SQLite error under a store error). */
+size_t og_error_detail_count(const og_error *error);
+
+/* Detailed error `index`. LENT by `error`: valid until it is released; never
+ * release it yourself. NULL when out of range. */
+const og_error *og_error_detail_at(const og_error *error, size_t index);
+
+/* Releases an error. NULL is ignored; releasing twice is harmless. */
+void og_error_release(og_error *error);
+
+/* ------------------------------------------------------------------------ */
+/* Values                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Each og_value_new_* returns a NEW value, released with og_value_release.
+ * Values are immutable and may be shared between threads. */
+og_value *og_value_new_null(void);
+og_value *og_value_new_int64(int64_t value);
+og_value *og_value_new_double(double value);
+og_value *og_value_new_bool(bool value);
+og_value *og_value_new_date(double seconds_since_1970);
+og_value *og_value_new_data(const void *bytes, size_t length, og_error **error);
+og_value *og_value_new_uuid(const uint8_t bytes[16], og_error **error);
+/* Strings must be valid UTF-8; decimals are decimal strings ("-12.5");
+ * URIs must parse as URIs. NULL and an error otherwise. */
+og_value *og_value_new_string(const char *utf8, og_error **error);
+og_value *og_value_new_decimal(const char *text, og_error **error);
+og_value *og_value_new_uri(const char *text, og_error **error);
+
+/* The type the value holds; OG_VALUE_NULL for an invalid handle too. */
+og_value_type og_value_type_of(const og_value *value);
+
+/* Typed reads. Fail with OG_ERROR_TYPE_MISMATCH when the value holds another
+ * type (integers and doubles convert to each other, booleans read as 0/1). */
+og_status og_value_get_int64(const og_value *value, int64_t *out, og_error **error);
+og_status og_value_get_double(const og_value *value, double *out, og_error **error);
+og_status og_value_get_bool(const og_value *value, bool *out, og_error **error);
+og_status og_value_get_date(const og_value *value, double *out, og_error **error);
+og_status og_value_get_uuid(const og_value *value, uint8_t out[16], og_error **error);
+/* Borrowed results: valid until the value is released. */
+og_status og_value_get_string(const og_value *value, const char **out, og_error **error);
+og_status og_value_get_decimal(const og_value *value, const char **out, og_error **error);
+og_status og_value_get_uri(const og_value *value, const char **out, og_error **error);
+og_status og_value_get_data(const og_value *value, const void **bytes, size_t *length, og_error **error);
+
+/* Releases a value. NULL is ignored. */
+void og_value_release(og_value *value);
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* A NEW, empty, editable model. */
+og_model *og_model_new(void);
+
+/* Loads a model file; the format is chosen from the path: a `.json` file in
+ * ObjectGraph's model format (docs/model-format.md). Returns a NEW model, or
+ * NULL with OG_ERROR_INVALID_MODEL (naming the file, entity and property) or
+ * OG_ERROR_INVALID_ARGUMENT for a path that cannot be read. */
+og_model *og_model_load(const char *path, og_error **error);
+
+/* Parses a model from JSON text. Returns a NEW model, or NULL. */
+og_model *og_model_from_json(const char *json, og_error **error);
+
+/* The model as JSON text. Owned: free with og_free. */
+char *og_model_to_json(const og_model *model, og_error **error);
+
+/* Writes the model as JSON to `path` (replacing the file). */
+og_status og_model_save(const og_model *model, const char *path, og_error **error);
+
+/* Whether the model can still be changed: false once a coordinator uses it.
+ * Changing a model that is not editable fails with OG_ERROR_MODEL_IMMUTABLE. */
+og_status og_model_is_editable(const og_model *model, bool *out, og_error **error);
+
+/* Number of entities, and entity `index` in name order. The entity is LENT by
+ * the model: valid while the model is alive. */
+size_t og_model_entity_count(const og_model *model);
+og_entity *og_model_entity_at(const og_model *model, size_t index, og_error **error);
+
+/* The entity named `name`, LENT by the model; NULL and OG_ERROR_UNKNOWN_ENTITY
+ * when there is none. */
+og_entity *og_model_entity(const og_model *model, const char *name, og_error **error);
+
+/* Adds an entity. Returns it, LENT by the model. Fails for a duplicate or
+ * empty name, or a model that is not editable. */
+og_entity *og_model_add_entity(og_model *model, const char *name, og_error **error);
+
+/* Releases a model. Entities and properties it lent become invalid. Coordinators
+ * using it keep their own reference. NULL is ignored. */
+void og_model_release(og_model *model);
+
+/* ------------------------------------------------------------------------ */
+/* Entities                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The entity's name. Borrowed: valid while the model is alive. */
+const char *og_entity_name(const og_entity *entity);
+
+/* The superentity, LENT by the model, or NULL (none, or invalid handle). */
+og_entity *og_entity_superentity(const og_entity *entity);
+
+/* Makes `superentity` (NULL for none) the parent of `entity`: it inherits the
+ * parent's properties, and shares its table in an SQLite store. */
+og_status og_entity_set_superentity(og_entity *entity, og_entity *superentity, og_error **error);
+
+og_status og_entity_is_abstract(const og_entity *entity, bool *out, og_error **error);
+og_status og_entity_set_abstract(og_entity *entity, bool abstract, og_error **error);
+
+/* Number of properties, inherited ones included. Property `index` is the
+ * property in slot `index`: the superentity's slots come first. LENT by the
+ * model. Slots are fixed once the model is in use by a coordinator. */
+size_t og_entity_property_count(const og_entity *entity);
+og_property *og_entity_property_at(const og_entity *entity, size_t index, og_error **error);
+
+/* The property named `name` (inherited ones included), LENT by the model;
+ * NULL and OG_ERROR_UNKNOWN_KEY when there is none. */
+og_property *og_entity_property(const og_entity *entity, const char *name, og_error **error);
+
+/* The slot index of property `key`, for the og_object_*_at accessors; -1 and
+ * OG_ERROR_UNKNOWN_KEY when there is none. */
+int64_t og_entity_slot(const og_entity *entity, const char *key, og_error **error);
+
+/* The entity's version hash (32 bytes, SHA-256): equal entities give equal
+ * hashes on every machine. The store records it and refuses a model whose
+ * hashes differ (OG_ERROR_STORE_INCOMPATIBLE_VERSION). */
+og_status og_entity_version_hash(const og_entity *entity, uint8_t out[32], og_error **error);
+
+/* Adds an attribute of `type` (optional by default). Returns it, LENT by the
+ * model. Fails for a duplicate or reserved name or a model not editable. */
+og_property *og_entity_add_attribute(og_entity *entity, const char *name, og_attribute_type type, og_error **error);
+
+/* Adds a to-one relationship to `destination` (optional, nullify). Make it
+ * to-many with og_relationship_set_to_many; pair it with its inverse with
+ * og_relationship_set_inverse. Returns it, LENT by the model. */
+og_property *og_entity_add_relationship(og_entity *entity, const char *name, og_entity *destination, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Properties: attributes and relationships                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The property's name. Borrowed: valid while the model is alive. */
+const char *og_property_name(const og_property *property);
+
+/* Attribute or relationship; OG_ERROR with an invalid handle. */
+og_status og_property_kind_of(const og_property *property, og_property_kind *out, og_error **error);
+
+/* The entity that declares the property, LENT by the model. */
+og_entity *og_property_entity(const og_property *property);
+
+og_status og_property_is_optional(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_optional(og_property *property, bool optional, og_error **error);
+
+/* The attribute's type. Fails with OG_ERROR_TYPE_MISMATCH for a relationship. */
+og_status og_attribute_type_of(const og_property *attribute, og_attribute_type *out, og_error **error);
+
+/* The attribute's default value: a NEW value (OG_VALUE_NULL when there is
+ * none), released with og_value_release. */
+og_value *og_attribute_default(const og_property *attribute, og_error **error);
+
+/* Sets the default value given to new objects; it must suit the type. */
+og_status og_attribute_set_default(og_property *attribute, const og_value *value, og_error **error);
+
+/* The destination entity, LENT by the model; NULL for an attribute. */
+og_entity *og_relationship_destination(const og_property *relationship);
+
+/* The inverse relationship, LENT by the model, or NULL. */
+og_property *og_relationship_inverse(const og_property *relationship);
+
+/* Pairs two relationships as each other's inverse (both sides are set). The
+ * inverse must belong to the destination and point back at the entity. */
+og_status og_relationship_set_inverse(og_property *relationship, og_property *inverse, og_error **error);
+
+og_status og_relationship_is_to_many(const og_property *relationship, bool *out, og_error **error);
+og_status og_relationship_set_to_many(og_property *relationship, bool to_many, og_error **error);
+
+og_status og_relationship_delete_rule(const og_property *relationship, og_delete_rule *out, og_error **error);
+og_status og_relationship_set_delete_rule(og_property *relationship, og_delete_rule rule, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Coordinators and stores                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A NEW coordinator over `model`. The model is validated (OG_ERROR_INVALID_MODEL
+ * naming the entity and property) and becomes immutable. */
+og_coordinator *og_coordinator_new(og_model *model, og_error **error);
+
+/* Adds a store of `type` ("SQLite") at `path`: created when missing, opened
+ * when present. Returns the store, LENT by the coordinator. Errors:
+ * OG_ERROR_STORE_INVALID_TYPE (unknown type, or a file that is not a store),
+ * OG_ERROR_STORE_OPEN (a path that cannot be opened),
+ * OG_ERROR_STORE_INCOMPATIBLE_VERSION (a store written with a model whose
+ * version hashes differ; the message names the entity). */
+og_store *og_coordinator_add_store(og_coordinator *coordinator, const char *type, const char *path, og_error **error);
+
+/* Number of stores added. */
+size_t og_coordinator_store_count(const og_coordinator *coordinator);
+
+/* Releases a coordinator. Contexts using it keep it alive; its stores close
+ * when the last user is gone. NULL is ignored. */
+void og_coordinator_release(og_coordinator *coordinator);
+
+/* The store's type, path and UUID (NSStoreUUID). Borrowed: valid while the
+ * coordinator is alive. */
+const char *og_store_type(const og_store *store);
+const char *og_store_path(const og_store *store);
+const char *og_store_uuid(const og_store *store);
+
+/* ------------------------------------------------------------------------ */
+/* Contexts                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A NEW context over `coordinator`, confined to the calling thread: every
+ * later call on it or its objects must come from this thread. */
+og_context *og_context_new(og_coordinator *coordinator, og_error **error);
+
+/* Inserts a new object of `entity_name` with the attributes' default values
+ * and a temporary ID. Returns it, LENT by the context: the handle stays valid
+ * until the context is released (the same object always has the same handle).
+ * OG_ERROR_UNKNOWN_ENTITY for an unknown or abstract entity. */
+og_object *og_context_insert(og_context *context, const char *entity_name, og_error **error);
+
+/* Marks `object` deleted; applying delete rules. Deleting an object inserted
+ * since the last save simply forgets it. Written at the next save. */
+og_status og_context_delete(og_context *context, og_object *object, og_error **error);
+
+/* Whether the context has unsaved inserts, updates or deletes. */
+og_status og_context_has_changes(og_context *context, bool *out, og_error **error);
+
+/* Validates and writes every change in one transaction. On success temporary
+ * IDs become permanent. On failure nothing is written and the changes stay
+ * pending: validation errors carry the object, key and value (code 1560 with
+ * details when several fail). */
+og_status og_context_save(og_context *context, og_error **error);
+
+/* Executes a fetch request. Returns NEW results, released with
+ * og_results_release; the objects in them are LENT by the context. */
+og_results *og_context_fetch(og_context *context, const og_fetch_request *request, og_error **error);
+
+/* Counts the objects the request would return. */
+og_status og_context_count(og_context *context, const og_fetch_request *request, size_t *out, og_error **error);
+
+/* Releases a context. Objects it lent become invalid. NULL is ignored. */
+void og_context_release(og_context *context);
+
+/* ------------------------------------------------------------------------ */
+/* Fetch requests and results                                               */
+/* ------------------------------------------------------------------------ */
+
+/* A NEW request for every object of `entity_name` (subentities included). The
+ * entity is checked when the request is executed. */
+og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error);
+
+/* Appends a sort key: the attribute `key`, ascending or descending. Earlier
+ * keys take precedence. Nil sorts before every value ascending. */
+og_status og_fetch_request_add_sort(og_fetch_request *request, const char *key, bool ascending, og_error **error);
+
+/* Releases a request. NULL is ignored. */
+void og_fetch_request_release(og_fetch_request *request);
+
+/* Number of objects in the results. */
+size_t og_results_count(const og_results *results);
+
+/* Object `index`, LENT by its context (valid until the context is released). */
+og_object *og_results_object_at(const og_results *results, size_t index, og_error **error);
+
+/* Releases results (not the objects). NULL is ignored. */
+void og_results_release(og_results *results);
+
+/* ------------------------------------------------------------------------ */
+/* Managed objects                                                          */
+/* ------------------------------------------------------------------------ */
+/* Every call below must come from the thread of the object's context, and
+ * fails with OG_ERROR_OBJECT_INACCESSIBLE once the object's context is gone.
+ * Unknown keys give OG_ERROR_UNKNOWN_KEY; a value of the wrong type for the
+ * attribute OG_ERROR_TYPE_MISMATCH; an integer outside an Integer16/32
+ * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL. Typed
+ * getters return OG_NULL for a nil value. */
+
+/* The object's entity, LENT by the model. */
+og_entity *og_object_entity(const og_object *object);
+
+/* The object ID as a URI: x-coredata://<store UUID>/<Entity>/p<key> once
+ * saved, x-coredata:///<Entity>/t<UUID> while temporary. Owned: og_free. */
+char *og_object_id_uri(const og_object *object, og_error **error);
+
+og_status og_object_has_temporary_id(const og_object *object, bool *out, og_error **error);
+og_status og_object_is_inserted(const og_object *object, bool *out, og_error **error);
+og_status og_object_is_updated(const og_object *object, bool *out, og_error **error);
+og_status og_object_is_deleted(const og_object *object, bool *out, og_error **error);
+
+/* Typed access by key. Integers read from any integer or boolean attribute;
+ * doubles from double, float and integer attributes. */
+og_status og_object_get_int64(og_object *object, const char *key, int64_t *out, og_error **error);
+og_status og_object_set_int64(og_object *object, const char *key, int64_t value, og_error **error);
+og_status og_object_get_double(og_object *object, const char *key, double *out, og_error **error);
+og_status og_object_set_double(og_object *object, const char *key, double value, og_error **error);
+og_status og_object_get_bool(og_object *object, const char *key, bool *out, og_error **error);
+og_status og_object_set_bool(og_object *object, const char *key, bool value, og_error **error);
+og_status og_object_get_date(og_object *object, const char *key, double *out, og_error **error);
+og_status og_object_set_date(og_object *object, const char *key, double seconds_since_1970, og_error **error);
+/* *out is owned: free with og_free. */
+og_status og_object_get_string(og_object *object, const char *key, char **out, og_error **error);
+og_status og_object_set_string(og_object *object, const char *key, const char *utf8, og_error **error);
+/* *bytes is owned: free with og_free (NULL for empty data). */
+og_status og_object_get_data(og_object *object, const char *key, void **bytes, size_t *length, og_error **error);
+og_status og_object_set_data(og_object *object, const char *key, const void *bytes, size_t length, og_error **error);
+og_status og_object_set_null(og_object *object, const char *key, og_error **error);
+
+/* Any attribute as a boxed value: *out is a NEW value (og_value_release). */
+og_status og_object_get_value(og_object *object, const char *key, og_value **out, og_error **error);
+og_status og_object_set_value(og_object *object, const char *key, const og_value *value, og_error **error);
+
+/* The same by slot index (og_entity_slot), for loops that read many objects:
+ * no name lookup per call. OG_ERROR_INVALID_ARGUMENT for a slot out of range. */
+og_status og_object_get_int64_at(og_object *object, size_t slot, int64_t *out, og_error **error);
+og_status og_object_set_int64_at(og_object *object, size_t slot, int64_t value, og_error **error);
+og_status og_object_get_double_at(og_object *object, size_t slot, double *out, og_error **error);
+og_status og_object_set_double_at(og_object *object, size_t slot, double value, og_error **error);
+og_status og_object_get_value_at(og_object *object, size_t slot, og_value **out, og_error **error);
+og_status og_object_set_value_at(og_object *object, size_t slot, const og_value *value, og_error **error);
+
+/* To-one relationships: *out is the destination LENT by the context, or NULL
+ * with OG_NULL. Setting updates the inverse on the other side; NULL clears. */
+og_status og_object_get_object(og_object *object, const char *key, og_object **out, og_error **error);
+og_status og_object_set_object(og_object *object, const char *key, og_object *destination, og_error **error);
+
+/* To-many relationships: NEW results holding the destinations (in no
+ * particular order), and adding or removing one destination; inverses follow. */
+og_results *og_object_get_related(og_object *object, const char *key, og_error **error);
+og_status og_object_add_related(og_object *object, const char *key, og_object *destination, og_error **error);
+og_status og_object_remove_related(og_object *object, const char *key, og_object *destination, og_error **error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OBJECTGRAPH_H */
