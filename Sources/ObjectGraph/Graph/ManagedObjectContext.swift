@@ -27,7 +27,8 @@ public final class ManagedObjectContext {
     }
 
     @inline(__always)
-    func checkThread() throws(ObjectGraphError) {
+    /// Fails with `wrongThread` when called off the thread that owns the context.
+    public func checkThread() throws(ObjectGraphError) {
         if pthread_equal(ownerThread, pthread_self()) == 0 { throw .wrongThread("a managed object context") }
     }
 

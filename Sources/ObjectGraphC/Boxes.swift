@@ -1,0 +1,109 @@
+import FoundationEssentials
+import ObjectGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A C copy of a Swift string, freed with its owner: the storage behind every borrowed
+/// `const char *` the interface returns.
+final class CString {
+    let pointer: UnsafeMutablePointer<CChar>
+    init(_ s: String) { pointer = strdup(s)! }
+    deinit { free(pointer) }
+}
+
+final class ErrorBox: HandleBox {
+    static let kindName = "an og_error"
+    let error: ObjectGraphError
+    lazy var domain = CString(error.domain)
+    lazy var message = CString(error.message)
+    lazy var userInfo: [(CString, CString)] = error.userInfo.map { (CString($0.key), CString($0.value)) }
+    lazy var details: [ErrorBox] = error.details.map(ErrorBox.init)
+    init(_ error: ObjectGraphError) { self.error = error }
+}
+
+final class ValueBox: HandleBox {
+    static let kindName = "an og_value"
+    let value: AttributeValue
+    lazy var text: CString? = {
+        switch value {
+        case .string(let s): CString(s)
+        case .decimal(let d): CString(d.description)
+        case .uri(let u): CString(u.absoluteString)
+        default: nil
+        }
+    }()
+    /// A stable copy of binary data, lent to C until the value is released.
+    lazy var bytes: UnsafeMutableRawBufferPointer = {
+        guard case .data(let d) = value, !d.isEmpty else { return UnsafeMutableRawBufferPointer(start: nil, count: 0) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: d.count, alignment: 1)
+        buffer.copyBytes(from: d)
+        return buffer
+    }()
+    init(_ value: AttributeValue) { self.value = value }
+    deinit { if case .data = value, bytes.baseAddress != nil { bytes.deallocate() } }
+}
+
+final class ModelBox: HandleBox {
+    static let kindName = "an og_model"
+    let model: ManagedObjectModel
+    init(_ model: ManagedObjectModel) { self.model = model }
+}
+
+final class EntityBox: HandleBox {
+    static let kindName = "an og_entity"
+    let entity: EntityDescription
+    lazy var name = CString(entity.name)
+    init(_ entity: EntityDescription) { self.entity = entity }
+}
+
+final class PropertyBox: HandleBox {
+    static let kindName = "an og_property"
+    let property: PropertyDescription
+    lazy var name = CString(property.name)
+    init(_ property: PropertyDescription) { self.property = property }
+}
+
+final class CoordinatorBox: HandleBox {
+    static let kindName = "an og_coordinator"
+    let coordinator: PersistentStoreCoordinator
+    init(_ coordinator: PersistentStoreCoordinator) { self.coordinator = coordinator }
+}
+
+final class StoreBox: HandleBox {
+    static let kindName = "an og_store"
+    let store: PersistentStore
+    lazy var type = CString(store.type)
+    lazy var path = CString(store.path)
+    lazy var uuid = CString(store.identifier)
+    init(_ store: PersistentStore) { self.store = store }
+}
+
+final class ContextBox: HandleBox {
+    static let kindName = "an og_context"
+    let context: ManagedObjectContext
+    init(_ context: ManagedObjectContext) { self.context = context }
+}
+
+final class FetchRequestBox: HandleBox {
+    static let kindName = "an og_fetch_request"
+    let request: FetchRequest
+    init(_ request: FetchRequest) { self.request = request }
+}
+
+final class ResultsBox: HandleBox {
+    static let kindName = "an og_results"
+    let objects: [ManagedObject]
+    /// The context handle that lends the objects.
+    let contextHandle: OpaquePointer
+    init(_ objects: [ManagedObject], contextHandle: OpaquePointer) {
+        self.objects = objects
+        self.contextHandle = contextHandle
+    }
+}
+
+final class ObjectBox: HandleBox {
+    static let kindName = "an og_object"
+    let object: ManagedObject
+    init(_ object: ManagedObject) { self.object = object }
+}

@@ -1,0 +1,123 @@
+import ObjectGraph
+
+// og_context_*: contexts. Objects are lent by the context handle: the same object always
+// has the same handle, valid until the context is released.
+
+private func context(_ c: OpaquePointer?) throws(ObjectGraphError) -> ManagedObjectContext {
+    try handles.get(c, ContextBox.self).context
+}
+
+/// The handle of `object`, lent by the context handle `owner`.
+func lendObject(_ object: ManagedObject, from owner: OpaquePointer) throws(ObjectGraphError) -> OpaquePointer {
+    try handles.lend(object, from: owner) { ObjectBox(object) }
+}
+
+@_cdecl("og_context_new")
+public func og_context_new(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        handles.make(ContextBox(ManagedObjectContext(coordinator: try handles.get(c, CoordinatorBox.self).coordinator)))
+    }
+}
+
+@_cdecl("og_context_insert")
+public func og_context_insert(_ c: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let object = try context(c).insertObject(entityName: try string(name, "the entity name"))
+        return try lendObject(object, from: c!)
+    }
+}
+
+@_cdecl("og_context_delete")
+public func og_context_delete(_ c: OpaquePointer?, _ o: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try context(c).delete(try handles.get(o, ObjectBox.self).object)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_has_changes")
+public func og_context_has_changes(_ c: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        try x.checkThread()
+        try required(out, "out").pointee = x.hasChanges
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_save")
+public func og_context_save(_ c: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try context(c).save()
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_fetch")
+public func og_context_fetch(_ c: OpaquePointer?, _ r: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        let request = try handles.get(r, FetchRequestBox.self).request
+        return handles.make(ResultsBox(try x.fetch(request), contextHandle: c!))
+    }
+}
+
+@_cdecl("og_context_count")
+public func og_context_count(_ c: OpaquePointer?, _ r: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        let request = try handles.get(r, FetchRequestBox.self).request
+        let out = try required(out, "out")
+        out.pointee = try x.count(for: request)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_release")
+public func og_context_release(_ c: OpaquePointer?) {
+    handles.release(c, ContextBox.self)
+}
+
+// og_fetch_request_*, og_results_*
+
+@_cdecl("og_fetch_request_new")
+public func og_fetch_request_new(_ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        handles.make(FetchRequestBox(FetchRequest(entityName: try string(name, "the entity name"))))
+    }
+}
+
+@_cdecl("og_fetch_request_add_sort")
+public func og_fetch_request_add_sort(_ r: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ ascending: Bool, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let request = try handles.get(r, FetchRequestBox.self).request
+        request.sortKeys.append(SortKey(try string(key, "the sort key"), ascending: ascending))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_fetch_request_release")
+public func og_fetch_request_release(_ r: OpaquePointer?) {
+    handles.release(r, FetchRequestBox.self)
+}
+
+@_cdecl("og_results_count")
+public func og_results_count(_ r: OpaquePointer?) -> Int {
+    (try? handles.get(r, ResultsBox.self))?.objects.count ?? 0
+}
+
+@_cdecl("og_results_object_at")
+public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let results = try handles.get(r, ResultsBox.self)
+        guard index >= 0, index < results.objects.count else {
+            throw .invalidArgument("result index \(index) is out of range (there are \(results.objects.count))")
+        }
+        return try lendObject(results.objects[index], from: results.contextHandle)
+    }
+}
+
+@_cdecl("og_results_release")
+public func og_results_release(_ r: OpaquePointer?) {
+    handles.release(r, ResultsBox.self)
+}

@@ -1,0 +1,300 @@
+import FoundationEssentials
+import ObjectGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// og_object_*: managed objects. The engine checks the context's thread on every call.
+
+private func object(_ o: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject {
+    try handles.get(o, ObjectBox.self).object
+}
+
+private func key(_ k: UnsafePointer<CChar>?) throws(ObjectGraphError) -> String { try string(k, "the key") }
+
+@_cdecl("og_object_entity")
+public func og_object_entity(_ o: OpaquePointer?) -> OpaquePointer? {
+    guard let x = try? object(o) else { return nil }
+    return try? lendEntity(x.entity, near: o)
+}
+
+@_cdecl("og_object_id_uri")
+public func og_object_id_uri(_ o: OpaquePointer?, _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
+    do throws(ObjectGraphError) { return ownedString(try object(o).objectID.uriRepresentation) } catch {
+        report(error, err)
+        return nil
+    }
+}
+
+private func flag(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut, _ read: (ManagedObject) -> Bool) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        try x.managedObjectContext?.checkThread()
+        try required(out, "out").pointee = read(x)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_has_temporary_id")
+public func og_object_has_temporary_id(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    flag(o, out, err) { $0.objectID.isTemporaryID }
+}
+
+@_cdecl("og_object_is_inserted")
+public func og_object_is_inserted(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    flag(o, out, err) { $0.isInserted }
+}
+
+@_cdecl("og_object_is_updated")
+public func og_object_is_updated(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    flag(o, out, err) { $0.isUpdated }
+}
+
+@_cdecl("og_object_is_deleted")
+public func og_object_is_deleted(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    flag(o, out, err) { $0.isDeleted }
+}
+
+// MARK: Typed access by key
+
+private func get<T>(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String,
+                    _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let v = try x.value(forKey: k)
+        do { return try readValue(v, out, zero, wanted, convert) } catch {
+            throw ObjectGraphError.wrongKind(key: k, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
+        }
+    }
+}
+
+private func set(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ err: ErrorOut, _ value: () throws(ObjectGraphError) -> AttributeValue) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        try x.setValue(try value(), forKey: k)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_get_int64")
+public func og_object_get_int64(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    get(o, k, out, 0, "an integer", err, asInt64)
+}
+
+@_cdecl("og_object_set_int64")
+public func og_object_set_int64(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: Int64, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { .integer(v) }
+}
+
+@_cdecl("og_object_get_double")
+public func og_object_get_double(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
+    get(o, k, out, 0, "a number", err, asDouble)
+}
+
+@_cdecl("og_object_set_double")
+public func og_object_set_double(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: Double, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { .double(v) }
+}
+
+@_cdecl("og_object_get_bool")
+public func og_object_get_bool(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    get(o, k, out, false, "a boolean", err, asBool)
+}
+
+@_cdecl("og_object_set_bool")
+public func og_object_set_bool(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: Bool, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { .boolean(v) }
+}
+
+@_cdecl("og_object_get_date")
+public func og_object_get_date(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
+    get(o, k, out, 0, "a date", err, asDate)
+}
+
+@_cdecl("og_object_set_date")
+public func og_object_set_date(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: Double, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { .date(Date(timeIntervalSince1970: v)) }
+}
+
+@_cdecl("og_object_get_string")
+public func og_object_get_string(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                 _ err: ErrorOut) -> Int32 {
+    get(o, k, out, nil, "a string", err) { v in
+        switch v {
+        case .string(let s): ownedString(s)
+        case .uri(let u): ownedString(u.absoluteString)
+        case .decimal(let d): ownedString(d.description)
+        default: nil
+        }
+    }
+}
+
+@_cdecl("og_object_set_string")
+public func og_object_set_string(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ text: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { () throws(ObjectGraphError) in text == nil ? .null : .string(try string(text, "the string")) }
+}
+
+@_cdecl("og_object_get_data")
+public func og_object_get_data(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ bytes: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                               _ length: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let bytesOut = try required(bytes, "bytes"), lengthOut = try required(length, "length")
+        let v = try x.value(forKey: k)
+        bytesOut.pointee = nil
+        lengthOut.pointee = 0
+        if v.isNull { return OG_NULL }
+        guard case .data(let d) = v else { throw .wrongKind(key: k, entity: x.entity.name, expected: "binary data (it holds \(v.kindName))") }
+        if d.isEmpty { return OG_OK }
+        let p = malloc(d.count)!
+        d.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: d.count) }
+        bytesOut.pointee = p
+        lengthOut.pointee = d.count
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_data")
+public func og_object_set_data(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ bytes: UnsafeRawPointer?, _ length: Int, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { () throws(ObjectGraphError) in
+        if length == 0 { return .data(Data()) }
+        guard let bytes, length > 0 else { throw .invalidArgument("data bytes are NULL or the length is negative") }
+        return .data(Data(bytes: bytes, count: length))
+    }
+}
+
+@_cdecl("og_object_set_null")
+public func og_object_set_null(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { .null }
+}
+
+@_cdecl("og_object_get_value")
+public func og_object_get_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let out = try required(out, "out")
+        out.pointee = handles.make(ValueBox(try x.value(forKey: k)))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_value")
+public func og_object_set_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { () throws(ObjectGraphError) in try handles.get(v, ValueBox.self).value }
+}
+
+// MARK: Access by slot
+
+@_cdecl("og_object_get_int64_at")
+public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let v = try x.value(atSlot: slot)
+        do { return try readValue(v, out, 0, "an integer", asInt64) } catch {
+            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as an integer (it holds \(v.kindName))")
+        }
+    }
+}
+
+@_cdecl("og_object_set_int64_at")
+public func og_object_set_int64_at(_ o: OpaquePointer?, _ slot: Int, _ v: Int64, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try object(o).setValue(.integer(v), atSlot: slot)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_get_double_at")
+public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let v = try x.value(atSlot: slot)
+        do { return try readValue(v, out, 0, "a number", asDouble) } catch {
+            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as a number (it holds \(v.kindName))")
+        }
+    }
+}
+
+@_cdecl("og_object_set_double_at")
+public func og_object_set_double_at(_ o: OpaquePointer?, _ slot: Int, _ v: Double, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try object(o).setValue(.double(v), atSlot: slot)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_get_value_at")
+public func og_object_get_value_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let out = try required(out, "out")
+        out.pointee = handles.make(ValueBox(try x.value(atSlot: slot)))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_value_at")
+public func og_object_set_value_at(_ o: OpaquePointer?, _ slot: Int, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        try x.setValue(try handles.get(v, ValueBox.self).value, atSlot: slot)
+        return OG_OK
+    }
+}
+
+// MARK: Relationships
+
+@_cdecl("og_object_get_object")
+public func og_object_get_object(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let out = try required(out, "out")
+        guard let destination = try x.object(forKey: k) else { out.pointee = nil; return OG_NULL }
+        out.pointee = try lendObject(destination, from: try handles.owner(of: o))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_object")
+public func og_object_set_object(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ d: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        try x.setObject(d == nil ? nil : try object(d), forKey: k)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_get_related")
+public func og_object_get_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let members = try x.objects(forKey: try key(k))
+        return handles.make(ResultsBox(members, contextHandle: try handles.owner(of: o)))
+    }
+}
+
+@_cdecl("og_object_add_related")
+public func og_object_add_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ d: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        try x.addObject(try object(d), forKey: k)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_remove_related")
+public func og_object_remove_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ d: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        try x.removeObject(try object(d), forKey: k)
+        return OG_OK
+    }
+}

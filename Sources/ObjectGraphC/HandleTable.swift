@@ -1,0 +1,158 @@
+import ObjectGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Every handle the C interface gives out is an index and a generation in this table,
+/// not a raw pointer: a NULL, released or wrong-kind handle is found out by lookup and
+/// reported as an error instead of being dereferenced.
+///
+/// A handle is either owned (released by the caller) or lent by an owner handle; releasing
+/// an owner invalidates everything it lent. The same Swift object lent twice by the same
+/// owner gets the same handle, so C sees object identity as pointer equality.
+final class HandleTable: @unchecked Sendable {
+    static let shared = HandleTable()
+
+    private struct Entry {
+        var box: AnyObject?
+        var generation: UInt32 = 0
+        var owner: Int = -1
+        /// Handles this entry lent, by the identity of the lent Swift object.
+        var lent: [ObjectIdentifier: UInt64]?
+    }
+
+    private var entries: [Entry] = []
+    private var free: [Int] = []
+    private var mutex = pthread_mutex_t()
+
+    private init() { pthread_mutex_init(&mutex, nil) }
+
+    private static func value(index: Int, generation: UInt32) -> UInt64 {
+        UInt64(generation) << 32 | UInt64(index + 1)
+    }
+
+    private func decode(_ handle: OpaquePointer?) -> (index: Int, generation: UInt32)? {
+        guard let handle else { return nil }
+        let v = UInt64(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle))))
+        let index = Int(v & 0xFFFF_FFFF) - 1
+        guard index >= 0 else { return nil }
+        return (index, UInt32(truncatingIfNeeded: v >> 32))
+    }
+
+    private func pointer(_ v: UInt64) -> OpaquePointer {
+        OpaquePointer(bitPattern: UInt(v))!
+    }
+
+    /// Must be called with the mutex held.
+    private func allocate(_ box: AnyObject, owner: Int) -> UInt64 {
+        let index: Int
+        if let reused = free.popLast() {
+            index = reused
+        } else {
+            index = entries.count
+            entries.append(Entry())
+        }
+        entries[index].generation &+= 1
+        if entries[index].generation == 0 { entries[index].generation = 1 }
+        entries[index].box = box
+        entries[index].owner = owner
+        entries[index].lent = nil
+        return Self.value(index: index, generation: entries[index].generation)
+    }
+
+    /// A new owned handle for `box`.
+    func make(_ box: AnyObject) -> OpaquePointer {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return pointer(allocate(box, owner: -1))
+    }
+
+    /// A handle for `box` lent by `owner`: the same one each time for the same `identity`.
+    /// Fails when the owner is no longer valid.
+    func lend(_ identity: AnyObject, from owner: OpaquePointer?, make: () -> AnyObject) throws(ObjectGraphError) -> OpaquePointer {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
+            entries[ownerIndex].generation == generation, entries[ownerIndex].box != nil
+        else { throw HandleTable.invalid("owner handle") }
+        let id = ObjectIdentifier(identity)
+        if let existing = entries[ownerIndex].lent?[id] { return pointer(existing) }
+        let v = allocate(make(), owner: ownerIndex)
+        if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
+        entries[ownerIndex].lent![id] = v
+        return pointer(v)
+    }
+
+    /// The box behind a valid handle of kind `T`.
+    @inline(__always)
+    func get<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) throws(ObjectGraphError) -> T {
+        pthread_mutex_lock(&mutex)
+        let box: AnyObject?
+        if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation {
+            box = entries[index].box
+        } else {
+            box = nil
+        }
+        pthread_mutex_unlock(&mutex)
+        guard let box else {
+            throw HandleTable.invalid(handle == nil ? "NULL \(kindName(T.self)) handle" : "\(kindName(T.self)) handle that was released or never valid")
+        }
+        guard let typed = box as? T else {
+            throw HandleTable.invalid("handle of the wrong kind: expected \(kindName(T.self)), got \(kindName(Swift.type(of: box)))")
+        }
+        return typed
+    }
+
+    /// The owner handle that lent `handle` (or `handle` itself when it is owned).
+    func owner(of handle: OpaquePointer?) throws(ObjectGraphError) -> OpaquePointer {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
+            entries[index].box != nil
+        else { throw HandleTable.invalid("handle that was released or never valid") }
+        let o = entries[index].owner
+        return o < 0 ? handle! : pointer(Self.value(index: o, generation: entries[o].generation))
+    }
+
+    /// Releases an owned handle of kind `T` and everything it lent. Unknown, released and
+    /// lent handles are ignored, so a double release is harmless.
+    func release<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) {
+        var dropped: [AnyObject] = []
+        pthread_mutex_lock(&mutex)
+        if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
+            entries[index].owner < 0, entries[index].box is T
+        {
+            drop(index, into: &dropped)
+        }
+        pthread_mutex_unlock(&mutex)
+        // Swift objects are freed after the lock is released: their deinit may call back in.
+        dropped.removeAll()
+    }
+
+    private func drop(_ index: Int, into dropped: inout [AnyObject]) {
+        if let lent = entries[index].lent {
+            for v in lent.values {
+                let child = Int(v & 0xFFFF_FFFF) - 1
+                if entries[child].generation == UInt32(truncatingIfNeeded: v >> 32) { drop(child, into: &dropped) }
+            }
+        }
+        if let box = entries[index].box { dropped.append(box) }
+        entries[index].box = nil
+        entries[index].lent = nil
+        entries[index].owner = -1
+        free.append(index)
+    }
+
+    static func invalid(_ what: String) -> ObjectGraphError {
+        ObjectGraphError(domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.invalidHandle, message: "invalid handle: \(what)")
+    }
+
+    private func kindName(_ type: Any.Type) -> String {
+        (type as? HandleBox.Type)?.kindName ?? String(describing: type)
+    }
+}
+
+/// What every box behind a handle can say about its kind, for error messages.
+protocol HandleBox: AnyObject {
+    static var kindName: String { get }
+}

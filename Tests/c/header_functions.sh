@@ -1,0 +1,10 @@
+#!/bin/sh
+# Prints the functions declared in a header, one per line, sorted.
+# Usage: header_functions.sh CC HEADER
+# The preprocessor drops the comments, which mention names that are not
+# declarations (og_<type>_release, og_object_*_at).
+set -eu
+"$1" -E -P -x c "$2" |
+  grep -o 'og_[A-Za-z0-9_]*[[:space:]]*(' |
+  sed 's/[[:space:]]*($//' |
+  LC_ALL=C sort -u

@@ -1,0 +1,88 @@
+"""ObjectGraph for Python: Core Data's object graph and persistence, through
+libobjectgraph's C interface.
+
+    import objectgraph as og
+    model = og.Model.load("Books.json")
+    coord = og.Coordinator(model)
+    coord.add_store("SQLite", "books.sqlite")
+    with og.Context(coord) as ctx:
+        book = ctx.insert("Book", title="Strata", pages=300)
+        ctx.save()
+        for b in ctx.fetch("Book", sort=["title", "-year"]):
+            print(b.title)
+
+The library is found through $OBJECTGRAPH_LIBRARY, then a libobjectgraph.so*
+next to this package, then the system loader.
+"""
+
+from ._lib import LibraryNotFoundError, lib as _c, library_path
+from . import codes as _codes
+from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...)
+from .context import Context
+from .coordinator import Coordinator, Store
+from .enums import AttributeType, DeleteRule, PropertyKind, ValueType
+from .errors import (
+    DOMAIN_COCOA,
+    DOMAIN_OBJECTGRAPH,
+    DOMAIN_SQLITE,
+    Error,
+    ErrorCode,
+    IncompatibleStoreError,
+    InvalidHandleError,
+    ModelError,
+    StoreError,
+    TypeMismatchError,
+    UnknownEntityError,
+    UnknownKeyError,
+    UsageError,
+    ValidationError,
+    WrongThreadError,
+)
+from .fetch import FetchRequest
+from .model import Attribute, Entity, Model, Property, Relationship
+from .objects import ManagedObject, RelatedSet
+
+__version__ = "0.1.0"
+
+
+def library_version() -> str:
+    """The version of the loaded libobjectgraph ("MAJOR.MINOR.PATCH")."""
+    return (_c.og_version() or b"").decode()
+
+
+
+__all__ = [
+    "Attribute",
+    "AttributeType",
+    "Context",
+    "Coordinator",
+    "DeleteRule",
+    "DOMAIN_COCOA",
+    "DOMAIN_OBJECTGRAPH",
+    "DOMAIN_SQLITE",
+    "Entity",
+    "Error",
+    "ErrorCode",
+    "FetchRequest",
+    "IncompatibleStoreError",
+    "InvalidHandleError",
+    "LibraryNotFoundError",
+    "ManagedObject",
+    "Model",
+    "ModelError",
+    "Property",
+    "PropertyKind",
+    "RelatedSet",
+    "Relationship",
+    "Store",
+    "StoreError",
+    "TypeMismatchError",
+    "UnknownEntityError",
+    "UnknownKeyError",
+    "UsageError",
+    "ValidationError",
+    "ValueType",
+    "WrongThreadError",
+    "library_path",
+    "library_version",
+] + _codes.__all__

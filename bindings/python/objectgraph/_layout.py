@@ -1,0 +1,65 @@
+"""Per-entity slot layouts: what a managed object's attribute access needs to
+call the slot accessors without asking the library for names or types again.
+
+A layout is built once per entity when a Coordinator is created (its model is
+then immutable, so slots are fixed) and holds only Python data, so it keeps
+working whatever happens to the Model wrapper afterwards.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+from .enums import AttributeType
+from .model import Attribute, Entity, Model, Relationship
+
+# How a slot is read and written.
+INT = 0  # og_object_get/set_int64_at
+DOUBLE = 1  # og_object_get/set_double_at
+VALUE = 2  # og_object_get/set_value_at (booleans, strings, dates, ...)
+TO_ONE = 3  # og_object_get/set_object
+TO_MANY = 4  # og_object_get_related / add / remove
+
+_INTEGERS = (AttributeType.INTEGER16, AttributeType.INTEGER32, AttributeType.INTEGER64)
+_REALS = (AttributeType.DOUBLE, AttributeType.FLOAT)
+
+
+class Slot:
+    __slots__ = ("name", "key", "index", "access", "type")
+
+    def __init__(self, name: str, index: int, access: int, type: Optional[AttributeType]) -> None:
+        self.name = name
+        self.key = name.encode("utf-8")  # encoded once for the by-key calls
+        self.index = index
+        self.access = access
+        self.type = type  # the attribute type; None for a relationship
+
+
+class Layout:
+    __slots__ = ("name", "slots", "entity")
+
+    def __init__(self, entity: Entity) -> None:
+        self.name = entity.name
+        self.entity = entity
+        self.slots: Dict[str, Slot] = {}
+        for index, prop in enumerate(entity.properties):
+            if isinstance(prop, Attribute):
+                kind = prop.type
+                access = INT if kind in _INTEGERS else DOUBLE if kind in _REALS else VALUE
+                self.slots[prop.name] = Slot(prop.name, index, access, kind)
+            elif isinstance(prop, Relationship):
+                access = TO_MANY if prop.to_many else TO_ONE
+                self.slots[prop.name] = Slot(prop.name, index, access, None)
+
+
+class Layouts:
+    """Every entity's layout, by entity handle and by name."""
+
+    def __init__(self, model: Model) -> None:
+        self.by_name: Dict[str, Layout] = {}
+        self.by_handle: Dict[int, Layout] = {}
+        for entity in model.entities:
+            layout = Layout(entity)
+            self.by_name[layout.name] = layout
+            if entity._h:
+                self.by_handle[entity._h] = layout

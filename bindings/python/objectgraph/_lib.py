@@ -1,0 +1,240 @@
+"""Loads libobjectgraph and declares the C signature of every function in
+include/objectgraph.h.
+
+Every handle is declared as c_void_p so that Python passes and receives plain
+integers (or None for NULL). Owned strings (`char *`) are declared c_void_p too:
+a c_char_p restype would copy the text and lose the pointer that og_free needs.
+Borrowed strings (`const char *`) are declared c_char_p, which copies them.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import glob
+import os
+from typing import List, Optional
+
+__all__ = ["LibraryNotFoundError", "lib", "library_path"]
+
+ENV_VAR = "OBJECTGRAPH_LIBRARY"
+
+
+class LibraryNotFoundError(ImportError):
+    """libobjectgraph could not be found or loaded."""
+
+
+def _load() -> "tuple[ctypes.CDLL, str]":
+    tried: List[str] = []
+
+    explicit = os.environ.get(ENV_VAR)
+    if explicit:
+        # An explicit choice that fails is an error, not a reason to pick another copy.
+        try:
+            return ctypes.CDLL(explicit), explicit
+        except OSError as exc:
+            raise LibraryNotFoundError(
+                f"{ENV_VAR}={explicit!r} could not be loaded: {exc}"
+            ) from exc
+    tried.append(f"${ENV_VAR} (not set)")
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in sorted(glob.glob(os.path.join(here, "libobjectgraph.so*"))):
+        try:
+            return ctypes.CDLL(candidate), candidate
+        except OSError as exc:
+            tried.append(f"{candidate} ({exc})")
+    else:
+        tried.append(f"{here}/libobjectgraph.so* (none)")
+
+    names: List[Optional[str]] = [ctypes.util.find_library("objectgraph"), "libobjectgraph.so.0"]
+    for name in names:
+        if name is None:
+            tried.append("ctypes.util.find_library('objectgraph') (nothing)")
+            continue
+        try:
+            return ctypes.CDLL(name), name
+        except OSError as exc:
+            tried.append(f"{name} ({exc})")
+
+    raise LibraryNotFoundError(
+        "libobjectgraph.so was not found. Set OBJECTGRAPH_LIBRARY to its full path, "
+        "put it next to the objectgraph package, or install it where the system "
+        "loader looks (then run ldconfig). Tried: " + "; ".join(tried)
+    )
+
+
+lib, library_path = _load()
+
+# Short names for the C types used below.
+_v = ctypes.c_void_p  # any handle, owned string or buffer
+_s = ctypes.c_char_p  # a string in, or a borrowed string out
+_i = ctypes.c_int  # og_status and the enums
+_i64 = ctypes.c_int64
+_d = ctypes.c_double
+_b = ctypes.c_bool
+_z = ctypes.c_size_t
+_p = ctypes.POINTER
+_err = _p(_v)  # og_error **
+
+_SIGNATURES = {
+    # Library
+    "og_version": (_s, []),
+    "og_free": (None, [_v]),
+    # Errors
+    "og_error_domain": (_s, [_v]),
+    "og_error_code": (_i64, [_v]),
+    "og_error_message": (_s, [_v]),
+    "og_error_user_info_count": (_z, [_v]),
+    "og_error_user_info_key": (_s, [_v, _z]),
+    "og_error_user_info_value": (_s, [_v, _z]),
+    "og_error_user_info": (_s, [_v, _s]),
+    "og_error_detail_count": (_z, [_v]),
+    "og_error_detail_at": (_v, [_v, _z]),
+    "og_error_release": (None, [_v]),
+    # Values
+    "og_value_new_null": (_v, []),
+    "og_value_new_int64": (_v, [_i64]),
+    "og_value_new_double": (_v, [_d]),
+    "og_value_new_bool": (_v, [_b]),
+    "og_value_new_date": (_v, [_d]),
+    "og_value_new_data": (_v, [_v, _z, _err]),
+    "og_value_new_uuid": (_v, [_v, _err]),
+    "og_value_new_string": (_v, [_s, _err]),
+    "og_value_new_decimal": (_v, [_s, _err]),
+    "og_value_new_uri": (_v, [_s, _err]),
+    "og_value_type_of": (_i, [_v]),
+    "og_value_get_int64": (_i, [_v, _p(_i64), _err]),
+    "og_value_get_double": (_i, [_v, _p(_d), _err]),
+    "og_value_get_bool": (_i, [_v, _p(_b), _err]),
+    "og_value_get_date": (_i, [_v, _p(_d), _err]),
+    "og_value_get_uuid": (_i, [_v, _v, _err]),
+    "og_value_get_string": (_i, [_v, _p(_s), _err]),
+    "og_value_get_decimal": (_i, [_v, _p(_s), _err]),
+    "og_value_get_uri": (_i, [_v, _p(_s), _err]),
+    "og_value_get_data": (_i, [_v, _p(_v), _p(_z), _err]),
+    "og_value_release": (None, [_v]),
+    # Models
+    "og_model_new": (_v, []),
+    "og_model_load": (_v, [_s, _err]),
+    "og_model_from_json": (_v, [_s, _err]),
+    "og_model_to_json": (_v, [_v, _err]),
+    "og_model_save": (_i, [_v, _s, _err]),
+    "og_model_is_editable": (_i, [_v, _p(_b), _err]),
+    "og_model_entity_count": (_z, [_v]),
+    "og_model_entity_at": (_v, [_v, _z, _err]),
+    "og_model_entity": (_v, [_v, _s, _err]),
+    "og_model_add_entity": (_v, [_v, _s, _err]),
+    "og_model_release": (None, [_v]),
+    # Entities
+    "og_entity_name": (_s, [_v]),
+    "og_entity_superentity": (_v, [_v]),
+    "og_entity_set_superentity": (_i, [_v, _v, _err]),
+    "og_entity_is_abstract": (_i, [_v, _p(_b), _err]),
+    "og_entity_set_abstract": (_i, [_v, _b, _err]),
+    "og_entity_property_count": (_z, [_v]),
+    "og_entity_property_at": (_v, [_v, _z, _err]),
+    "og_entity_property": (_v, [_v, _s, _err]),
+    "og_entity_slot": (_i64, [_v, _s, _err]),
+    "og_entity_version_hash": (_i, [_v, _v, _err]),
+    "og_entity_add_attribute": (_v, [_v, _s, _i, _err]),
+    "og_entity_add_relationship": (_v, [_v, _s, _v, _err]),
+    # Properties
+    "og_property_name": (_s, [_v]),
+    "og_property_kind_of": (_i, [_v, _p(_i), _err]),
+    "og_property_entity": (_v, [_v]),
+    "og_property_is_optional": (_i, [_v, _p(_b), _err]),
+    "og_property_set_optional": (_i, [_v, _b, _err]),
+    "og_attribute_type_of": (_i, [_v, _p(_i), _err]),
+    "og_attribute_default": (_v, [_v, _err]),
+    "og_attribute_set_default": (_i, [_v, _v, _err]),
+    "og_relationship_destination": (_v, [_v]),
+    "og_relationship_inverse": (_v, [_v]),
+    "og_relationship_set_inverse": (_i, [_v, _v, _err]),
+    "og_relationship_is_to_many": (_i, [_v, _p(_b), _err]),
+    "og_relationship_set_to_many": (_i, [_v, _b, _err]),
+    "og_relationship_delete_rule": (_i, [_v, _p(_i), _err]),
+    "og_relationship_set_delete_rule": (_i, [_v, _i, _err]),
+    # Coordinators and stores
+    "og_coordinator_new": (_v, [_v, _err]),
+    "og_coordinator_add_store": (_v, [_v, _s, _s, _err]),
+    "og_coordinator_store_count": (_z, [_v]),
+    "og_coordinator_release": (None, [_v]),
+    "og_store_type": (_s, [_v]),
+    "og_store_path": (_s, [_v]),
+    "og_store_uuid": (_s, [_v]),
+    # Contexts
+    "og_context_new": (_v, [_v, _err]),
+    "og_context_insert": (_v, [_v, _s, _err]),
+    "og_context_delete": (_i, [_v, _v, _err]),
+    "og_context_has_changes": (_i, [_v, _p(_b), _err]),
+    "og_context_save": (_i, [_v, _err]),
+    "og_context_fetch": (_v, [_v, _v, _err]),
+    "og_context_count": (_i, [_v, _v, _p(_z), _err]),
+    "og_context_release": (None, [_v]),
+    # Fetch requests and results
+    "og_fetch_request_new": (_v, [_s, _err]),
+    "og_fetch_request_add_sort": (_i, [_v, _s, _b, _err]),
+    "og_fetch_request_release": (None, [_v]),
+    "og_results_count": (_z, [_v]),
+    "og_results_object_at": (_v, [_v, _z, _err]),
+    "og_results_release": (None, [_v]),
+    # Managed objects
+    "og_object_entity": (_v, [_v]),
+    "og_object_id_uri": (_v, [_v, _err]),
+    "og_object_has_temporary_id": (_i, [_v, _p(_b), _err]),
+    "og_object_is_inserted": (_i, [_v, _p(_b), _err]),
+    "og_object_is_updated": (_i, [_v, _p(_b), _err]),
+    "og_object_is_deleted": (_i, [_v, _p(_b), _err]),
+    "og_object_get_int64": (_i, [_v, _s, _p(_i64), _err]),
+    "og_object_set_int64": (_i, [_v, _s, _i64, _err]),
+    "og_object_get_double": (_i, [_v, _s, _p(_d), _err]),
+    "og_object_set_double": (_i, [_v, _s, _d, _err]),
+    "og_object_get_bool": (_i, [_v, _s, _p(_b), _err]),
+    "og_object_set_bool": (_i, [_v, _s, _b, _err]),
+    "og_object_get_date": (_i, [_v, _s, _p(_d), _err]),
+    "og_object_set_date": (_i, [_v, _s, _d, _err]),
+    "og_object_get_string": (_i, [_v, _s, _p(_v), _err]),
+    "og_object_set_string": (_i, [_v, _s, _s, _err]),
+    "og_object_get_data": (_i, [_v, _s, _p(_v), _p(_z), _err]),
+    "og_object_set_data": (_i, [_v, _s, _v, _z, _err]),
+    "og_object_set_null": (_i, [_v, _s, _err]),
+    "og_object_get_value": (_i, [_v, _s, _p(_v), _err]),
+    "og_object_set_value": (_i, [_v, _s, _v, _err]),
+    "og_object_get_int64_at": (_i, [_v, _z, _p(_i64), _err]),
+    "og_object_set_int64_at": (_i, [_v, _z, _i64, _err]),
+    "og_object_get_double_at": (_i, [_v, _z, _p(_d), _err]),
+    "og_object_set_double_at": (_i, [_v, _z, _d, _err]),
+    "og_object_get_value_at": (_i, [_v, _z, _p(_v), _err]),
+    "og_object_set_value_at": (_i, [_v, _z, _v, _err]),
+    "og_object_get_object": (_i, [_v, _s, _p(_v), _err]),
+    "og_object_set_object": (_i, [_v, _s, _v, _err]),
+    "og_object_get_related": (_v, [_v, _s, _err]),
+    "og_object_add_related": (_i, [_v, _s, _v, _err]),
+    "og_object_remove_related": (_i, [_v, _s, _v, _err]),
+}
+
+
+def _declare() -> None:
+    missing = []
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            missing.append(name)
+            continue
+        function.restype = restype
+        function.argtypes = argtypes
+    if missing:
+        raise LibraryNotFoundError(
+            f"{library_path} does not export {', '.join(missing)}: "
+            "it is not a libobjectgraph matching this binding"
+        )
+
+
+_declare()
+
+# Status values (og_status).
+OK = 0
+NULL = 1
+ERROR = -1

@@ -1,0 +1,159 @@
+"""Managed object contexts: the scratch pad where objects are inserted,
+changed, deleted, fetched and saved.
+
+A context belongs to the thread that created it; calls from another thread
+raise WrongThreadError. It hands out one Python object per managed object, so
+``ctx.fetch("Book")[0] is book`` holds for as long as ``book`` is referenced.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import weakref
+from typing import Any, List, Optional, Union
+
+from ._lib import lib
+from ._util import check, check_handle, encode
+from .coordinator import Coordinator
+from .errors import ErrorCode, make_error
+from .fetch import FetchRequest, SortSpec
+from .objects import ManagedObject
+
+__all__ = ["Context"]
+
+
+class Context:
+    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+
+    def __init__(self, coordinator: Coordinator) -> None:
+        err = ctypes.c_void_p()
+        handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+        self._coordinator = coordinator
+        # og_object handle -> its wrapper; weak, so unused wrappers go away.
+        self._objects: "weakref.WeakValueDictionary[int, ManagedObject]" = weakref.WeakValueDictionary()
+        self._h = handle
+
+    @property
+    def coordinator(self) -> Coordinator:
+        return self._coordinator
+
+    def _wrap(self, handle: int) -> ManagedObject:
+        wrapper = self._objects.get(handle)
+        if wrapper is None:
+            entity = lib.og_object_entity(handle)
+            if not entity:
+                raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
+            wrapper = ManagedObject(self, handle, self._coordinator._layout(entity))
+            self._objects[handle] = wrapper
+        return wrapper
+
+    def _take_results(self, results: int) -> List[ManagedObject]:
+        """Wraps the objects of NEW og_results and releases the results."""
+        try:
+            objects = []
+            for index in range(lib.og_results_count(results)):
+                err = ctypes.c_void_p()
+                objects.append(self._wrap(check_handle(lib.og_results_object_at(results, index, ctypes.byref(err)), err)))
+            return objects
+        finally:
+            lib.og_results_release(results)
+
+    def insert(self, entity: str, **values: Any) -> ManagedObject:
+        """Inserts a new object of ``entity`` with its default values, then
+        sets the attributes and relationships given as keywords."""
+        err = ctypes.c_void_p()
+        obj = self._wrap(check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err))
+        try:
+            for key, value in values.items():
+                obj[key] = value
+        except BaseException:
+            # A failed insert leaves nothing behind: an object inserted since
+            # the last save is simply forgotten when deleted.
+            try:
+                self.delete(obj)
+            except Exception:
+                pass
+            raise
+        return obj
+
+    def delete(self, obj: ManagedObject) -> None:
+        """Marks ``obj`` deleted (delete rules apply); written at the next save."""
+        err = ctypes.c_void_p()
+        check(lib.og_context_delete(self._h, obj._h, ctypes.byref(err)), err)
+
+    @property
+    def has_changes(self) -> bool:
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        check(lib.og_context_has_changes(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def save(self) -> None:
+        """Validates and writes every change in one transaction. On failure
+        nothing is written and the changes stay pending."""
+        err = ctypes.c_void_p()
+        check(lib.og_context_save(self._h, ctypes.byref(err)), err)
+
+    def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None) -> List[ManagedObject]:
+        """The objects of ``entity`` (subentities included). ``sort`` is a key or
+        a list of keys; a "-" prefix sorts that key descending."""
+        with _request(entity, sort) as request:
+            err = ctypes.c_void_p()
+            results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
+            return self._take_results(results)
+
+    def count(self, entity: Union[str, FetchRequest]) -> int:
+        """How many objects ``fetch`` would return."""
+        with _request(entity, None) as request:
+            out = ctypes.c_size_t()
+            err = ctypes.c_void_p()
+            check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
+            return out.value
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def close(self) -> None:
+        """Releases the context. The objects it lent become unusable: any use
+        raises an og.Error instead of touching freed memory."""
+        handle, self._h = self._h, None
+        if handle:
+            for obj in list(self._objects.values()):
+                obj._h = None  # later calls pass NULL: OG_ERROR_INVALID_HANDLE
+            self._objects.clear()
+            lib.og_context_release(handle)
+
+    def __enter__(self) -> "Context":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # the library may already be unloaded at interpreter exit
+            pass
+
+    def __repr__(self) -> str:
+        return "<objectgraph.Context closed>" if self._h is None else f"<objectgraph.Context objects={len(self._objects)}>"
+
+
+class _request:
+    """A FetchRequest to run: the caller's own, or a temporary one released after use."""
+
+    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec) -> None:
+        if isinstance(entity, FetchRequest):
+            if sort is not None:
+                raise make_error("give the sort order to the FetchRequest, not to fetch()", ErrorCode.INVALID_ARGUMENT)
+            self.request, self.owned = entity, False
+        else:
+            self.request, self.owned = FetchRequest(entity, sort), True
+
+    def __enter__(self) -> FetchRequest:
+        return self.request
+
+    def __exit__(self, *exc: object) -> None:
+        if self.owned:
+            self.request.close()

@@ -1,0 +1,114 @@
+"""Persistent store coordinators and their stores."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import List, Optional
+
+from ._layout import Layout, Layouts
+from ._lib import lib
+from ._util import PathLike, check_handle, decode, encode
+from .errors import ErrorCode, make_error
+from .model import Model
+
+__all__ = ["Coordinator", "Store"]
+
+
+class Store:
+    """A persistent store added to a coordinator. Its type, path and UUID are
+    read once when it is added: they never change."""
+
+    __slots__ = ("_coordinator", "_h", "type", "path", "uuid")
+
+    def __init__(self, coordinator: "Coordinator", handle: int) -> None:
+        self._coordinator = coordinator
+        self._h: Optional[int] = handle
+        self.type: str = decode(lib.og_store_type(handle)) or ""
+        self.path: str = decode(lib.og_store_path(handle)) or ""
+        self.uuid: str = decode(lib.og_store_uuid(handle)) or ""
+
+    @property
+    def coordinator(self) -> "Coordinator":
+        return self._coordinator
+
+    def __repr__(self) -> str:
+        return f"<objectgraph.Store {self.type} {self.path!r} uuid={self.uuid}>"
+
+
+class Coordinator:
+    """Connects a model to persistent stores. Creating one validates the model
+    and makes it immutable."""
+
+    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+
+    def __init__(self, model: Model) -> None:
+        err = ctypes.c_void_p()
+        handle = check_handle(lib.og_coordinator_new(model._h, ctypes.byref(err)), err)
+        self._model = model
+        self._stores: List[Store] = []
+        self._h = handle
+        try:
+            self._layouts = Layouts(model)
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def model(self) -> Model:
+        return self._model
+
+    def add_store(self, type: str, path: PathLike) -> Store:
+        """Adds a store of ``type`` ("SQLite") at ``path``, created when missing."""
+        err = ctypes.c_void_p()
+        handle = lib.og_coordinator_add_store(self._h, encode(type), encode(path), ctypes.byref(err))
+        store = Store(self, check_handle(handle, err))
+        self._stores.append(store)
+        return store
+
+    @property
+    def stores(self) -> List[Store]:
+        return list(self._stores)
+
+    @property
+    def store_count(self) -> int:
+        return int(lib.og_coordinator_store_count(self._h))
+
+    def _layout(self, entity_handle: int) -> Layout:
+        """The slot layout of an object's entity, found by handle, else by name."""
+        layout = self._layouts.by_handle.get(entity_handle)
+        if layout is None:
+            name = decode(lib.og_entity_name(entity_handle))
+            layout = self._layouts.by_name.get(name or "")
+            if layout is None:
+                raise make_error(f"the library returned an object of unknown entity {name!r}", ErrorCode.UNKNOWN_ENTITY)
+            self._layouts.by_handle[entity_handle] = layout
+        return layout
+
+    @property
+    def closed(self) -> bool:
+        return self._h is None
+
+    def close(self) -> None:
+        """Releases the coordinator. Contexts using it keep it alive; its
+        stores close when the last user is gone."""
+        handle, self._h = self._h, None
+        if handle:
+            for store in self._stores:
+                store._h = None
+            lib.og_coordinator_release(handle)
+
+    def __enter__(self) -> "Coordinator":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # the library may already be unloaded at interpreter exit
+            pass
+
+    def __repr__(self) -> str:
+        state = "closed" if self._h is None else f"stores={len(self._stores)}"
+        return f"<objectgraph.Coordinator {state}>"

@@ -1,0 +1,106 @@
+"""The enumerations of the C interface, with Core Data's numbers, and the
+parsing of the names people write (``"integer64"``, ``"cascade"``)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Union
+
+from .errors import ErrorCode, make_error
+
+__all__ = ["AttributeType", "DeleteRule", "PropertyKind", "ValueType"]
+
+
+class AttributeType(IntEnum):
+    """NSAttributeType's numbers."""
+
+    UNDEFINED = 0
+    INTEGER16 = 100
+    INTEGER32 = 200
+    INTEGER64 = 300
+    DECIMAL = 400
+    DOUBLE = 500
+    FLOAT = 600
+    STRING = 700
+    BOOLEAN = 800
+    DATE = 900
+    BINARY = 1000
+    UUID = 1100
+    URI = 1200
+    TRANSFORMABLE = 1800
+    OBJECT_ID = 2000
+
+    @classmethod
+    def parse(cls, value: Union["AttributeType", int, str]) -> "AttributeType":
+        """Accepts a member, its number, or the model-format name ("integer64",
+        "binary", "uri"; case does not matter)."""
+        return _parse(cls, value, _TYPE_ALIASES, "attribute type")
+
+    @property
+    def json_name(self) -> str:
+        """The name the JSON model format uses (docs/model-format.md)."""
+        return _TYPE_JSON_NAMES.get(self, self.name.lower())
+
+
+class DeleteRule(IntEnum):
+    """NSDeleteRule's numbers."""
+
+    NO_ACTION = 0
+    NULLIFY = 1
+    CASCADE = 2
+    DENY = 3
+
+    @classmethod
+    def parse(cls, value: Union["DeleteRule", int, str]) -> "DeleteRule":
+        """Accepts a member, its number, or a name ("cascade", "noAction", "no_action")."""
+        return _parse(cls, value, {"noaction": cls.NO_ACTION}, "delete rule")
+
+
+class PropertyKind(IntEnum):
+    ATTRIBUTE = 0
+    RELATIONSHIP = 1
+
+
+class ValueType(IntEnum):
+    """What an og_value holds."""
+
+    NULL = 0
+    INT64 = 1
+    DOUBLE = 2
+    BOOL = 3
+    STRING = 4
+    DATE = 5
+    DATA = 6
+    DECIMAL = 7
+    UUID = 8
+    URI = 9
+
+
+_TYPE_ALIASES = {
+    "int16": AttributeType.INTEGER16,
+    "int32": AttributeType.INTEGER32,
+    "int64": AttributeType.INTEGER64,
+    "bool": AttributeType.BOOLEAN,
+    "data": AttributeType.BINARY,
+    "objectid": AttributeType.OBJECT_ID,
+}
+_TYPE_JSON_NAMES = {AttributeType.OBJECT_ID: "objectID"}
+
+
+def _parse(enum: type, value: object, aliases: dict, what: str):  # type: ignore[no-untyped-def]
+    if isinstance(value, enum):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            return enum(value)
+        except ValueError:
+            pass
+    elif isinstance(value, str):
+        key = value.replace("_", "").replace("-", "").lower()
+        if key in aliases:
+            return aliases[key]
+        for member in enum:
+            if member.name.replace("_", "").lower() == key:
+                return member
+    choices = ", ".join(m.name.lower() for m in enum)
+    raise make_error(f"unknown {what} {value!r} (one of: {choices})", ErrorCode.INVALID_ARGUMENT)

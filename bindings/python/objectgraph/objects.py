@@ -1,0 +1,370 @@
+"""Managed objects and the set-like view of their to-many relationships.
+
+A ManagedObject wraps an og_object lent by its Context. Attribute access goes
+through the entity's slot layout (built once per entity), so reading
+``book.pages`` is one dictionary lookup and one typed foreign call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as _dt
+from collections.abc import MutableSet
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union
+
+from . import _layout
+from ._lib import ERROR, NULL, OK, lib
+from ._util import check, check_handle, encode, take_string
+from .enums import AttributeType
+from .errors import ErrorCode, make_error, take_error
+from .values import Value, check_int64, from_seconds, take_value, to_seconds, to_value
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .model import Entity
+
+__all__ = ["ManagedObject", "RelatedSet"]
+
+_byref = ctypes.byref
+_c_int64 = ctypes.c_int64
+_c_double = ctypes.c_double
+_c_void_p = ctypes.c_void_p
+
+
+class ManagedObject:
+    """An object of the graph. Its attributes and relationships read and write
+    as Python attributes (``book.title``) or items (``book["title"]``); items
+    always work, even for a property named like a method here."""
+
+    __slots__ = ("_h", "_context", "_layout", "__weakref__")
+
+    def __init__(self, context: "Context", handle: int, layout: _layout.Layout) -> None:
+        self._h: Optional[int] = handle
+        self._context = context
+        self._layout = layout
+
+    # Properties of the object itself.
+
+    @property
+    def context(self) -> "Context":
+        return self._context
+
+    @property
+    def entity(self) -> "Entity":
+        handle = lib.og_object_entity(self._h)
+        if not handle:
+            raise make_error(f"the {self._layout.name} object is no longer accessible", ErrorCode.OBJECT_INACCESSIBLE)
+        return self._context.coordinator.model._entity(handle)
+
+    @property
+    def entity_name(self) -> str:
+        return self._layout.name
+
+    @property
+    def object_id(self) -> str:
+        """The object ID as a URI: x-coredata:///Book/t... until saved,
+        x-coredata://<store UUID>/Book/p<key> after."""
+        err = _c_void_p()
+        return take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err)) or ""
+
+    def _flag(self, getter: Any) -> bool:
+        out = ctypes.c_bool()
+        err = _c_void_p()
+        check(getter(self._h, _byref(out), _byref(err)), err)
+        return out.value
+
+    @property
+    def has_temporary_id(self) -> bool:
+        return self._flag(lib.og_object_has_temporary_id)
+
+    @property
+    def is_inserted(self) -> bool:
+        return self._flag(lib.og_object_is_inserted)
+
+    @property
+    def is_updated(self) -> bool:
+        return self._flag(lib.og_object_is_updated)
+
+    @property
+    def is_deleted(self) -> bool:
+        return self._flag(lib.og_object_is_deleted)
+
+    def to_dict(self) -> Dict[str, Value]:
+        """The attributes' values by name (relationships left out)."""
+        return {
+            name: self._read(slot)
+            for name, slot in self._layout.slots.items()
+            if slot.access not in (_layout.TO_ONE, _layout.TO_MANY)
+        }
+
+    # Access by slot: the fast path used by attributes and items.
+
+    def _read(self, slot: _layout.Slot) -> Any:
+        access = slot.access
+        err = _c_void_p()
+        if access == _layout.INT:
+            i64 = _c_int64()
+            status = lib.og_object_get_int64_at(self._h, slot.index, _byref(i64), _byref(err))
+            if status == OK:
+                return i64.value
+        elif access == _layout.DOUBLE:
+            d = _c_double()
+            status = lib.og_object_get_double_at(self._h, slot.index, _byref(d), _byref(err))
+            if status == OK:
+                return d.value
+        elif access == _layout.VALUE:
+            out = _c_void_p()
+            status = lib.og_object_get_value_at(self._h, slot.index, _byref(out), _byref(err))
+            if status != ERROR:
+                value = take_value(out.value)
+                if slot.type == AttributeType.BOOLEAN and value is not None:
+                    return bool(value)
+                return value
+        elif access == _layout.TO_ONE:
+            out = _c_void_p()
+            status = lib.og_object_get_object(self._h, slot.key, _byref(out), _byref(err))
+            if status == OK and out.value:
+                return self._context._wrap(out.value)
+        else:
+            return RelatedSet(self, slot)
+        if status == NULL or status == OK:
+            return None
+        raise take_error(err)
+
+    def _write(self, slot: _layout.Slot, value: Any) -> None:
+        access = slot.access
+        handle = self._h
+        err = _c_void_p()
+        if access == _layout.TO_MANY:
+            RelatedSet(self, slot)._replace(value)
+            return
+        if access == _layout.TO_ONE:
+            status = lib.og_object_set_object(handle, slot.key, _target(value), _byref(err))
+        elif value is None:
+            status = lib.og_object_set_null(handle, slot.key, _byref(err))
+        elif access == _layout.INT and type(value) is int:  # bools go the boxed way
+            status = lib.og_object_set_int64_at(handle, slot.index, check_int64(value), _byref(err))
+        elif access == _layout.DOUBLE and type(value) in (float, int):
+            status = lib.og_object_set_double_at(handle, slot.index, float(value), _byref(err))
+        else:
+            boxed = to_value(value, slot.type)
+            try:
+                status = lib.og_object_set_value_at(handle, slot.index, boxed, _byref(err))
+            finally:
+                lib.og_value_release(boxed)
+        if status == ERROR:
+            raise take_error(err)
+
+    # Items and attributes.
+
+    def __getitem__(self, key: str) -> Any:
+        slot = self._layout.slots.get(key)
+        if slot is None:
+            return self.get_value(key)  # the library names the unknown key
+        return self._read(slot)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        slot = self._layout.slots.get(key)
+        if slot is None:
+            self.set_value(key, value)  # the library names the unknown key
+        else:
+            self._write(slot, value)
+
+    def __getattr__(self, name: str) -> Any:
+        # Called only when normal lookup fails, so methods and properties win.
+        if not name.startswith("_"):
+            slot = self._layout.slots.get(name)
+            if slot is not None:
+                return self._read(slot)
+        raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name.startswith("_") or hasattr(type(self), name):
+            object.__setattr__(self, name, value)  # read-only properties raise here
+            return
+        slot = self._layout.slots.get(name)
+        if slot is None:
+            raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}")
+        self._write(slot, value)
+
+    def __dir__(self) -> Iterable[str]:
+        return list(super().__dir__()) + list(self._layout.slots)
+
+    def __repr__(self) -> str:
+        try:
+            return f"<{self._layout.name} {self.object_id}>"
+        except Exception:
+            return f"<{self._layout.name} (inaccessible)>"
+
+    # Typed access by key: one call each, no boxing.
+
+    def get_int64(self, key: str) -> Optional[int]:
+        out = _c_int64()
+        err = _c_void_p()
+        status = check(lib.og_object_get_int64(self._h, encode(key), _byref(out), _byref(err)), err)
+        return None if status == NULL else out.value
+
+    def set_int64(self, key: str, value: int) -> None:
+        err = _c_void_p()
+        check(lib.og_object_set_int64(self._h, encode(key), check_int64(value), _byref(err)), err)
+
+    def get_double(self, key: str) -> Optional[float]:
+        out = _c_double()
+        err = _c_void_p()
+        status = check(lib.og_object_get_double(self._h, encode(key), _byref(out), _byref(err)), err)
+        return None if status == NULL else out.value
+
+    def set_double(self, key: str, value: float) -> None:
+        err = _c_void_p()
+        check(lib.og_object_set_double(self._h, encode(key), float(value), _byref(err)), err)
+
+    def get_bool(self, key: str) -> Optional[bool]:
+        out = ctypes.c_bool()
+        err = _c_void_p()
+        status = check(lib.og_object_get_bool(self._h, encode(key), _byref(out), _byref(err)), err)
+        return None if status == NULL else out.value
+
+    def set_bool(self, key: str, value: bool) -> None:
+        err = _c_void_p()
+        check(lib.og_object_set_bool(self._h, encode(key), bool(value), _byref(err)), err)
+
+    def get_date(self, key: str) -> Optional[_dt.datetime]:
+        out = _c_double()
+        err = _c_void_p()
+        status = check(lib.og_object_get_date(self._h, encode(key), _byref(out), _byref(err)), err)
+        return None if status == NULL else from_seconds(out.value)
+
+    def set_date(self, key: str, value: Union[_dt.datetime, float]) -> None:
+        """Sets a date from a datetime (naive = UTC) or seconds since 1970 UTC."""
+        seconds = to_seconds(value) if isinstance(value, _dt.datetime) else float(value)
+        err = _c_void_p()
+        check(lib.og_object_set_date(self._h, encode(key), seconds, _byref(err)), err)
+
+    def get_string(self, key: str) -> Optional[str]:
+        out = _c_void_p()
+        err = _c_void_p()
+        status = check(lib.og_object_get_string(self._h, encode(key), _byref(out), _byref(err)), err)
+        text = take_string(out.value)
+        return None if status == NULL else (text or "")
+
+    def set_string(self, key: str, value: Union[str, bytes]) -> None:
+        err = _c_void_p()
+        check(lib.og_object_set_string(self._h, encode(key), encode(value), _byref(err)), err)
+
+    def get_data(self, key: str) -> Optional[bytes]:
+        out = _c_void_p()
+        length = ctypes.c_size_t()
+        err = _c_void_p()
+        status = check(lib.og_object_get_data(self._h, encode(key), _byref(out), _byref(length), _byref(err)), err)
+        try:
+            if status == NULL:
+                return None
+            return ctypes.string_at(out.value, length.value) if out.value and length.value else b""
+        finally:
+            lib.og_free(out.value)
+
+    def set_data(self, key: str, value: bytes) -> None:
+        data = bytes(value)
+        err = _c_void_p()
+        check(lib.og_object_set_data(self._h, encode(key), data, len(data), _byref(err)), err)
+
+    def set_null(self, key: str) -> None:
+        err = _c_void_p()
+        check(lib.og_object_set_null(self._h, encode(key), _byref(err)), err)
+
+    def get_value(self, key: str) -> Value:
+        """Any attribute by key, through the boxed og_value path."""
+        out = _c_void_p()
+        err = _c_void_p()
+        check(lib.og_object_get_value(self._h, encode(key), _byref(out), _byref(err)), err)
+        return take_value(out.value)
+
+    def set_value(self, key: str, value: Value) -> None:
+        slot = self._layout.slots.get(key)
+        boxed = to_value(value, slot.type if slot is not None else None)
+        err = _c_void_p()
+        try:
+            check(lib.og_object_set_value(self._h, encode(key), boxed, _byref(err)), err)
+        finally:
+            lib.og_value_release(boxed)
+
+    # Relationships by key.
+
+    def _related(self, key: bytes) -> List["ManagedObject"]:
+        err = _c_void_p()
+        results = check_handle(lib.og_object_get_related(self._h, key, _byref(err)), err)
+        return self._context._take_results(results)
+
+    def _add_related(self, key: bytes, other: "ManagedObject") -> None:
+        err = _c_void_p()
+        check(lib.og_object_add_related(self._h, key, _target(other), _byref(err)), err)
+
+    def _remove_related(self, key: bytes, other: "ManagedObject") -> None:
+        err = _c_void_p()
+        check(lib.og_object_remove_related(self._h, key, _target(other), _byref(err)), err)
+
+
+def _target(value: Any) -> Optional[int]:
+    """The handle to pass for a relationship's destination."""
+    if value is None:
+        return None
+    if not isinstance(value, ManagedObject):
+        raise make_error(
+            f"a relationship holds managed objects, not {type(value).__name__}", ErrorCode.TYPE_MISMATCH
+        )
+    if value._h is None:
+        # Passing NULL would mean "clear the relationship": refuse instead.
+        raise make_error("the destination object's context was closed", ErrorCode.OBJECT_INACCESSIBLE)
+    return value._h
+
+
+class RelatedSet(MutableSet):  # type: ignore[type-arg]
+    """A live, set-like view of a to-many relationship. Adding and removing
+    update the inverse relationship too."""
+
+    __slots__ = ("_owner", "_slot")
+
+    def __init__(self, owner: ManagedObject, slot: _layout.Slot) -> None:
+        self._owner = owner
+        self._slot = slot
+
+    def _members(self) -> List[ManagedObject]:
+        return self._owner._related(self._slot.key)
+
+    def __iter__(self) -> Iterator[ManagedObject]:
+        return iter(self._members())
+
+    def __len__(self) -> int:
+        return len(self._members())
+
+    def __contains__(self, item: object) -> bool:
+        return any(member is item for member in self._members())
+
+    def add(self, item: ManagedObject) -> None:
+        self._owner._add_related(self._slot.key, item)
+
+    def discard(self, item: ManagedObject) -> None:
+        if item in self:
+            self._owner._remove_related(self._slot.key, item)
+
+    def update(self, items: Iterable[ManagedObject]) -> None:
+        for item in items:
+            self.add(item)
+
+    def _replace(self, items: Optional[Iterable[ManagedObject]]) -> None:
+        wanted = list(items or [])
+        current = self._members()
+        keep = {id(item) for item in wanted}
+        have = {id(item) for item in current}
+        for member in current:
+            if id(member) not in keep:
+                self._owner._remove_related(self._slot.key, member)
+        for item in wanted:
+            if id(item) not in have:
+                self._owner._add_related(self._slot.key, item)
+
+    def __repr__(self) -> str:
+        try:
+            return f"RelatedSet({self._members()!r})"
+        except Exception:
+            return "RelatedSet(<inaccessible>)"

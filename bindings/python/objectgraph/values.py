@@ -1,0 +1,147 @@
+"""Conversion between Python values and og_value handles.
+
+None, bool, int, float, str, bytes, datetime, Decimal and UUID map to the
+og_value types of the same meaning. A str becomes a URI value when the target
+attribute is a URI attribute. Dates cross as seconds since 1970 UTC: naive
+datetimes are taken as UTC, and dates read back are timezone-aware UTC.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as _dt
+import decimal
+import uuid
+from typing import Any, Optional, Union
+
+from ._lib import NULL, lib
+from ._util import check, check_handle, encode
+from .enums import AttributeType, ValueType
+from .errors import ErrorCode, make_error
+
+__all__ = ["Value", "to_value", "from_value", "to_seconds", "from_seconds", "check_int64"]
+
+Value = Union[None, bool, int, float, str, bytes, _dt.datetime, decimal.Decimal, uuid.UUID]
+
+EPOCH = _dt.datetime(1970, 1, 1, tzinfo=_dt.timezone.utc)
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
+
+
+def to_seconds(moment: _dt.datetime) -> float:
+    """Seconds since 1970 UTC; a naive datetime is taken as UTC."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=_dt.timezone.utc)
+    return (moment - EPOCH).total_seconds()
+
+
+def from_seconds(seconds: float) -> _dt.datetime:
+    # Adding a timedelta works for dates before 1970 and far ahead as well.
+    return EPOCH + _dt.timedelta(seconds=seconds)
+
+
+def check_int64(number: int) -> int:
+    """ctypes would silently wrap an integer that does not fit in 64 bits."""
+    if number > INT64_MAX:
+        raise make_error(
+            f"{number} is larger than the largest 64-bit integer", ErrorCode.VALIDATION_NUMBER_TOO_LARGE,
+            "NSCocoaErrorDomain",
+        )
+    if number < INT64_MIN:
+        raise make_error(
+            f"{number} is smaller than the smallest 64-bit integer", ErrorCode.VALIDATION_NUMBER_TOO_SMALL,
+            "NSCocoaErrorDomain",
+        )
+    return number
+
+
+def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
+    """A NEW og_value for ``value``; the caller releases it with og_value_release."""
+    err = ctypes.c_void_p()
+    if value is None:
+        return lib.og_value_new_null()
+    if isinstance(value, bool):
+        return lib.og_value_new_bool(value)
+    if isinstance(value, int):
+        if attribute_type in (AttributeType.DOUBLE, AttributeType.FLOAT):
+            return lib.og_value_new_double(float(value))
+        if attribute_type == AttributeType.DECIMAL:
+            return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
+        return lib.og_value_new_int64(check_int64(value))
+    if isinstance(value, float):
+        return lib.og_value_new_double(value)
+    if isinstance(value, str):
+        if attribute_type == AttributeType.URI:
+            return check_handle(lib.og_value_new_uri(encode(value), ctypes.byref(err)), err)
+        return check_handle(lib.og_value_new_string(encode(value), ctypes.byref(err)), err)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        return check_handle(lib.og_value_new_data(data, len(data), ctypes.byref(err)), err)
+    if isinstance(value, _dt.datetime):
+        return lib.og_value_new_date(to_seconds(value))
+    if isinstance(value, decimal.Decimal):
+        return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
+    if isinstance(value, uuid.UUID):
+        return check_handle(lib.og_value_new_uuid(value.bytes, ctypes.byref(err)), err)
+    raise make_error(
+        f"a {type(value).__name__} cannot be stored in an attribute", ErrorCode.TYPE_MISMATCH
+    )
+
+
+def _borrowed_text(getter: Any, handle: int) -> Optional[str]:
+    out = ctypes.c_char_p()
+    err = ctypes.c_void_p()
+    if check(getter(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
+        return None
+    return (out.value or b"").decode("utf-8", "replace")
+
+
+def from_value(handle: int) -> Value:
+    """The Python value an og_value holds (the handle is not released)."""
+    kind = lib.og_value_type_of(handle)
+    err = ctypes.c_void_p()
+    if kind == ValueType.NULL:
+        return None
+    if kind == ValueType.INT64:
+        i64 = ctypes.c_int64()
+        check(lib.og_value_get_int64(handle, ctypes.byref(i64), ctypes.byref(err)), err)
+        return i64.value
+    if kind == ValueType.DOUBLE:
+        d = ctypes.c_double()
+        check(lib.og_value_get_double(handle, ctypes.byref(d), ctypes.byref(err)), err)
+        return d.value
+    if kind == ValueType.BOOL:
+        b = ctypes.c_bool()
+        check(lib.og_value_get_bool(handle, ctypes.byref(b), ctypes.byref(err)), err)
+        return b.value
+    if kind == ValueType.STRING:
+        return _borrowed_text(lib.og_value_get_string, handle)
+    if kind == ValueType.DATE:
+        seconds = ctypes.c_double()
+        check(lib.og_value_get_date(handle, ctypes.byref(seconds), ctypes.byref(err)), err)
+        return from_seconds(seconds.value)
+    if kind == ValueType.DATA:
+        pointer = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        check(lib.og_value_get_data(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err)
+        return ctypes.string_at(pointer.value, length.value) if length.value else b""
+    if kind == ValueType.DECIMAL:
+        text = _borrowed_text(lib.og_value_get_decimal, handle)
+        return None if text is None else decimal.Decimal(text)
+    if kind == ValueType.UUID:
+        raw = (ctypes.c_uint8 * 16)()
+        check(lib.og_value_get_uuid(handle, raw, ctypes.byref(err)), err)
+        return uuid.UUID(bytes=bytes(raw))
+    if kind == ValueType.URI:
+        return _borrowed_text(lib.og_value_get_uri, handle)
+    raise make_error(f"the library returned a value of unknown type {kind}", ErrorCode.TYPE_MISMATCH)
+
+
+def take_value(handle: Optional[int]) -> Value:
+    """Converts a NEW og_value and releases it."""
+    if not handle:
+        return None
+    try:
+        return from_value(handle)
+    finally:
+        lib.og_value_release(handle)

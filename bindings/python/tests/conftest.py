@@ -1,0 +1,101 @@
+"""Shared fixtures: the library, a Books model, and stacks over SQLite files.
+
+The tests use the package from this checkout (not an installed copy) and the
+library named by $OBJECTGRAPH_LIBRARY. Without it, the repository's CMake build
+is tried; if nothing loads, the run stops with a message instead of skipping.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator, Tuple
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+BINDING = HERE.parent
+REPO = BINDING.parent.parent
+sys.path.insert(0, str(BINDING))
+
+if not os.environ.get("OBJECTGRAPH_LIBRARY"):
+    built = REPO / "build" / "swiftpm" / "release" / "libobjectgraph.so"
+    if built.exists():
+        os.environ["OBJECTGRAPH_LIBRARY"] = str(built)
+
+try:
+    import objectgraph as og
+    from objectgraph import _lib
+    from objectgraph.errors import take_error
+except ImportError as exc:  # LibraryNotFoundError is an ImportError
+    pytest.exit(
+        "objectgraph tests need libobjectgraph.so: set OBJECTGRAPH_LIBRARY to its path "
+        f"(e.g. {REPO}/build/swiftpm/release/libobjectgraph.so). {exc}",
+        returncode=1,
+    )
+
+DATA = HERE / "data"
+
+
+def build_books_model() -> "og.Model":
+    """Author <->> Book, built through the Python API."""
+    model = og.Model()
+    author = model.add_entity("Author")
+    book = model.add_entity("Book")
+    author.add_attribute("name", "string", optional=False, default="Anonymous")
+    author.add_attribute("born", og.AttributeType.DATE)
+    books = author.add_relationship("books", book, to_many=True, delete_rule="cascade")
+    book.add_attribute("title", "string", optional=False, default="Untitled")
+    book.add_attribute("pages", "integer32", default=0)
+    book.add_attribute("year", "integer16")
+    book.add_attribute("rating", "double")
+    book.add_relationship("author", author, inverse=books)
+    return model
+
+
+@pytest.fixture
+def books_model() -> "og.Model":
+    return build_books_model()
+
+
+class Stack:
+    """Model + coordinator + one SQLite store + context, closed together."""
+
+    def __init__(self, model: "og.Model", path: Path) -> None:
+        self.model = model
+        self.coordinator = og.Coordinator(model)
+        self.store = self.coordinator.add_store("SQLite", str(path))
+        self.context = og.Context(self.coordinator)
+
+    def close(self) -> None:
+        self.context.close()
+        self.coordinator.close()
+        gc.collect()
+
+
+@pytest.fixture
+def open_stack(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
+    """Opens stacks on demand (default file: tmp_path/books.sqlite) and closes
+    whatever is still open at the end of the test."""
+    opened = []
+
+    def opener(model: "og.Model", path: Any = None) -> Stack:
+        stack = Stack(model, Path(path) if path else tmp_path / "books.sqlite")
+        opened.append(stack)
+        return stack
+
+    yield opener
+    for stack in opened:
+        stack.close()
+
+
+def low_level_error(function: str, *args: Any) -> Tuple[Any, "og.Error"]:
+    """Calls a C function directly, with an error slot as its last argument,
+    and returns (result, the converted error)."""
+    err = ctypes.c_void_p()
+    result = getattr(_lib.lib, function)(*args, ctypes.byref(err))
+    assert err.value, f"{function} reported no error (returned {result!r})"
+    return result, take_error(err)
