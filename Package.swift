@@ -19,6 +19,6 @@ let package = Package(
         ),
         .target(name: "ObjectGraph", dependencies: ["CSQLite"]),
         .target(name: "ObjectGraphC", dependencies: ["ObjectGraph"]),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph", "CSQLite"]),
     ]
 )

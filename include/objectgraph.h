@@ -11,7 +11,7 @@
  *    returns one that stays valid as long as its stated owner; never release it.
  *  - A NULL, released or wrong-kind handle passed to any function is reported as
  *    OG_ERROR_INVALID_HANDLE; it never crashes the process.
- *  - Fallible functions return og_status (OG_OK on success) or a pointer that is
+ *  - Fallible functions return an og_status, OG_OK on success, or a pointer that is
  *    NULL on failure, and take a last argument `og_error **error`. When it is not
  *    NULL and the call fails, *error receives a NEW og_error the caller releases
  *    with og_error_release. On success *error is left untouched.
@@ -485,7 +485,7 @@ void og_results_release(og_results *results);
  * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL. Typed
  * getters return OG_NULL for a nil value. */
 
-/* The object's entity, LENT by the model. */
+/* The object's entity, LENT by the object's context (valid until it is released). */
 og_entity *og_object_entity(const og_object *object);
 
 /* The object ID as a URI: x-coredata://<store UUID>/<Entity>/p<key> once

@@ -50,7 +50,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     func withStore<T>(for entity: EntityDescription, _ body: (PersistentStore) throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
-        try lock.withLock { () throws(ObjectGraphError) -> T in try body(try store(for: entity)) }
+        // Stores map only this model's entities; an ID or entity of another model is refused here.
+        guard entity.model === managedObjectModel else {
+            throw .invalidArgument("entity '\(entity.name)' belongs to another model than this coordinator's; object IDs cannot move between coordinators of different models")
+        }
+        return try lock.withLock { () throws(ObjectGraphError) -> T in try body(try store(for: entity)) }
     }
 
     func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot] {

@@ -199,7 +199,7 @@ public final class ManagedObject: CustomStringConvertible {
     func toMany(_ r: RelationshipDescription, _ context: ManagedObjectContext) throws(ObjectGraphError) -> RelationState {
         if let s = state(r.slot) { return s }
         let s = RelationState()
-        if !isInserted, let inverse = r.inverseRelationship {
+        if let inverse = r.inverseRelationship {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
         }
         setState(s, r.slot)

@@ -188,7 +188,8 @@ public final class ManagedObjectContext {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         let storeIdentifier = owner.objectID.storeIdentifier ?? ""
-        for row in try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse) {
+        let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
+        for row in rows {
             let o = object(for: row, storeIdentifier: storeIdentifier)
             if o.isDeleted { continue }
             if let s = o.state(inverse.slot), s.target !== owner { continue }
