@@ -10,6 +10,11 @@ extension ManagedObjectContext {
         }
         if object.isDeleted { return }
         try object.fireFault(self)
+        // Destinations are gathered while the object is still in its old state.
+        var effects: [(RelationshipDescription, [ManagedObject])] = []
+        for case let r as RelationshipDescription in object.entity.properties {
+            effects.append((r, try destinations(of: object, r)))
+        }
         if object.isInserted {
             inserted.remove(object)
             object.isInserted = false
@@ -18,8 +23,7 @@ extension ManagedObjectContext {
             deleted.insert(object)
         }
         object.isDeleted = true
-        for case let r as RelationshipDescription in object.entity.properties {
-            let destinations = try destinations(of: object, r)
+        for (r, destinations) in effects {
             switch r.deleteRule {
             case .noAction, .deny:
                 continue

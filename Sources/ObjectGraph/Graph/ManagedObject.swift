@@ -91,7 +91,8 @@ public final class ManagedObject: CustomStringConvertible {
         }
         if let current { return current[slot] }
         try fireFault(context)
-        return snapshot!.values[slot]
+        guard let snapshot else { throw .objectInaccessible("\(description) has no values to read") }
+        return snapshot.values[slot]
     }
 
     public func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
@@ -185,7 +186,7 @@ public final class ManagedObject: CustomStringConvertible {
         var target: ManagedObject?
         if !isInserted {
             try fireFault(context)
-            if case .integer(let pk) = snapshot!.values[r.slot], let destination = r.destinationEntity {
+            if case .integer(let pk)? = snapshot?.values[r.slot], let destination = r.destinationEntity {
                 target = try context.object(entity: destination, primaryKey: pk)
             }
         }
