@@ -189,15 +189,21 @@ public func og_object_set_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?,
 
 // MARK: Access by slot
 
-@_cdecl("og_object_get_int64_at")
-public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+/// Reads slot `slot` into `out` as `wanted`.
+private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String,
+                      _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
         let v = try x.value(atSlot: slot)
-        do { return try readValue(v, out, 0, "an integer", asInt64) } catch {
-            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as an integer (it holds \(v.kindName))")
+        do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
+            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
         }
     }
+}
+
+@_cdecl("og_object_get_int64_at")
+public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    getAt(o, slot, out, 0, "an integer", err, asInt64)
 }
 
 @_cdecl("og_object_set_int64_at")
@@ -210,13 +216,7 @@ public func og_object_set_int64_at(_ o: OpaquePointer?, _ slot: Int, _ v: Int64,
 
 @_cdecl("og_object_get_double_at")
 public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in
-        let x = try object(o)
-        let v = try x.value(atSlot: slot)
-        do { return try readValue(v, out, 0, "a number", asDouble) } catch {
-            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as a number (it holds \(v.kindName))")
-        }
-    }
+    getAt(o, slot, out, 0, "a number", err, asDouble)
 }
 
 @_cdecl("og_object_set_double_at")
