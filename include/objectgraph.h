@@ -123,7 +123,7 @@ typedef enum og_value_type {
 
 /* Error codes. Core Data's codes (NSCocoaErrorDomain) keep their numbers; the
  * codes for misuse of the API (ObjectGraphErrorDomain) start at 140001. */
-typedef enum og_error_code {
+enum {
     OG_ERROR_VALIDATION = 1550,                  /* NSManagedObjectValidationError */
     OG_ERROR_VALIDATION_MULTIPLE = 1560,         /* NSValidationMultipleErrorsError */
     OG_ERROR_VALIDATION_MISSING_MANDATORY = 1570,
@@ -163,8 +163,8 @@ typedef enum og_error_code {
     OG_ERROR_WRONG_THREAD = 140007,              /* a context used off its owning thread */
     OG_ERROR_MODEL_IMMUTABLE = 140008,           /* the model is in use by a coordinator */
     OG_ERROR_INVALID_MODEL = 140009,             /* a model or model file that is not valid */
-    OG_ERROR_OBJECT_INACCESSIBLE = 140010        /* an object deleted, or its context gone */
-} og_error_code;
+    OG_ERROR_OBJECT_INACCESSIBLE = 140010        /* an object deleted and saved, or forgotten */
+};
 
 /* ------------------------------------------------------------------------ */
 /* Library                                                                  */
@@ -185,7 +185,7 @@ void og_free(void *pointer);
  * error is released. Returns NULL for an invalid handle. */
 const char *og_error_domain(const og_error *error);
 
-/* The error's code (og_error_code, or an SQLite result code in the SQLite
+/* The error's code (one of OG_ERROR_*, or an SQLite result code in the SQLite
  * domain). Returns 0 for an invalid handle. */
 int64_t og_error_code(const og_error *error);
 
@@ -228,6 +228,7 @@ og_value *og_value_new_int64(int64_t value);
 og_value *og_value_new_double(double value);
 og_value *og_value_new_bool(bool value);
 og_value *og_value_new_date(double seconds_since_1970);
+/* Copies `length` bytes; (NULL, 0) makes empty data. */
 og_value *og_value_new_data(const void *bytes, size_t length, og_error **error);
 og_value *og_value_new_uuid(const uint8_t bytes[16], og_error **error);
 /* Strings must be valid UTF-8; decimals are decimal strings ("-12.5");
@@ -239,8 +240,9 @@ og_value *og_value_new_uri(const char *text, og_error **error);
 /* The type the value holds; OG_VALUE_NULL for an invalid handle too. */
 og_value_type og_value_type_of(const og_value *value);
 
-/* Typed reads. Fail with OG_ERROR_TYPE_MISMATCH when the value holds another
- * type (integers and doubles convert to each other, booleans read as 0/1). */
+/* Typed reads. A NULL value gives OG_NULL (and 0 or NULL in *out); a value of
+ * another type OG_ERROR_TYPE_MISMATCH (integers and doubles convert to each
+ * other, booleans read as 0/1). */
 og_status og_value_get_int64(const og_value *value, int64_t *out, og_error **error);
 og_status og_value_get_double(const og_value *value, double *out, og_error **error);
 og_status og_value_get_bool(const og_value *value, bool *out, og_error **error);
@@ -478,8 +480,10 @@ void og_results_release(og_results *results);
 /* ------------------------------------------------------------------------ */
 /* Managed objects                                                          */
 /* ------------------------------------------------------------------------ */
-/* Every call below must come from the thread of the object's context, and
- * fails with OG_ERROR_OBJECT_INACCESSIBLE once the object's context is gone.
+/* Every call below must come from the thread of the object's context. Once
+ * that context is released the object's handle is invalid (OG_ERROR_INVALID_HANDLE);
+ * an object deleted and saved, or an unsaved insert that was deleted, gives
+ * OG_ERROR_OBJECT_INACCESSIBLE.
  * Unknown keys give OG_ERROR_UNKNOWN_KEY; a value of the wrong type for the
  * attribute OG_ERROR_TYPE_MISMATCH; an integer outside an Integer16/32
  * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL. Typed

@@ -62,8 +62,9 @@ private func get<T>(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: Unsa
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
         let k = try key(k)
+        _ = try required(out, "out")
         let v = try x.value(forKey: k)
-        do { return try readValue(v, out, zero, wanted, convert) } catch {
+        do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
             throw ObjectGraphError.wrongKind(key: k, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
         }
     }
@@ -194,6 +195,7 @@ private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePoin
                       _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
+        _ = try required(out, "out")
         let v = try x.value(atSlot: slot)
         do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
             throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")

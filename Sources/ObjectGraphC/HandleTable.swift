@@ -95,7 +95,7 @@ final class HandleTable: @unchecked Sendable {
         }
         pthread_mutex_unlock(&mutex)
         guard let box else {
-            throw HandleTable.invalid(handle == nil ? "NULL \(kindName(T.self)) handle" : "\(kindName(T.self)) handle that was released or never valid")
+            throw HandleTable.invalid(handle == nil ? "NULL where \(kindName(T.self)) was expected" : "\(kindName(T.self)) handle that was released or never valid")
         }
         guard let typed = box as? T else {
             throw HandleTable.invalid("handle of the wrong kind: expected \(kindName(T.self)), got \(kindName(Swift.type(of: box)))")

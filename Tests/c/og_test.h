@@ -41,6 +41,7 @@ static inline void og_t_print_error(const og_error *e, const char *indent) {
 }
 
 static inline void og_t_fail(const char *file, int line, const char *what) {
+    fflush(stdout); /* keep the report in order when both streams go to one log */
     fprintf(stderr, "%s:%d: FAILED: %s\n", file, line, what);
     og_t_print_error(err, "  ");
     exit(1);
@@ -93,6 +94,7 @@ static inline void og_t_expect_error(int64_t code, const char *words, const char
     if (err == NULL) og_t_fail(file, line, what);
     const char *message = og_error_message(err);
     if (og_error_code(err) != code) {
+        fflush(stdout);
         fprintf(stderr, "%s:%d: expected error code %lld\n", file, line, (long long)code);
         og_t_fail(file, line, what);
     }
@@ -103,6 +105,7 @@ static inline void og_t_expect_error(int64_t code, const char *words, const char
     for (char *w = strtok(buffer, "|"); w && !found; w = strtok(NULL, "|"))
         found = og_t_contains_word(message, w);
     if (!found) {
+        fflush(stdout);
         fprintf(stderr, "%s:%d: message does not mention any of: %s\n", file, line, words);
         og_t_fail(file, line, what);
     }
@@ -130,6 +133,7 @@ static inline void og_t_expect_error(int64_t code, const char *words, const char
     do {                                                                       \
         const char *og_t_a = (a), *og_t_b = (b);                               \
         if (og_t_a == NULL || og_t_b == NULL || strcmp(og_t_a, og_t_b) != 0) { \
+            fflush(stdout);                                                    \
             fprintf(stderr, "  got \"%s\", expected \"%s\"\n",                 \
                     og_t_a ? og_t_a : "(NULL)", og_t_b ? og_t_b : "(NULL)");    \
             og_t_fail(__FILE__, __LINE__, #a " == " #b);                       \
@@ -140,6 +144,7 @@ static inline void og_t_expect_error(int64_t code, const char *words, const char
     do {                                                                       \
         long long og_t_a = (long long)(a), og_t_b = (long long)(b);            \
         if (og_t_a != og_t_b) {                                                \
+            fflush(stdout);                                                    \
             fprintf(stderr, "  got %lld, expected %lld\n", og_t_a, og_t_b);    \
             og_t_fail(__FILE__, __LINE__, #a " == " #b);                       \
         }                                                                      \
@@ -149,6 +154,7 @@ static inline void og_t_expect_error(int64_t code, const char *words, const char
     do {                                                                       \
         double og_t_a = (a), og_t_b = (b);                                     \
         if (!(fabs(og_t_a - og_t_b) <= 1e-9 * fmax(1.0, fabs(og_t_b)))) {      \
+            fflush(stdout);                                                    \
             fprintf(stderr, "  got %.17g, expected %.17g\n", og_t_a, og_t_b);  \
             og_t_fail(__FILE__, __LINE__, #a " == " #b);                       \
         }                                                                      \

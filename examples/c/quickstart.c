@@ -1,6 +1,6 @@
 /* quickstart.c: a model of authors and books built in code, three books saved in
  * SQLite, the store reopened, the books printed by year. Usage: quickstart [file] */
-#define _GNU_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <objectgraph.h>
 #include <stdio.h>
 #include <stdlib.h>

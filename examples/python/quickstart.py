@@ -34,8 +34,10 @@ def open_context(path: str) -> og.Context:
 
 def main() -> None:
     path = sys.argv[1] if len(sys.argv) > 1 else os.path.join(tempfile.mkdtemp(), "books.sqlite")
-    if os.path.exists(path):
-        os.remove(path)  # start from an empty store on every run
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    for old in (path, path + "-wal", path + "-shm"):  # start from an empty store
+        if os.path.exists(old):
+            os.remove(old)
 
     with open_context(path) as ctx:
         pratchett = ctx.insert("Author", name="Terry Pratchett")

@@ -55,7 +55,9 @@ public final class ManagedObjectContext {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: entityName)
         guard !entity.isAbstract else {
-            throw .invalidArgument("cannot insert an object of the abstract entity '\(entity.name)'")
+            var e = ObjectGraphError.unknownEntity(entity.name)
+            e.message = "cannot insert an object of the abstract entity '\(entity.name)'"
+            throw e
         }
         let object = ManagedObject(entity: entity, id: ManagedObjectID(temporaryFor: entity), context: self, snapshot: nil)
         object.isInserted = true

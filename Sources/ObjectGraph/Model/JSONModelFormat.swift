@@ -59,7 +59,10 @@ enum JSONModelFormat {
             }
             let entityKeys: Set<String> = ["name", "superentity", "abstract", "attributes", "relationships", "className", "versionHashModifier"]
             let entityObjects = try array(o, "entities", "the model").enumerated().map { (i, v) throws(ObjectGraphError) in
-                try object(v, "entity #\(i + 1)", allowed: entityKeys)
+                // Name the entity in messages when it has a name, its position otherwise.
+                var what = "entity #\(i + 1)"
+                if case .object(let raw) = v, case .string(let name)? = raw["name"] { what = "entity '\(name)'" }
+                return try object(v, what, allowed: entityKeys)
             }
             // Entities first, so relationships and superentities can name any of them.
             var pending: [(EntityDescription, [String: JSONValue])] = []

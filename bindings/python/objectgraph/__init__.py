@@ -85,4 +85,4 @@ __all__ = [
     "WrongThreadError",
     "library_path",
     "library_version",
-] + _codes.__all__
+] + [_name for _name in dir(_codes) if _name.isupper()]

@@ -8,7 +8,7 @@ working whatever happens to the Model wrapper afterwards.
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Any, Dict, Optional, Tuple
 
 from .enums import AttributeType
 from .model import Attribute, Entity, Model, Relationship
@@ -36,11 +36,13 @@ class Slot:
 
 
 class Layout:
-    __slots__ = ("name", "slots", "entity")
+    __slots__ = ("name", "slots", "entity", "cls", "accessors")
 
     def __init__(self, entity: Entity) -> None:
         self.name = entity.name
         self.entity = entity
+        self.cls: Optional[type] = None  # the ManagedObject subclass, made on first use
+        self.accessors: Dict[str, Tuple[Any, Any]] = {}  # name -> (read, write), made with it
         self.slots: Dict[str, Slot] = {}
         for index, prop in enumerate(entity.properties):
             if isinstance(prop, Attribute):
@@ -53,13 +55,9 @@ class Layout:
 
 
 class Layouts:
-    """Every entity's layout, by entity handle and by name."""
+    """Every entity's layout, by name."""
 
     def __init__(self, model: Model) -> None:
         self.by_name: Dict[str, Layout] = {}
-        self.by_handle: Dict[int, Layout] = {}
         for entity in model.entities:
-            layout = Layout(entity)
-            self.by_name[layout.name] = layout
-            if entity._h:
-                self.by_handle[entity._h] = layout
+            self.by_name[entity.name] = Layout(entity)

@@ -10,20 +10,26 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
+from ._layout import Layout
 from ._lib import lib
 from ._util import check, check_handle, encode
 from .coordinator import Coordinator
 from .errors import ErrorCode, make_error
 from .fetch import FetchRequest, SortSpec
-from .objects import ManagedObject
+from .objects import ManagedObject, _target, class_for
 
 __all__ = ["Context"]
 
 
 class Context:
-    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+    """A managed object context over a coordinator: insert, change, delete,
+    fetch and save objects. Close it (or use ``with``) to release it."""
+
+    # Class-level, so that __del__ works after a failed __init__.
+    _h: Optional[int] = None
+    _closed = True
 
     def __init__(self, coordinator: Coordinator) -> None:
         err = ctypes.c_void_p()
@@ -31,7 +37,14 @@ class Context:
         self._coordinator = coordinator
         # og_object handle -> its wrapper; weak, so unused wrappers go away.
         self._objects: "weakref.WeakValueDictionary[int, ManagedObject]" = weakref.WeakValueDictionary()
+        # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
+        self._layouts: Dict[int, Layout] = {}
+        # Out-buffers for the typed slot getters. Sharing them is safe because only
+        # this context's thread can succeed, and a failed call writes nothing.
+        self._int64_out = _buffer(ctypes.c_int64)
+        self._double_out = _buffer(ctypes.c_double)
         self._h = handle
+        self._closed = False
 
     @property
     def coordinator(self) -> Coordinator:
@@ -43,7 +56,10 @@ class Context:
             entity = lib.og_object_entity(handle)
             if not entity:
                 raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
-            wrapper = ManagedObject(self, handle, self._coordinator._layout(entity))
+            layout = self._layouts.get(entity)
+            if layout is None:
+                layout = self._layouts[entity] = self._coordinator._layout(entity)
+            wrapper = class_for(layout)(self, handle, layout)
             self._objects[handle] = wrapper
         return wrapper
 
@@ -79,7 +95,7 @@ class Context:
     def delete(self, obj: ManagedObject) -> None:
         """Marks ``obj`` deleted (delete rules apply); written at the next save."""
         err = ctypes.c_void_p()
-        check(lib.og_context_delete(self._h, obj._h, ctypes.byref(err)), err)
+        check(lib.og_context_delete(self._h, _target(obj), ctypes.byref(err)), err)
 
     @property
     def has_changes(self) -> bool:
@@ -112,17 +128,16 @@ class Context:
 
     @property
     def closed(self) -> bool:
-        return self._h is None
+        return self._closed
 
     def close(self) -> None:
-        """Releases the context. The objects it lent become unusable: any use
-        raises an og.Error instead of touching freed memory."""
-        handle, self._h = self._h, None
-        if handle:
-            for obj in list(self._objects.values()):
-                obj._h = None  # later calls pass NULL: OG_ERROR_INVALID_HANDLE
+        """Releases the context. The objects it lent become unusable: the
+        library reports their released handles (InvalidHandleError) instead of
+        touching freed memory. Closing twice is harmless."""
+        if not self._closed:
+            self._closed = True
             self._objects.clear()
-            lib.og_context_release(handle)
+            lib.og_context_release(self._h)
 
     def __enter__(self) -> "Context":
         return self
@@ -137,7 +152,12 @@ class Context:
             pass
 
     def __repr__(self) -> str:
-        return "<objectgraph.Context closed>" if self._h is None else f"<objectgraph.Context objects={len(self._objects)}>"
+        return "<objectgraph.Context closed>" if self._closed else f"<objectgraph.Context objects={len(self._objects)}>"
+
+
+def _buffer(kind: Any) -> Tuple[Any, Any]:
+    value = kind()
+    return value, ctypes.byref(value)
 
 
 class _request:

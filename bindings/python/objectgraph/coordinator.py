@@ -22,7 +22,7 @@ class Store:
 
     def __init__(self, coordinator: "Coordinator", handle: int) -> None:
         self._coordinator = coordinator
-        self._h: Optional[int] = handle
+        self._h: int = handle
         self.type: str = decode(lib.og_store_type(handle)) or ""
         self.path: str = decode(lib.og_store_path(handle)) or ""
         self.uuid: str = decode(lib.og_store_uuid(handle)) or ""
@@ -39,7 +39,9 @@ class Coordinator:
     """Connects a model to persistent stores. Creating one validates the model
     and makes it immutable."""
 
-    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+    # Class-level, so that __del__ works after a failed __init__.
+    _h: Optional[int] = None
+    _closed = True
 
     def __init__(self, model: Model) -> None:
         err = ctypes.c_void_p()
@@ -47,6 +49,7 @@ class Coordinator:
         self._model = model
         self._stores: List[Store] = []
         self._h = handle
+        self._closed = False
         try:
             self._layouts = Layouts(model)
         except BaseException:
@@ -74,28 +77,25 @@ class Coordinator:
         return int(lib.og_coordinator_store_count(self._h))
 
     def _layout(self, entity_handle: int) -> Layout:
-        """The slot layout of an object's entity, found by handle, else by name."""
-        layout = self._layouts.by_handle.get(entity_handle)
+        """The slot layout of the entity behind ``entity_handle``, found by name
+        (an object's entity handle is lent by its context, not by the model)."""
+        name = decode(lib.og_entity_name(entity_handle))
+        layout = self._layouts.by_name.get(name or "")
         if layout is None:
-            name = decode(lib.og_entity_name(entity_handle))
-            layout = self._layouts.by_name.get(name or "")
-            if layout is None:
-                raise make_error(f"the library returned an object of unknown entity {name!r}", ErrorCode.UNKNOWN_ENTITY)
-            self._layouts.by_handle[entity_handle] = layout
+            raise make_error(f"the library returned an object of unknown entity {name!r}", ErrorCode.UNKNOWN_ENTITY)
         return layout
 
     @property
     def closed(self) -> bool:
-        return self._h is None
+        return self._closed
 
     def close(self) -> None:
         """Releases the coordinator. Contexts using it keep it alive; its
-        stores close when the last user is gone."""
-        handle, self._h = self._h, None
-        if handle:
-            for store in self._stores:
-                store._h = None
-            lib.og_coordinator_release(handle)
+        stores close when the last user is gone. Closing twice is harmless."""
+        if not self._closed:
+            self._closed = True
+            # The handle is kept: the library reports a released handle as such.
+            lib.og_coordinator_release(self._h)
 
     def __enter__(self) -> "Coordinator":
         return self
@@ -110,5 +110,5 @@ class Coordinator:
             pass
 
     def __repr__(self) -> str:
-        state = "closed" if self._h is None else f"stores={len(self._stores)}"
+        state = "closed" if self._closed else f"stores={len(self._stores)}"
         return f"<objectgraph.Coordinator {state}>"

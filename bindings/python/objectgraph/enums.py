@@ -4,7 +4,7 @@ parsing of the names people write (``"integer64"``, ``"cascade"``)."""
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import Union
+from typing import Dict, Type, TypeVar, Union
 
 from .errors import ErrorCode, make_error
 
@@ -53,7 +53,7 @@ class DeleteRule(IntEnum):
     @classmethod
     def parse(cls, value: Union["DeleteRule", int, str]) -> "DeleteRule":
         """Accepts a member, its number, or a name ("cascade", "noAction", "no_action")."""
-        return _parse(cls, value, {"noaction": cls.NO_ACTION}, "delete rule")
+        return _parse(cls, value, {"noaction": DeleteRule.NO_ACTION}, "delete rule")
 
 
 class PropertyKind(IntEnum):
@@ -87,7 +87,10 @@ _TYPE_ALIASES = {
 _TYPE_JSON_NAMES = {AttributeType.OBJECT_ID: "objectID"}
 
 
-def _parse(enum: type, value: object, aliases: dict, what: str):  # type: ignore[no-untyped-def]
+E = TypeVar("E", bound=IntEnum)
+
+
+def _parse(enum: Type[E], value: object, aliases: Dict[str, E], what: str) -> E:
     if isinstance(value, enum):
         return value
     if isinstance(value, int) and not isinstance(value, bool):

@@ -182,7 +182,7 @@ class WrongThreadError(UsageError):
     """A context or its objects used from a thread that does not own it (140007)."""
 
 
-_BY_CODE = {
+_BY_CODE: "Dict[int, type[Error]]" = {
     ErrorCode.STORE_INCOMPATIBLE_VERSION: IncompatibleStoreError,
     ErrorCode.INVALID_MODEL: ModelError,
     ErrorCode.MODEL_IMMUTABLE: ModelError,
@@ -194,11 +194,11 @@ _BY_CODE = {
 }
 
 
-def error_class(domain: str, code: int) -> type:
+def error_class(domain: str, code: int) -> "type[Error]":
     """The Error subclass for an error of ``domain`` and ``code``."""
     if domain == DOMAIN_SQLITE:
         return StoreError
-    exact = _BY_CODE.get(code)  # type: ignore[call-overload]
+    exact = _BY_CODE.get(code)
     if exact is not None:
         return exact
     if 1550 <= code <= 1680:

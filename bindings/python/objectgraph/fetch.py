@@ -32,11 +32,14 @@ class FetchRequest:
     """A request for every object of ``entity`` (subentities included), sorted
     by ``sort``. The entity is checked when the request runs."""
 
-    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+    # Class-level, so that __del__ works after a failed __init__.
+    _h: Optional[int] = None
+    _closed = True
 
     def __init__(self, entity: str, sort: SortSpec = None) -> None:
         err = ctypes.c_void_p()
         self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
+        self._closed = False
         self.entity = entity
         self.sort: List[Tuple[str, bool]] = []
         for key, ascending in parse_sort(sort):
@@ -50,9 +53,9 @@ class FetchRequest:
         return self
 
     def close(self) -> None:
-        handle, self._h = self._h, None
-        if handle:
-            lib.og_fetch_request_release(handle)
+        if not self._closed:
+            self._closed = True
+            lib.og_fetch_request_release(self._h)
 
     def __enter__(self) -> "FetchRequest":
         return self

@@ -21,7 +21,8 @@ __all__ = ["Model", "Entity", "Property", "Attribute", "Relationship"]
 
 
 def _invalid(what: str) -> Exception:
-    return make_error(f"the {what} handle is not valid: its model was closed", ErrorCode.INVALID_HANDLE)
+    # For the calls that have no error slot and answer NULL for a bad handle.
+    return make_error(f"invalid handle: the {what} was released with its model", ErrorCode.INVALID_HANDLE)
 
 
 def _get_bool(getter: Any, handle: Optional[int]) -> bool:
@@ -51,13 +52,16 @@ class Model:
     model can no longer be changed.
     """
 
-    _h: Optional[int] = None  # class-level so __del__ works after a failed __init__
+    # Class-level, so that __del__ works after a failed __init__.
+    _h: Optional[int] = None
+    _closed = True
 
     def __init__(self) -> None:
         self._adopt(lib.og_model_new())
 
     def _adopt(self, handle: int) -> None:
         self._h = handle
+        self._closed = False
         self._entities: Dict[int, Entity] = {}
         self._properties: Dict[int, Property] = {}
 
@@ -145,16 +149,16 @@ class Model:
 
     @property
     def closed(self) -> bool:
-        return self._h is None
+        return self._closed
 
     def close(self) -> None:
         """Releases the model. Coordinators using it keep their own reference,
-        but the entities and properties it handed out become invalid."""
-        handle, self._h = self._h, None
-        if handle:
-            for wrapper in list(self._entities.values()) + list(self._properties.values()):
-                wrapper._h = None
-            lib.og_model_release(handle)
+        but the entities and properties it handed out become invalid: using
+        them raises InvalidHandleError. Closing twice is harmless."""
+        if not self._closed:
+            self._closed = True
+            # The handle is kept: the library reports a released handle as such.
+            lib.og_model_release(self._h)
 
     def __enter__(self) -> "Model":
         return self
@@ -169,7 +173,7 @@ class Model:
             pass
 
     def __repr__(self) -> str:
-        if self._h is None:
+        if self._closed:
             return "<objectgraph.Model (closed)>"
         return f"<objectgraph.Model entities={[e.name for e in self.entities]}>"
 
@@ -181,7 +185,7 @@ class Entity:
 
     def __init__(self, model: Model, handle: int) -> None:
         self._model = model
-        self._h: Optional[int] = handle
+        self._h: int = handle
 
     @property
     def model(self) -> Model:
@@ -314,7 +318,7 @@ class Property:
 
     def __init__(self, model: Model, handle: int) -> None:
         self._model = model
-        self._h: Optional[int] = handle
+        self._h: int = handle
 
     @property
     def name(self) -> str:

@@ -1,8 +1,9 @@
 """Managed objects and the set-like view of their to-many relationships.
 
-A ManagedObject wraps an og_object lent by its Context. Attribute access goes
-through the entity's slot layout (built once per entity), so reading
-``book.pages`` is one dictionary lookup and one typed foreign call.
+A ManagedObject wraps an og_object lent by its Context. Each entity gets a
+subclass with one property per attribute and relationship, made from the slot
+layout once, so reading ``book.pages`` is one property call and one typed
+foreign call.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 from collections.abc import MutableSet
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _layout
 from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error, take_error
-from .values import Value, check_int64, from_seconds, take_value, to_seconds, to_value
+from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_seconds, to_value
 
 if TYPE_CHECKING:
     from .context import Context
@@ -34,12 +35,14 @@ _c_void_p = ctypes.c_void_p
 class ManagedObject:
     """An object of the graph. Its attributes and relationships read and write
     as Python attributes (``book.title``) or items (``book["title"]``); items
-    always work, even for a property named like a method here."""
+    always work, even for a property named like a method here.
+
+    Objects are instances of a subclass named after their entity."""
 
     __slots__ = ("_h", "_context", "_layout", "__weakref__")
 
     def __init__(self, context: "Context", handle: int, layout: _layout.Layout) -> None:
-        self._h: Optional[int] = handle
+        self._h: int = handle
         self._context = context
         self._layout = layout
 
@@ -51,9 +54,13 @@ class ManagedObject:
 
     @property
     def entity(self) -> "Entity":
+        """The entity, as the model hands it out (``book.entity is model["Book"]``)."""
         handle = lib.og_object_entity(self._h)
         if not handle:
             raise make_error(f"the {self._layout.name} object is no longer accessible", ErrorCode.OBJECT_INACCESSIBLE)
+        if not self._layout.entity.model.closed:
+            return self._layout.entity
+        # The Model wrapper was closed: the context's own handle still works.
         return self._context.coordinator.model._entity(handle)
 
     @property
@@ -97,7 +104,7 @@ class ManagedObject:
             if slot.access not in (_layout.TO_ONE, _layout.TO_MANY)
         }
 
-    # Access by slot: the fast path used by attributes and items.
+    # Access by slot, for every kind of property; the error path of the fast accessors.
 
     def _read(self, slot: _layout.Slot) -> Any:
         access = slot.access
@@ -158,34 +165,21 @@ class ManagedObject:
     # Items and attributes.
 
     def __getitem__(self, key: str) -> Any:
-        slot = self._layout.slots.get(key)
-        if slot is None:
+        accessors = self._layout.accessors.get(key)
+        if accessors is None:
             return self.get_value(key)  # the library names the unknown key
-        return self._read(slot)
+        return accessors[0](self)
 
     def __setitem__(self, key: str, value: Any) -> None:
-        slot = self._layout.slots.get(key)
-        if slot is None:
+        accessors = self._layout.accessors.get(key)
+        if accessors is None:
             self.set_value(key, value)  # the library names the unknown key
         else:
-            self._write(slot, value)
+            accessors[1](self, value)
 
     def __getattr__(self, name: str) -> Any:
-        # Called only when normal lookup fails, so methods and properties win.
-        if not name.startswith("_"):
-            slot = self._layout.slots.get(name)
-            if slot is not None:
-                return self._read(slot)
+        # Only reached for names that are not accessors of the entity's class.
         raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name.startswith("_") or hasattr(type(self), name):
-            object.__setattr__(self, name, value)  # read-only properties raise here
-            return
-        slot = self._layout.slots.get(name)
-        if slot is None:
-            raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}")
-        self._write(slot, value)
 
     def __dir__(self) -> Iterable[str]:
         return list(super().__dir__()) + list(self._layout.slots)
@@ -295,6 +289,14 @@ class ManagedObject:
         results = check_handle(lib.og_object_get_related(self._h, key, _byref(err)), err)
         return self._context._take_results(results)
 
+    def _related_count(self, key: bytes) -> int:
+        err = _c_void_p()
+        results = check_handle(lib.og_object_get_related(self._h, key, _byref(err)), err)
+        try:
+            return int(lib.og_results_count(results))
+        finally:
+            lib.og_results_release(results)
+
     def _add_related(self, key: bytes, other: "ManagedObject") -> None:
         err = _c_void_p()
         check(lib.og_object_add_related(self._h, key, _target(other), _byref(err)), err)
@@ -304,17 +306,71 @@ class ManagedObject:
         check(lib.og_object_remove_related(self._h, key, _target(other), _byref(err)), err)
 
 
+def class_for(layout: _layout.Layout) -> type:
+    """The ManagedObject subclass for an entity: one property per attribute or
+    relationship whose name does not hide a member of ManagedObject."""
+    if layout.cls is None:
+        namespace: Dict[str, Any] = {"__slots__": (), "__module__": __name__}
+        for name, slot in layout.slots.items():
+            read, write = layout.accessors[name] = _accessors(slot)
+            if not hasattr(ManagedObject, name):
+                kind = "relationship" if slot.type is None else slot.type.name.lower() + " attribute"
+                namespace[name] = property(read, write, doc=f"The {kind} {name!r}.")
+        layout.cls = type(layout.name, (ManagedObject,), namespace)
+    return layout.cls
+
+
+def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any, Any], None]]:
+    """A reader and a writer for one slot. Integers and doubles, the common case
+    of bulk work, get their own: they use the context's out-buffer and pass no
+    error slot. A call that fails (or a value they do not handle) goes the
+    general way, which repeats the call with an error slot and raises. Failed
+    calls change nothing, so repeating one is harmless."""
+    index = slot.index
+
+    def read_any(obj: ManagedObject) -> Any:
+        return obj._read(slot)
+
+    def write_any(obj: ManagedObject, value: Any) -> None:
+        obj._write(slot, value)
+
+    def fits_int64(value: Any) -> bool:
+        return type(value) is int and INT64_MIN <= value <= INT64_MAX
+
+    def is_float(value: Any) -> bool:
+        return type(value) is float
+
+    if slot.access == _layout.INT:
+        get_at, set_at, buffer, fast = lib.og_object_get_int64_at, lib.og_object_set_int64_at, "_int64_out", fits_int64
+    elif slot.access == _layout.DOUBLE:
+        get_at, set_at, buffer, fast = lib.og_object_get_double_at, lib.og_object_set_double_at, "_double_out", is_float
+    else:
+        return read_any, write_any
+
+    def read(obj: ManagedObject) -> Any:
+        out, ref = getattr(obj._context, buffer)
+        status = get_at(obj._h, index, ref, None)
+        if status == OK:
+            return out.value
+        if status == NULL:
+            return None
+        return obj._read(slot)
+
+    def write(obj: ManagedObject, value: Any) -> None:
+        if not (fast(value) and set_at(obj._h, index, value, None) == OK):
+            obj._write(slot, value)
+
+    return read, write
+
+
 def _target(value: Any) -> Optional[int]:
-    """The handle to pass for a relationship's destination."""
+    """The handle to pass for a managed object argument (None passes NULL)."""
     if value is None:
         return None
     if not isinstance(value, ManagedObject):
         raise make_error(
             f"a relationship holds managed objects, not {type(value).__name__}", ErrorCode.TYPE_MISMATCH
         )
-    if value._h is None:
-        # Passing NULL would mean "clear the relationship": refuse instead.
-        raise make_error("the destination object's context was closed", ErrorCode.OBJECT_INACCESSIBLE)
     return value._h
 
 
@@ -335,7 +391,7 @@ class RelatedSet(MutableSet):  # type: ignore[type-arg]
         return iter(self._members())
 
     def __len__(self) -> int:
-        return len(self._members())
+        return self._owner._related_count(self._slot.key)
 
     def __contains__(self, item: object) -> bool:
         return any(member is item for member in self._members())

@@ -57,6 +57,13 @@ def check_int64(number: int) -> int:
 
 def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
     """A NEW og_value for ``value``; the caller releases it with og_value_release."""
+    handle = _new_value(value, attribute_type)
+    if not handle:  # only the constructors that cannot fail get here without raising
+        raise make_error(f"the library could not box {value!r}", ErrorCode.INVALID_ARGUMENT)
+    return int(handle)
+
+
+def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
     err = ctypes.c_void_p()
     if value is None:
         return lib.og_value_new_null()
@@ -80,7 +87,9 @@ def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
     if isinstance(value, _dt.datetime):
         return lib.og_value_new_date(to_seconds(value))
     if isinstance(value, decimal.Decimal):
-        return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
+        # Fixed-point text: the C side reads "1000", not Python's "1E+3".
+        text = format(value, "f") if value.is_finite() else str(value)
+        return check_handle(lib.og_value_new_decimal(text.encode(), ctypes.byref(err)), err)
     if isinstance(value, uuid.UUID):
         return check_handle(lib.og_value_new_uuid(value.bytes, ctypes.byref(err)), err)
     raise make_error(
@@ -124,7 +133,7 @@ def from_value(handle: int) -> Value:
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
         check(lib.og_value_get_data(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err)
-        return ctypes.string_at(pointer.value, length.value) if length.value else b""
+        return ctypes.string_at(pointer.value, length.value) if pointer.value and length.value else b""
     if kind == ValueType.DECIMAL:
         text = _borrowed_text(lib.og_value_get_decimal, handle)
         return None if text is None else decimal.Decimal(text)

@@ -30,10 +30,27 @@ def test_object_used_after_its_context_closed(books_model, open_stack) -> None:
     ):
         with pytest.raises(og.Error) as info:
             use()
-        assert info.value.code in (og.INVALID_HANDLE, og.OBJECT_INACCESSIBLE)
-        assert info.value.message
-        assert isinstance(info.value, og.UsageError)
+        error = info.value
+        assert error.code in (og.INVALID_HANDLE, og.OBJECT_INACCESSIBLE)
+        assert isinstance(error, og.UsageError)
+        if error.code == og.INVALID_HANDLE:
+            assert "handle" in error.message and "released" in error.message
+        else:
+            assert "context" in error.message
     assert "inaccessible" in repr(book)
+
+
+def test_object_deleted_and_saved(books_model, open_stack) -> None:
+    ctx = open_stack(books_model).context
+    book = ctx.insert("Book", title="Gone")
+    ctx.save()
+    ctx.delete(book)
+    assert book.is_deleted and book.title == "Gone"  # readable until the save
+    ctx.save()
+    with pytest.raises(og.UsageError) as info:
+        book.title
+    assert info.value.code == og.OBJECT_INACCESSIBLE == 140010
+    assert "Book" in info.value.message and "deleted" in info.value.message
 
 
 def test_closed_context_and_model(books_model, open_stack) -> None:
@@ -44,17 +61,21 @@ def test_closed_context_and_model(books_model, open_stack) -> None:
         stack.context.insert("Book")
     assert info.value.code == og.INVALID_HANDLE == 140001
     assert info.value.domain == og.DOMAIN_OBJECTGRAPH
-    assert "handle" in info.value.message.lower()
+    assert "og_context handle" in info.value.message and "released" in info.value.message
 
     model = og.Model()
     entity = model.add_entity("Thing")
     model.close()
     with pytest.raises(og.InvalidHandleError) as info:
         model.entity("Thing")
-    assert info.value.code == og.INVALID_HANDLE and "handle" in info.value.message.lower()
+    assert info.value.code == og.INVALID_HANDLE and "og_model handle" in info.value.message
+    assert "released" in info.value.message
     with pytest.raises(og.InvalidHandleError) as info:
-        entity.add_attribute("x", "string")
-    assert info.value.code == og.INVALID_HANDLE
+        entity.add_attribute("x", "string")  # lent by the model: released with it
+    assert info.value.code == og.INVALID_HANDLE and "released" in info.value.message
+    with pytest.raises(og.InvalidHandleError) as info:
+        entity.name
+    assert info.value.code == og.INVALID_HANDLE and "released" in info.value.message
 
 
 def test_null_handle_through_the_low_level_api() -> None:
@@ -62,7 +83,7 @@ def test_null_handle_through_the_low_level_api() -> None:
     assert status == _lib.ERROR
     assert error.code == og.INVALID_HANDLE == 140001
     assert isinstance(error, og.InvalidHandleError)
-    assert "handle" in error.message.lower()
+    assert "NULL" in error.message and "handle" in error.message
     handle, error = low_level_error("og_model_entity", None, b"Book")
     assert handle is None and error.code == og.INVALID_HANDLE
     # Functions without an error slot answer with a neutral value.
@@ -151,6 +172,8 @@ def test_store_path_that_cannot_be_opened(tmp_path, books_model) -> None:
             coordinator.add_store("SQLite", path)
     assert info.value.code == og.STORE_OPEN == 134080
     assert str(path) in info.value.message
+    # The underlying SQLite error comes along as a detail.
+    assert [(d.domain, type(d)) for d in info.value.details] == [(og.DOMAIN_SQLITE, og.StoreError)]
 
 
 def test_file_that_is_not_a_store(tmp_path, books_model) -> None:
@@ -161,6 +184,7 @@ def test_file_that_is_not_a_store(tmp_path, books_model) -> None:
             coordinator.add_store("SQLite", path)
     assert info.value.code == og.STORE_INVALID_TYPE == 134000
     assert str(path) in info.value.message
+    assert [d.domain for d in info.value.details] == [og.DOMAIN_SQLITE]
 
 
 def test_unknown_store_type(tmp_path, books_model) -> None:
@@ -189,7 +213,7 @@ def test_validation_on_save_carries_object_key_and_details(books_model, open_sta
         ctx.save()
     error = info.value
     assert error.code == og.VALIDATION_MULTIPLE == 1560
-    assert sorted(d.key for d in error.details) == ["name", "title"]
+    assert sorted(str(d.key) for d in error.details) == ["name", "title"]
     assert all(isinstance(d, og.ValidationError) and d.code == 1570 for d in error.details)
 
 

@@ -6,6 +6,7 @@ import datetime as dt
 import decimal
 import json
 import uuid
+from typing import Any, Dict, Tuple
 
 import pytest
 
@@ -84,7 +85,7 @@ def test_attribute_types_accept_names_numbers_and_members() -> None:
 def test_defaults_of_every_type_round_trip_through_json() -> None:
     model = og.Model()
     e = model.add_entity("Sample")
-    defaults = {
+    defaults: Dict[str, Tuple[str, Any]] = {
         "i16": ("integer16", -7),
         "i32": ("integer32", 70000),
         "i64": ("integer64", 2**40),

@@ -91,6 +91,10 @@ def test_values_change_and_clear(open_stack) -> None:
     ctx.save()
     obj["blob"] = b""
     assert obj.blob == b""
+    obj.dec = decimal.Decimal("1E+3")  # exponent notation is written out
+    assert obj.dec == 1000
+    obj.dec = 7
+    assert obj.dec == decimal.Decimal(7) and isinstance(obj.dec, decimal.Decimal)
 
 
 def test_naive_datetimes_are_utc(open_stack) -> None:

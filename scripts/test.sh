@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs every test: XCTest (swift test), the C tests and ABI checks (ctest), and
+# the Python binding's tests (pytest) against the library CMake built.
+# Installs what is missing first. Exits non-zero when any step fails, and ends
+# with one line: "tests: N passed, N failed" (one count per step).
+#
+# OBJECTGRAPH_BUILD_DIR chooses the CMake build directory (default: build).
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/lib/deps.sh
+
+og_ensure_swift &&
+  og_ensure_tools cc pkg-config sqlite cmake valgrind python3 &&
+  og_ensure_pytest || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
+
+build=${OBJECTGRAPH_BUILD_DIR:-build}
+jobs=$(nproc 2>/dev/null || echo 2)
+passed=0
+failed=0
+report=()
+
+# step NAME COMMAND...: runs one step and records whether it passed.
+step() {
+  local name=$1
+  shift
+  printf '\n=== %s\n' "$name"
+  if "$@"; then
+    passed=$((passed + 1))
+    report+=("passed   $name")
+    return 0
+  fi
+  failed=$((failed + 1))
+  report+=("FAILED   $name")
+  return 1
+}
+
+# not_run NAME REASON: a step that could not run counts as failed.
+not_run() {
+  failed=$((failed + 1))
+  report+=("FAILED   $1 (not run: $2)")
+}
+
+# swift test's last line comes from swift-testing and says "passed" even when
+# XCTest failed: only the exit code counts.
+if step "swift build --build-tests" swift build --build-tests; then
+  step "swift test" swift test
+else
+  not_run "swift test" "the test build failed"
+fi
+
+library="$PWD/$build/swiftpm/release/libobjectgraph.so"
+[[ $build = /* ]] && library="$build/swiftpm/release/libobjectgraph.so"
+if ! step "cmake configure" cmake -S . -B "$build" -DOBJECTGRAPH_BUILD_TESTS=ON -DOBJECTGRAPH_BUILD_EXAMPLES=ON; then
+  not_run "cmake build" "configure failed"
+  not_run "ctest" "configure failed"
+  not_run "pytest" "the library was not built"
+elif ! step "cmake build" cmake --build "$build" --parallel "$jobs"; then
+  not_run "ctest" "the CMake build failed"
+  not_run "pytest" "the library was not built"
+else
+  step "ctest" ctest --test-dir "$build" --output-on-failure
+  step "pytest" env OBJECTGRAPH_LIBRARY="$library" \
+    PYTHONPATH="$PWD/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
+    python3 -m pytest bindings/python/tests -q
+fi
+
+printf '\n'
+printf '%s\n' "${report[@]}"
+echo "tests: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
