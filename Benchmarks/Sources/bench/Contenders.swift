@@ -1,0 +1,42 @@
+/// How the runner starts a contender.
+enum Launch: Sendable {
+    /// This executable in worker mode, running a SwiftContender.
+    case worker(any SwiftContender)
+    /// Another program (its command line), printing the same report (README.md, "The report").
+    case program([String])
+    /// Not runnable in this run, with the reason shown in the table.
+    case unavailable(String)
+}
+
+/// One row of the table.
+struct ContenderSpec: Sendable {
+    let id: String      // for --only and --worker
+    let title: String   // the row's label
+    let launch: @Sendable (Options) -> Launch
+}
+
+/// The rows of the table, in order. The first one is the reference of the ratios.
+///
+/// To add a contender: write it as a SwiftContender (like RawSQLite.swift), or as a
+/// program that takes the common flags and prints a report (like c/og_bench.c or
+/// python/og_bench.py), then add its row here.
+let contenders: [ContenderSpec] = [
+    ContenderSpec(id: "raw-sqlite", title: "raw SQLite (C API)") { _ in .worker(RawSQLite()) },
+    ContenderSpec(id: "grdb", title: "GRDB 7 records") { _ in .worker(GRDBRecords()) },
+    ContenderSpec(id: "og-swift", title: "ObjectGraph (Swift)") { _ in .worker(ObjectGraphSwift()) },
+
+    // ---- Contenders outside this executable ----
+    ContenderSpec(id: "og-c", title: "ObjectGraph (C)") { options in
+        guard let program = options.cProgram else { return .unavailable("not built (--c-program)") }
+        return .program([program])
+    },
+    ContenderSpec(id: "og-python", title: "ObjectGraph (Python)") { options in
+        guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
+        return .program([options.python, "\(dir)/og_bench.py"])
+    },
+    ContenderSpec(id: "sqlalchemy", title: "SQLAlchemy 2 ORM (Python)") { options in
+        guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
+        return .program([options.python, "\(dir)/sqlalchemy_bench.py"])
+    },
+    // ---- Add new rows above this line ----
+]

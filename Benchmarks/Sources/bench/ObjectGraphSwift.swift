@@ -1,0 +1,58 @@
+import ObjectGraph
+
+/// ObjectGraph from Swift: managed objects in a context, attributes by slot.
+struct ObjectGraphSwift: SwiftContender {
+    let insertTable = "ZITEM"
+    let insertColumns = Workload.attributeNames.map { "Z" + $0.uppercased() }
+
+    /// A model, coordinator and context over the store at `path`.
+    private struct Stack {
+        let coordinator: PersistentStoreCoordinator
+        let context: ManagedObjectContext
+        let slots: [Int]
+
+        init(path: String) throws {
+            let model = ManagedObjectModel()
+            let item = try model.addEntity(named: "Item")
+            for name in Workload.attributeNames { try item.addAttribute(named: name, type: .integer64) }
+            coordinator = try PersistentStoreCoordinator(model: model)
+            try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+            context = ManagedObjectContext(coordinator: coordinator)
+            slots = Workload.attributeNames.map { item.slot(forKey: $0)! }
+        }
+    }
+
+    func insert(path: String, count: Int) throws -> Duration {
+        let stack = try Stack(path: path)
+        let (context, slots) = (stack.context, stack.slots)
+        return try timed {
+            for i in 0..<count {
+                let object = try context.insertObject(entityName: "Item")
+                for k in 0..<Workload.attributeCount {
+                    try object.setValue(.integer(Workload.value(i, k)), atSlot: slots[k])
+                }
+            }
+            try context.save()
+        }.time
+    }
+
+    func fetch(path: String) throws -> (time: Duration, sum: Int64, count: Int) {
+        let stack = try Stack(path: path)
+        let (context, slots) = (stack.context, stack.slots)
+        // The objects are returned out of the timed block: releasing them is not timed.
+        let run = try timed { () throws -> ([ManagedObject], Int64) in
+            let objects = try context.fetch(FetchRequest(entityName: "Item"))
+            var sum: Int64 = 0
+            for object in objects {
+                for slot in slots {
+                    guard case .integer(let v) = try object.value(atSlot: slot) else {
+                        throw BenchError("an attribute that is not an integer")
+                    }
+                    sum &+= v
+                }
+            }
+            return (objects, sum)
+        }
+        return (run.time, run.result.1, run.result.0.count)
+    }
+}
