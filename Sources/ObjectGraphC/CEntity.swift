@@ -96,8 +96,7 @@ public func og_entity_version_hash(_ e: OpaquePointer?, _ out: UnsafeMutablePoin
     status(err) { () throws(ObjectGraphError) in
         let x = try entity(e)
         let out = try required(out, "out")
-        guard let hash = x.model?.entityVersionHashesByName[x.name] else { throw .invalidArgument("the entity's model is gone") }
-        for (i, b) in hash.enumerated() { out[i] = b }
+        for (i, b) in x.versionHash.enumerated() { out[i] = b }
         return OG_OK
     }
 }

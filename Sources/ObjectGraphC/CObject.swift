@@ -57,16 +57,25 @@ public func og_object_is_deleted(_ o: OpaquePointer?, _ out: UnsafeMutablePointe
 
 // MARK: Typed access by key
 
-private func get<T>(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String,
-                    _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
+/// Reads one attribute, found by `locate` (by key or by slot), into `out` as `wanted`.
+private func read<T>(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String, _ err: ErrorOut,
+                     _ convert: (AttributeValue) -> T?,
+                     _ locate: (ManagedObject) throws(ObjectGraphError) -> (name: String, value: AttributeValue)) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
-        let k = try key(k)
         _ = try required(out, "out")
-        let v = try x.value(forKey: k)
+        let (name, v) = try locate(x)
         do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
-            throw ObjectGraphError.wrongKind(key: k, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
+            throw ObjectGraphError.wrongKind(key: name, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
         }
+    }
+}
+
+private func get<T>(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String,
+                    _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
+    read(o, out, zero, wanted, err, convert) { x throws(ObjectGraphError) in
+        let k = try key(k)
+        return (k, try x.value(forKey: k))
     }
 }
 
@@ -190,16 +199,11 @@ public func og_object_set_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?,
 
 // MARK: Access by slot
 
-/// Reads slot `slot` into `out` as `wanted`.
 private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String,
                       _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in
-        let x = try object(o)
-        _ = try required(out, "out")
+    read(o, out, zero, wanted, err, convert) { x throws(ObjectGraphError) in
         let v = try x.value(atSlot: slot)
-        do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
-            throw ObjectGraphError.wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
-        }
+        return (x.entity.properties[slot].name, v)
     }
 }
 

@@ -15,7 +15,8 @@ extension ManagedObjectContext {
         for case let r as RelationshipDescription in object.entity.properties {
             effects.append((r, try destinations(of: object, r)))
         }
-        if object.isInserted {
+        let wasInserted = object.isInserted
+        if wasInserted {
             inserted.remove(object)
             object.isInserted = false
         } else {
@@ -35,9 +36,8 @@ extension ManagedObjectContext {
                 for d in destinations where !d.isDeleted { try delete(d) }
             }
         }
-        if !object.objectID.isTemporaryID || deleted.contains(object) { return }
         // A forgotten insert leaves the context entirely.
-        object.managedObjectContext = nil
+        if wasInserted { object.managedObjectContext = nil }
     }
 
     func destinations(of object: ManagedObject, _ r: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {

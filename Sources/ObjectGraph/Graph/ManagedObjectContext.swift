@@ -70,9 +70,7 @@ public final class ManagedObjectContext {
     func object(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> ManagedObject {
         let key = Self.key(entity, primaryKey)
         if let existing = registered[key] { return existing }
-        guard let store = persistentStoreCoordinator.persistentStores.first else {
-            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the coordinator has no persistent store")
-        }
+        let store = try persistentStoreCoordinator.store(for: entity)
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
         let object = ManagedObject(entity: entity, id: id, context: self, snapshot: nil)
         // A destination with subentities is loaded now, so the object has its concrete entity.
@@ -129,7 +127,7 @@ public final class ManagedObjectContext {
             if !o.isDeleted { result.append(o) }
         }
         for o in inserted.objects where matches(o.entity, entity, request) { result.append(o) }
-        try sortInMemory(&result, request.sortKeys)
+        try sortInMemory(&result, request.sortKeys, entity)
         if offset > 0 { result = Array(result.dropFirst(offset)) }
         if limit > 0 && result.count > limit { result = Array(result.prefix(limit)) }
         return result
@@ -166,12 +164,18 @@ public final class ManagedObjectContext {
 
     /// Sorts like the SQLite store: nil first, numbers by value, text and bytes by byte
     /// order; ties by primary key, new objects last in insertion order.
-    private func sortInMemory(_ objects: inout [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) {
+    private func sortInMemory(_ objects: inout [ManagedObject], _ keys: [SortKey], _ entity: EntityDescription) throws(ObjectGraphError) {
+        // A key of the requested entity has the same slot in every subentity: look it up once.
+        var slots: [Int] = []
+        for k in keys {
+            guard let slot = entity.slot(forKey: k.key) else { throw .unknownKey(k.key, entity: entity.name) }
+            slots.append(slot)
+        }
         var keyed: [(object: ManagedObject, values: [AttributeValue], order: Int)] = []
         keyed.reserveCapacity(objects.count)
         for (i, o) in objects.enumerated() {
             var values: [AttributeValue] = []
-            for k in keys { values.append(try o.attribute(at: try o.slot(k.key), key: k.key, self)) }
+            for (k, slot) in zip(keys, slots) { values.append(try o.attribute(at: slot, key: k.key, self)) }
             keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.objectID.primaryKey)))
         }
         keyed.sort { a, b in

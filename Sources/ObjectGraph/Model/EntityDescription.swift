@@ -17,13 +17,21 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Slot layout, rebuilt after any change to the model; fixed once the model is frozen.
     private var layoutCache: Layout?
 
-    struct Layout {
+    /// A class, so that reading the layout on every value access costs one retain, not one per array.
+    final class Layout {
         let properties: [PropertyDescription]
         let slotByName: [String: Int]
         /// What each slot holds, so accessors need no dynamic casts.
         let kinds: [SlotKind]
         /// Each attribute slot's default value (`.null` elsewhere): what an insert starts with.
         let defaults: [AttributeValue]
+
+        init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
+            self.properties = properties
+            self.slotByName = slotByName
+            self.kinds = kinds
+            self.defaults = defaults
+        }
     }
 
     enum SlotKind {
@@ -192,6 +200,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         for case let r as RelationshipDescription in properties { out[r.name] = r }
         return out
     }
+
+    /// The entity's version hash (32 bytes): what a store records to recognise the entity.
+    public var versionHash: [UInt8] { VersionHash.entityHash(self) }
 
     /// This entity and every entity that inherits from it, parents before children.
     public var selfAndDescendants: [EntityDescription] {

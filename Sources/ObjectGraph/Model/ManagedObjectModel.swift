@@ -51,7 +51,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// The version hash of every entity, by name (`entityVersionHashesByName`).
     public var entityVersionHashesByName: [String: [UInt8]] {
         var out: [String: [UInt8]] = [:]
-        for e in entities { out[e.name] = VersionHash.entityHash(e) }
+        for e in entities { out[e.name] = e.versionHash }
         return out
     }
 }

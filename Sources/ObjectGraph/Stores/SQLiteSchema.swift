@@ -34,6 +34,7 @@ struct SQLiteSchema {
     init(model: ManagedObjectModel) throws(ObjectGraphError) {
         let roots = model.entitiesSortedByName.filter { $0.superentity == nil }
         var number = 0
+        var numberOf: [ObjectIdentifier: Int] = [:]
         for root in roots {
             var table = Table(root: root, name: "Z" + root.name.uppercased())
             var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
@@ -41,6 +42,7 @@ struct SQLiteSchema {
             for entity in root.selfAndDescendants {
                 number += 1
                 entityByNumber[number] = entity
+                numberOf[ObjectIdentifier(entity)] = number
                 table.entities.append(entity)
                 for property in entity.ownProperties where !property.isTransient {
                     let type: String
@@ -72,10 +74,9 @@ struct SQLiteSchema {
             tables.append(table)
             for entity in table.entities {
                 let columnBySlot = entity.properties.map { columnByProperty[ObjectIdentifier($0)] ?? -1 }
-                let n = entityByNumber.first { $0.value === entity }!.key
-                let descendants = entity.selfAndDescendants.map { d in entityByNumber.first { $0.value === d }!.key }
+                let descendants = entity.selfAndDescendants.compactMap { numberOf[ObjectIdentifier($0)] }
                 mappings[ObjectIdentifier(entity)] = EntityMapping(
-                    entity: entity, number: n, tableIndex: tableIndex, columnBySlot: columnBySlot,
+                    entity: entity, number: numberOf[ObjectIdentifier(entity)] ?? 0, tableIndex: tableIndex, columnBySlot: columnBySlot,
                     descendantNumbers: descendants.sorted())
             }
         }

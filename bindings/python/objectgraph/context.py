@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Tuple, Union
 
 from ._layout import Layout
+from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
 from .coordinator import Coordinator
@@ -23,13 +24,9 @@ from .objects import ManagedObject, _target, class_for
 __all__ = ["Context"]
 
 
-class Context:
+class Context(OwnedHandle):
     """A managed object context over a coordinator: insert, change, delete,
     fetch and save objects. Close it (or use ``with``) to release it."""
-
-    # Class-level, so that __del__ works after a failed __init__.
-    _h: Optional[int] = None
-    _closed = True
 
     def __init__(self, coordinator: Coordinator) -> None:
         err = ctypes.c_void_p()
@@ -126,30 +123,12 @@ class Context:
             check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
             return out.value
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
+    def _release(self) -> None:
         """Releases the context. The objects it lent become unusable: the
         library reports their released handles (InvalidHandleError) instead of
         touching freed memory. Closing twice is harmless."""
-        if not self._closed:
-            self._closed = True
-            self._objects.clear()
-            lib.og_context_release(self._h)
-
-    def __enter__(self) -> "Context":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # the library may already be unloaded at interpreter exit
-            pass
+        self._objects.clear()
+        lib.og_context_release(self._h)
 
     def __repr__(self) -> str:
         return "<objectgraph.Context closed>" if self._closed else f"<objectgraph.Context objects={len(self._objects)}>"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ctypes
-from typing import List, Optional
+from typing import List
 
 from ._layout import Layout, Layouts
+from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import PathLike, check_handle, decode, encode
 from .errors import ErrorCode, make_error
@@ -35,13 +36,9 @@ class Store:
         return f"<objectgraph.Store {self.type} {self.path!r} uuid={self.uuid}>"
 
 
-class Coordinator:
+class Coordinator(OwnedHandle):
     """Connects a model to persistent stores. Creating one validates the model
     and makes it immutable."""
-
-    # Class-level, so that __del__ works after a failed __init__.
-    _h: Optional[int] = None
-    _closed = True
 
     def __init__(self, model: Model) -> None:
         err = ctypes.c_void_p()
@@ -85,29 +82,10 @@ class Coordinator:
             raise make_error(f"the library returned an object of unknown entity {name!r}", ErrorCode.UNKNOWN_ENTITY)
         return layout
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
+    def _release(self) -> None:
         """Releases the coordinator. Contexts using it keep it alive; its
         stores close when the last user is gone. Closing twice is harmless."""
-        if not self._closed:
-            self._closed = True
-            # The handle is kept: the library reports a released handle as such.
-            lib.og_coordinator_release(self._h)
-
-    def __enter__(self) -> "Coordinator":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # the library may already be unloaded at interpreter exit
-            pass
+        lib.og_coordinator_release(self._h)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"stores={len(self._stores)}"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Iterable, List, Optional, Tuple, Union
+from typing import Iterable, List, Tuple, Union
 
+from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
 
@@ -28,13 +29,9 @@ def parse_sort(sort: SortSpec) -> List[Tuple[str, bool]]:
     return result
 
 
-class FetchRequest:
+class FetchRequest(OwnedHandle):
     """A request for every object of ``entity`` (subentities included), sorted
     by ``sort``. The entity is checked when the request runs."""
-
-    # Class-level, so that __del__ works after a failed __init__.
-    _h: Optional[int] = None
-    _closed = True
 
     def __init__(self, entity: str, sort: SortSpec = None) -> None:
         err = ctypes.c_void_p()
@@ -52,22 +49,8 @@ class FetchRequest:
         self.sort.append((key, ascending))
         return self
 
-    def close(self) -> None:
-        if not self._closed:
-            self._closed = True
-            lib.og_fetch_request_release(self._h)
-
-    def __enter__(self) -> "FetchRequest":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # the library may already be unloaded at interpreter exit
-            pass
+    def _release(self) -> None:
+        lib.og_fetch_request_release(self._h)
 
     def __repr__(self) -> str:
         order = ", ".join(("" if asc else "-") + key for key, asc in self.sort)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Dict, Iterator, List, Optional, Union
 
+from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import PathLike, check, check_handle, decode, encode, take_string
 from .enums import AttributeType, DeleteRule, PropertyKind
@@ -44,17 +45,13 @@ def _set(setter: Any, handle: Optional[int], *args: Any) -> None:
     check(setter(handle, *args, ctypes.byref(err)), err)
 
 
-class Model:
+class Model(OwnedHandle):
     """A managed object model: entities with attributes and relationships.
 
     Build one with ``Model()`` and ``add_entity``, or read a JSON model file
     with ``Model.load`` / ``Model.from_json``. Once a Coordinator uses it, the
     model can no longer be changed.
     """
-
-    # Class-level, so that __del__ works after a failed __init__.
-    _h: Optional[int] = None
-    _closed = True
 
     def __init__(self) -> None:
         self._adopt(lib.og_model_new())
@@ -147,30 +144,11 @@ class Model:
 
     # Lifetime.
 
-    @property
-    def closed(self) -> bool:
-        return self._closed
-
-    def close(self) -> None:
+    def _release(self) -> None:
         """Releases the model. Coordinators using it keep their own reference,
         but the entities and properties it handed out become invalid: using
         them raises InvalidHandleError. Closing twice is harmless."""
-        if not self._closed:
-            self._closed = True
-            # The handle is kept: the library reports a released handle as such.
-            lib.og_model_release(self._h)
-
-    def __enter__(self) -> "Model":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:  # the library may already be unloaded at interpreter exit
-            pass
+        lib.og_model_release(self._h)
 
     def __repr__(self) -> str:
         if self._closed:
