@@ -1,0 +1,153 @@
+import FoundationEssentials
+
+/// The canonical text of predicates and expressions (Foundation's `predicateFormat`),
+/// which parses back to an equal predicate: `==` for `=`, keywords in capitals, strings in
+/// double quotes, dates as `CAST(<seconds since 2001>, "NSDate")`, and brackets only where
+/// precedence needs them.
+enum PredicateFormatter {
+    static func format(_ p: ObjectPredicate) -> String {
+        switch p {
+        case .truePredicate: return "TRUEPREDICATE"
+        case .falsePredicate: return "FALSEPREDICATE"
+        case .and(let parts): return parts.map { operand($0) }.joined(separator: " AND ")
+        case .or(let parts): return parts.map { operand($0) }.joined(separator: " OR ")
+        case .not(let q): return "NOT " + operand(q)
+        case .comparison(let c):
+            var s = c.quantifier == .direct ? "" : c.quantifier.rawValue + " "
+            s += format(c.left) + " " + c.op.rawValue + options(c.options) + " " + format(c.right)
+            return s
+        }
+    }
+
+    /// A predicate inside AND, OR or NOT: compound ones get brackets.
+    private static func operand(_ p: ObjectPredicate) -> String {
+        switch p {
+        case .and, .or: return "(" + format(p) + ")"
+        default: return format(p)
+        }
+    }
+
+    private static func options(_ o: StringCompareOptions) -> String {
+        var letters = ""
+        if o.contains(.caseInsensitive) { letters += "c" }
+        if o.contains(.diacriticInsensitive) { letters += "d" }
+        if o.contains(.normalized) { letters += "n" }
+        return letters.isEmpty ? "" : "[\(letters)]"
+    }
+
+    static func format(_ e: ObjectExpression) -> String {
+        switch e {
+        case .evaluatedObject: return "SELF"
+        case .constant(let v): return format(v)
+        case .variable(let name): return "$" + name
+        case .keyPath(let base, let path):
+            let keys = path.split(separator: ".", omittingEmptySubsequences: false).map { key(String($0)) }.joined(separator: ".")
+            guard let base else { return keys }
+            return postfixOperand(base) + "." + keys
+        case .index(let base, let kind):
+            let inside: String
+            switch kind {
+            case .first: inside = "FIRST"
+            case .last: inside = "LAST"
+            case .size: inside = "SIZE"
+            case .at(let i): inside = format(i)
+            }
+            return postfixOperand(base) + "[" + inside + "]"
+        case .aggregate(let items): return "{" + items.map { format($0) }.joined(separator: ", ") + "}"
+        case .function(let selector, let args):
+            if let (symbol, precedence) = PredicateFunctions.infix[selector], args.count == 2 {
+                // Left-associative: the right operand needs brackets at equal precedence.
+                return infixOperand(args[0], precedence, right: false) + " " + symbol + " "
+                    + infixOperand(args[1], precedence, right: true)
+            }
+            return selector + "(" + args.map { format($0) }.joined(separator: ", ") + ")"
+        case .method(let receiver, let selector, let args):
+            return "FUNCTION(" + ([format(receiver), quote(selector)] + args.map { format($0) }).joined(separator: ", ") + ")"
+        case .subquery(let collection, let variable, let predicate):
+            return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
+        case .cast(let v, let type): return "CAST(\(format(v)), \(quote(type)))"
+        case .conditional(let p, let a, let b): return "TERNARY(\(format(p)), \(format(a)), \(format(b)))"
+        case .negation(let v): return "-" + infixOperand(v, 4, right: false)
+        }
+    }
+
+    private static func precedence(_ e: ObjectExpression) -> Int {
+        switch e {
+        case .function(let selector, let args) where args.count == 2: return PredicateFunctions.infix[selector]?.precedence ?? 5
+        case .negation: return 4
+        default: return 5
+        }
+    }
+
+    private static func infixOperand(_ e: ObjectExpression, _ p: Int, right: Bool) -> String {
+        let q = precedence(e)
+        return q < p || (right && q == p) ? "(" + format(e) + ")" : format(e)
+    }
+
+    /// The base of `.key` or `[i]`: anything but a simple term gets brackets.
+    private static func postfixOperand(_ e: ObjectExpression) -> String {
+        precedence(e) < 5 ? "(" + format(e) + ")" : format(e)
+    }
+
+    /// A key, `#`-escaped when it is spelled like a keyword.
+    private static func key(_ k: String) -> String {
+        if k.hasPrefix("@") { return k }
+        return PredicateKeywords.reserved.contains(k.uppercased()) ? "#" + k : k
+    }
+
+    static func format(_ v: PredicateValue) -> String {
+        switch v {
+        case .scalar(let s): return format(s)
+        case .collection(let items): return "{" + items.map { format($0) }.joined(separator: ", ") + "}"
+        case .dictionary(let d):
+            return "{" + d.keys.sorted().map { format(d[$0]!) }.joined(separator: ", ") + "}"
+        case .object(let o): return quote(String(describing: o))
+        }
+    }
+
+    static func format(_ v: AttributeValue) -> String {
+        switch v {
+        case .null: return "nil"
+        case .integer(let i): return String(i)
+        case .double(let d): return number(d)
+        case .boolean(let b): return b ? "1" : "0"
+        case .string(let s): return quote(s)
+        case .date(let d): return "CAST(" + fixed6(d.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+        case .decimal(let d): return d.description
+        case .data(let d): return "<" + d.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() + ">"
+        case .uuid(let u): return quote(u.uuidString)
+        case .uri(let u): return quote(u.absoluteString)
+        }
+    }
+
+    /// A double as NSNumber prints it: integral values without a fraction.
+    static func number(_ d: Double) -> String {
+        if d.isFinite, d.rounded() == d, Swift.abs(d) < 1e15 { return String(Int64(d)) }
+        return String(d)
+    }
+
+    /// Six decimals, as `%f` prints them.
+    private static func fixed6(_ d: Double) -> String {
+        let negative = d < 0
+        let micro = (Swift.abs(d) * 1_000_000).rounded()
+        guard micro < 9e18 else { return String(d) }
+        let m = Int64(micro)
+        let fraction = String(m % 1_000_000)
+        return (negative ? "-" : "") + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for c in s.unicodeScalars {
+            switch c {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,48 @@
+import ObjectGraph
+import XCTest
+
+final class PredicateSmokeTests: XCTestCase {
+    func check(_ format: String, _ args: [PredicateValue] = [], _ object: PredicateValue, _ expected: Bool, canonical: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws {
+        let p = try ObjectPredicate(format: format, arguments: args)
+        XCTAssertEqual(try p.evaluate(with: object), expected, format, file: file, line: line)
+        if let canonical { XCTAssertEqual(p.predicateFormat, canonical, file: file, line: line) }
+        let again = try ObjectPredicate(format: p.predicateFormat)
+        XCTAssertEqual(again, p, "round trip of \(p.predicateFormat)", file: file, line: line)
+    }
+
+    func testBasics() throws {
+        let person: PredicateValue = ["name": "Zoë", "age": 31, "tags": ["a", "b"], "books": [["pages": 10], ["pages": 30]]]
+        try check("age > 30", [], person, true, canonical: "age > 30")
+        try check("age = %d AND name ==[cd] 'ZOE'", [31], person, true, canonical: "age == 31 AND name ==[cd] \"ZOE\"")
+        try check("(age < 3 or age > 40) || NOT name BEGINSWITH 'Z'", [], person, false, canonical: "(age < 3 OR age > 40) OR NOT name BEGINSWITH \"Z\"")
+        try check("ANY books.pages > 20", [], person, true)
+        try check("ALL books.pages > 20", [], person, false)
+        try check("NONE books.pages > 40", [], person, true, canonical: "NOT ANY books.pages > 40")
+        try check("books.@sum.pages == 40", [], person, true)
+        try check("books.@count BETWEEN {1, 2}", [], person, true, canonical: "books.@count BETWEEN {1, 2}")
+        try check("SUBQUERY(books, $b, $b.pages > 20).@count == 1", [], person, true)
+        try check("%K LIKE 'Z?*'", ["name"], person, true, canonical: "name LIKE \"Z?*\"")
+        try check("name MATCHES '[A-Z].*'", [], person, true)
+        try check("(age + 1) * 2 == 64", [], person, true, canonical: "(age + 1) * 2 == 64")
+        try check("'a' IN tags AND tags CONTAINS 'b'", [], person, true)
+        try check("missing == nil", [], person, true, canonical: "missing == nil")
+        try check("uppercase(name) == 'ZOË'", [], person, true, canonical: "uppercase:(name) == \"ZOË\"")
+        try check("straße ==[c] 'STRASSE'", [], ["straße": "Straße"], true, canonical: "straße ==[c] \"STRASSE\"")
+    }
+
+    func testErrors() {
+        XCTAssertThrowsError(try ObjectPredicate(format: "age > ")) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)
+            XCTAssertTrue((e as? ObjectGraphError)?.message.contains("position 6") ?? false, "\(e)")
+        }
+        XCTAssertThrowsError(try ObjectPredicate(format: "age > %@")) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateArgument)
+        }
+        XCTAssertThrowsError(try ObjectPredicate(format: "age > $x").evaluate(with: [:])) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateVariable)
+        }
+        XCTAssertThrowsError(try ObjectPredicate(format: "FUNCTION(SELF, 'deleteEverything')")) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)
+        }
+    }
+}
