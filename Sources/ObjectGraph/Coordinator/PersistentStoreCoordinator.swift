@@ -57,11 +57,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try lock.withLock { () throws(ObjectGraphError) -> T in try body(try store(for: entity)) }
     }
 
-    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
         try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchRows(request, entity: entity) }
     }
 
-    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int {
+    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
         try withStore(for: entity) { s throws(ObjectGraphError) in try s.countRows(request, entity: entity) }
     }
 

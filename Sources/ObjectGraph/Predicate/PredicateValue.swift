@@ -6,12 +6,13 @@ import FoundationEssentials
 public protocol KeyValueReading: AnyObject {
     /// The value for one key (no dots); unknown keys are errors, not nil.
     func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue
-    /// Whether the key names a to-many relationship (its value is a collection).
-    func isToMany(key: String) -> Bool
+    /// The stored row this object is, if it has one: lets a store compare relationships
+    /// with it in SQL.
+    var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { get }
 }
 
 extension KeyValueReading {
-    public func isToMany(key: String) -> Bool { false }
+    public var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { nil }
 }
 
 /// A value met while evaluating a predicate: a scalar, a collection, a dictionary, or an

@@ -33,6 +33,18 @@ public protocol StoreSaveTransaction {
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError)
 }
 
+/// What a store returns for a fetch.
+public struct StoreFetchResult {
+    public var rows: [RowSnapshot]
+    /// False when `rows` is a superset in no particular order, to be filtered in memory.
+    public var isExact: Bool
+
+    public init(rows: [RowSnapshot], isExact: Bool) {
+        self.rows = rows
+        self.isExact = isExact
+    }
+}
+
 /// A persistent store: rows in, rows out. It never sees contexts or managed objects.
 public protocol PersistentStore: AnyObject {
     var type: String { get }
@@ -41,9 +53,12 @@ public protocol PersistentStore: AnyObject {
     var identifier: String { get }
     var metadata: [String: PropertyListValue] { get }
 
-    /// Rows of the request's entity, in the request's order and window.
-    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot]
-    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int
+    /// Rows of the request's entity that satisfy its predicate, in the request's order and
+    /// window; or, when the store cannot express the predicate or order exactly, a superset
+    /// of them that the caller filters, sorts and windows (`isExact` false).
+    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult
+    /// The number of rows `fetchRows` selects, or nil when it cannot count them exactly.
+    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int?
     /// The row with `primaryKey` in the hierarchy of `entity`, or nil when it is gone.
     func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot?
     /// The rows whose to-one `inverse` points at `primaryKey`.

@@ -25,6 +25,7 @@ final class SQLiteConnection {
         }
         handle = db
         sqlite3_extended_result_codes(db, 1)
+        SQLiteFunctions.register(db!)
     }
 
     deinit { close() }

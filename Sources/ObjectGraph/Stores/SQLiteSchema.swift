@@ -117,7 +117,8 @@ struct SQLiteSchema {
     }
 
     /// The SELECT list shared by every query on `table`.
-    func selectList(_ table: Table) -> String {
-        (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).joined(separator: ", ")
+    func selectList(_ table: Table, alias: String? = nil) -> String {
+        let prefix = alias.map { $0 + "." } ?? ""
+        return (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { prefix + $0 }.joined(separator: ", ")
     }
 }

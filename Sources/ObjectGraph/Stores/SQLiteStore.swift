@@ -168,29 +168,92 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: Reading
 
-    public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+    public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
         let db = try open()
         let table = schema.table(entity)
-        var sql = "SELECT \(schema.selectList(table)) FROM \(table.name)"
-        sql += whereClause(request, entity: entity)
-        sql += try orderClause(request.sortKeys, entity: entity)
-        if request.fetchLimit > 0 || request.fetchOffset > 0 {
+        let query = selectQuery(request, entity: entity)
+        var sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
+        sql += query.orderClause
+        if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
         }
         let s = try db.prepare(sql)
-        return try readRows(s, table: table, db: db)
+        try bind(query.bindings, to: s, db)
+        return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: query.isExact)
     }
 
-    public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int {
+    public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
         let db = try open()
         let table = schema.table(entity)
-        let s = try db.prepare("SELECT COUNT(*) FROM \(table.name)" + whereClause(request, entity: entity))
+        let query = selectQuery(request, entity: entity)
+        guard query.predicateIsExact else { return nil }
+        let s = try db.prepare("SELECT COUNT(*) FROM \(table.name) t0 \(query.joins)\(query.whereClause)")
         defer { sqlite3_reset(s) }
+        try bind(query.bindings, to: s, db)
         let rc = sqlite3_step(s)
         guard rc == SQLITE_ROW else { throw db.lastError(rc) }
         var n = Int(sqlite3_column_int64(s, 0)) - request.fetchOffset
         n = max(0, n)
         return request.fetchLimit > 0 ? min(n, request.fetchLimit) : n
+    }
+
+    /// The parts of a SELECT for a request: joins, WHERE (entity and predicate), ORDER BY,
+    /// bindings, and whether SQL expresses the predicate and the order exactly.
+    private struct SelectQuery {
+        var joins = ""
+        var whereClause = ""
+        var orderClause = ""
+        var bindings: [AttributeValue] = []
+        var predicateIsExact = true
+        var orderIsExact = true
+        var isExact: Bool { predicateIsExact && orderIsExact }
+    }
+
+    private func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
+        var query = SelectQuery()
+        var translator = SQLPredicateTranslator(schema: schema)
+        let scope = translator.makeScope(entity)
+        var conditions: [String] = []
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[mapping.tableIndex]
+        if request.includesSubentities {
+            if entity !== table.root {
+                conditions.append("t0.Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))")
+            }
+        } else {
+            conditions.append("t0.Z_ENT = \(mapping.number)")
+        }
+        if let predicate = request.predicate {
+            let (sql, exact) = translator.whereCondition(predicate, scope)
+            if let sql { conditions.append("(\(sql))") }
+            query.predicateIsExact = exact
+        }
+        var terms: [String] = []
+        for key in request.sortKeys {
+            guard let term = translator.orderTerm(key, scope) else { query.orderIsExact = false; break }
+            terms.append(term)
+        }
+        if query.orderIsExact {
+            terms.append("t0.Z_PK ASC")
+            query.orderClause = " ORDER BY " + terms.joined(separator: ", ")
+        }
+        query.joins = scope.joins.joined(separator: " ")
+        if !conditions.isEmpty { query.whereClause = " WHERE " + conditions.joined(separator: " AND ") }
+        query.bindings = translator.bindings
+        return query
+    }
+
+    private func bind(_ values: [AttributeValue], to s: OpaquePointer, _ db: SQLiteConnection) throws(ObjectGraphError) {
+        for (i, v) in values.enumerated() {
+            let index = Int32(i + 1)
+            switch v {
+            case .integer(let n): db.bind(s, index, n)
+            case .double(let d): sqlite3_bind_double(s, index, d)
+            case .string(let t): db.bind(s, index, text: t)
+            case .null: sqlite3_bind_null(s, index)
+            default: throw .invalidArgument("cannot bind a \(v.kindName) in a query")
+            }
+        }
     }
 
     public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
@@ -210,30 +273,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE \(column) = ? ORDER BY Z_PK")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db)
-    }
-
-    private func whereClause(_ request: FetchRequest, entity: EntityDescription) -> String {
-        let mapping = schema.mapping(entity)
-        let table = schema.tables[mapping.tableIndex]
-        if request.includesSubentities {
-            if entity === table.root { return "" }
-            return " WHERE Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))"
-        }
-        return " WHERE Z_ENT = \(mapping.number)"
-    }
-
-    private func orderClause(_ keys: [SortKey], entity: EntityDescription) throws(ObjectGraphError) -> String {
-        let mapping = schema.mapping(entity)
-        let table = schema.tables[mapping.tableIndex]
-        var terms: [String] = []
-        for key in keys {
-            guard let slot = entity.slot(forKey: key.key), mapping.columnBySlot[slot] >= 0 else {
-                throw .unknownKey(key.key, entity: entity.name)
-            }
-            terms.append("\(table.columns[mapping.columnBySlot[slot]].name) \(key.ascending ? "ASC" : "DESC")")
-        }
-        terms.append("Z_PK ASC")
-        return " ORDER BY " + terms.joined(separator: ", ")
     }
 
     /// Reads every row of a prepared SELECT of `selectList(table)` into snapshots.

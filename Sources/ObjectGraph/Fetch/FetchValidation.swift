@@ -1,0 +1,111 @@
+/// Checks a fetch request against its entity before it runs, so that a key path the model
+/// does not have is an error naming it rather than an empty or wrong result.
+enum FetchValidation {
+    static func check(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) {
+        for key in request.sortKeys {
+            let end = try walk(key.key, from: entity, allowToMany: false)
+            guard case .attribute? = end else {
+                throw .wrongKind(key: key.key, entity: entity.name, expected: "an attribute reached through to-one relationships, so it cannot be a sort key")
+            }
+        }
+        if let p = request.predicate { try check(p, entity, variables: [:]) }
+    }
+
+    private enum End {
+        case attribute
+        case toOne(EntityDescription)
+        case toMany(EntityDescription)
+    }
+
+    /// Follows a key path through the model and returns where it ends: nil after a
+    /// collection operator, whose remainder is checked against the members' entity.
+    private static func walk(_ path: String, from entity: EntityDescription, allowToMany: Bool = true) throws(ObjectGraphError) -> End? {
+        var current = entity
+        var throughToMany = false
+        var end: End? = nil
+        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        for (i, key) in components.enumerated() {
+            if key.hasPrefix("@") {
+                if i + 1 < components.count { _ = try walk(components[(i + 1)...].joined(separator: "."), from: current) }
+                return nil
+            }
+            let property: PropertyDescription?
+            if case .attribute? = end { property = nil } else { property = current.property(named: key) }
+            guard let property else {
+                var e = ObjectGraphError.unknownKey(key, entity: current.name)
+                e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(current.name)' has no property named '\(key)' to follow"
+                throw e
+            }
+            if let r = property as? RelationshipDescription, let destination = r.destinationEntity {
+                if r.isToMany {
+                    guard allowToMany else {
+                        throw .wrongKind(key: path, entity: entity.name, expected: "a path through to-one relationships")
+                    }
+                    throughToMany = true
+                }
+                current = destination
+                end = throughToMany ? .toMany(destination) : .toOne(destination)
+            } else {
+                end = .attribute
+            }
+        }
+        return end
+    }
+
+    private static func check(_ p: ObjectPredicate, _ entity: EntityDescription, variables: [String: EntityDescription]) throws(ObjectGraphError) {
+        switch p {
+        case .truePredicate, .falsePredicate: break
+        case .not(let q): try check(q, entity, variables: variables)
+        case .and(let parts), .or(let parts): for q in parts { try check(q, entity, variables: variables) }
+        case .comparison(let c):
+            _ = try check(c.left, entity, variables: variables)
+            _ = try check(c.right, entity, variables: variables)
+        }
+    }
+
+    /// Checks the key paths of an expression; returns the entity of a to-many it reaches.
+    @discardableResult
+    private static func check(_ e: ObjectExpression, _ entity: EntityDescription, variables: [String: EntityDescription]) throws(ObjectGraphError) -> EntityDescription? {
+        switch e {
+        case .keyPath(nil, let path):
+            if case .toMany(let d)? = try walk(path, from: entity) { return d }
+            return nil
+        case .keyPath(.variable(let v)?, let path):
+            guard let start = variables[v] else { return nil }
+            if case .toMany(let d)? = try walk(path, from: start) { return d }
+            return nil
+        case .keyPath(let base?, _):
+            try check(base, entity, variables: variables)
+            return nil
+        case .index(let base, let kind):
+            try check(base, entity, variables: variables)
+            if case .at(let i) = kind { try check(i, entity, variables: variables) }
+            return nil
+        case .aggregate(let items), .function(_, let items):
+            for i in items { try check(i, entity, variables: variables) }
+            return nil
+        case .method(let r, _, let args):
+            try check(r, entity, variables: variables)
+            for a in args { try check(a, entity, variables: variables) }
+            return nil
+        case .subquery(let collection, let v, let p):
+            let members = try check(collection, entity, variables: variables)
+            if let members {
+                var inner = variables
+                inner[v] = members
+                try check(p, members, variables: inner)
+            }
+            return nil
+        case .cast(let v, _), .negation(let v):
+            try check(v, entity, variables: variables)
+            return nil
+        case .conditional(let p, let a, let b):
+            try check(p, entity, variables: variables)
+            try check(a, entity, variables: variables)
+            try check(b, entity, variables: variables)
+            return nil
+        case .evaluatedObject, .constant, .variable:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,103 @@
+/// Executing fetch requests over the store and this context's pending changes (§2.13):
+/// inserted objects that match are included, changed objects are matched on their
+/// in-memory values, deleted objects are excluded, and objects already registered are
+/// returned as they are. Sort, offset and limit apply to the merged result.
+extension ManagedObjectContext {
+    public func fetch(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObject] {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        try FetchValidation.check(request, entity)
+        let pending = hasPendingChanges(of: entity)
+        // With pending changes the window applies to the merged result, not the store's rows.
+        let storeRequest = pending ? request.withoutWindow() : request
+        let result = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
+        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
+        if !pending && result.isExact {
+            return result.rows.map { object(for: $0, storeIdentifier: storeIdentifier) }
+        }
+        var objects: [ManagedObject] = []
+        objects.reserveCapacity(result.rows.count + inserted.count)
+        var seen = Set<ObjectIdentifier>()
+        for row in result.rows {
+            let o = object(for: row, storeIdentifier: storeIdentifier)
+            if o.isDeleted { continue }
+            // The store matched committed values; a changed object is matched on its own.
+            if (!result.isExact || o.hasChanges), let p = request.predicate, !(try matches(o, p)) { continue }
+            seen.insert(ObjectIdentifier(o))
+            objects.append(o)
+        }
+        for list in [inserted, updated] {
+            for o in list.objects where !seen.contains(ObjectIdentifier(o)) && isCandidate(o.entity, entity, request) {
+                if let p = request.predicate, !(try matches(o, p)) { continue }
+                seen.insert(ObjectIdentifier(o))
+                objects.append(o)
+            }
+        }
+        try sortInMemory(&objects, request.sortKeys)
+        if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
+        return objects
+    }
+
+    /// How many objects `fetch` would return; counted in SQL when nothing is pending.
+    public func count(for request: FetchRequest) throws(ObjectGraphError) -> Int {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        try FetchValidation.check(request, entity)
+        if !hasPendingChanges(of: entity), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {
+            return n
+        }
+        return try fetch(request).count
+    }
+
+    private func matches(_ o: ManagedObject, _ p: ObjectPredicate) throws(ObjectGraphError) -> Bool {
+        try p.evaluate(with: .object(o))
+    }
+
+    private func isCandidate(_ candidate: EntityDescription, _ entity: EntityDescription, _ request: FetchRequest) -> Bool {
+        request.includesSubentities ? candidate.isKind(of: entity) : candidate === entity
+    }
+
+    private func hasPendingChanges(of entity: EntityDescription) -> Bool {
+        let root = entity.rootEntity
+        for list in [inserted, updated, deleted] where !list.isEmpty {
+            if list.objects.contains(where: { $0.entity.rootEntity === root }) { return true }
+        }
+        return false
+    }
+
+    /// Sorts like the SQLite store: nil first, numbers by value, strings by the key's
+    /// comparison, ties by primary key, new objects last in insertion order.
+    func sortInMemory(_ objects: inout [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) {
+        var keyed: [(object: ManagedObject, values: [AttributeValue], order: Int)] = []
+        keyed.reserveCapacity(objects.count)
+        for (i, o) in objects.enumerated() {
+            var values: [AttributeValue] = []
+            for k in keys {
+                let v: AttributeValue
+                if let slot = o.entity.slot(forKey: k.key) {
+                    v = try o.attribute(at: slot, key: k.key, self)
+                } else if case .scalar(let s) = try PredicateEvaluator.read(k.key, from: .object(o)) {
+                    v = s
+                } else {
+                    v = .null
+                }
+                values.append(v)
+            }
+            keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.objectID.primaryKey)))
+        }
+        keyed.sort { a, b in
+            for (i, k) in keys.enumerated() {
+                let c: Int
+                if case .string(let x) = a.values[i], case .string(let y) = b.values[i] {
+                    c = k.comparison.compare(x, y)
+                } else {
+                    c = StoreOrder.compare(a.values[i], b.values[i])
+                }
+                if c != 0 { return k.ascending ? c < 0 : c > 0 }
+            }
+            return a.order < b.order
+        }
+        objects = keyed.map(\.object)
+    }
+}

@@ -1,0 +1,432 @@
+import FoundationEssentials
+
+/// Translates predicates into SQLite SQL over Core Data's tables, with bound parameters
+/// only. A sub-tree is translated only when the SQL selects exactly the rows the in-memory
+/// evaluator would; anything else returns nil, and the caller evaluates it in memory after
+/// a wider fetch. Key paths through to-one relationships become LEFT JOINs, to-many
+/// quantifiers and collection operators correlated subqueries, and the string operators
+/// call `og_str`, which shares its code with the evaluator.
+struct SQLPredicateTranslator {
+    let schema: SQLiteSchema
+    private(set) var bindings: [AttributeValue] = []
+    private var aliasCount = 0
+
+    init(schema: SQLiteSchema) { self.schema = schema }
+
+    /// One table in a FROM clause, with the joins key paths from it needed.
+    final class Scope {
+        let alias: String
+        let entity: EntityDescription
+        var joins: [String] = []
+        var joined: [String: (alias: String, entity: EntityDescription)] = [:]
+        init(alias: String, entity: EntityDescription) {
+            self.alias = alias
+            self.entity = entity
+        }
+    }
+
+    /// Where names resolve: bare key paths in `current`, `$variables` in their scopes.
+    struct Context {
+        var current: Scope
+        var variables: [String: Scope] = [:]
+    }
+
+    private enum Kind: Equatable {
+        case number, string, date, identity, other, null
+    }
+
+    /// A translated operand: SQL text, or a constant still to bind.
+    private struct Operand {
+        var sql: String
+        var kind: Kind
+        var constant: PredicateValue?
+        /// For identities: the entity hierarchy whose primary keys the SQL yields.
+        var entity: EntityDescription?
+    }
+
+    /// A key path that crosses a to-many relationship.
+    private struct ToMany {
+        let owner: Scope
+        let relationship: RelationshipDescription
+        let rest: [String]
+    }
+
+    private enum Resolved {
+        case operand(Operand)
+        case toMany(ToMany)
+    }
+
+    // MARK: Entry points
+
+    mutating func makeScope(_ entity: EntityDescription) -> Scope {
+        let s = Scope(alias: "t\(aliasCount)", entity: entity)
+        aliasCount += 1
+        return s
+    }
+
+    /// The WHERE condition for `p` on `scope`, and whether it is exact. An inexact condition
+    /// keeps only the conjuncts that translate (a superset of the answer) or is nil.
+    mutating func whereCondition(_ p: ObjectPredicate, _ scope: Scope) -> (sql: String?, exact: Bool) {
+        let context = Context(current: scope)
+        let savedBindings = bindings, savedJoins = scope.joins, savedJoined = scope.joined
+        if let sql = predicate(p, context) { return (sql, true) }
+        bindings = savedBindings
+        scope.joins = savedJoins
+        scope.joined = savedJoined
+        guard case .and(let parts) = p else { return (nil, false) }
+        var kept: [String] = []
+        for part in parts {
+            let b = bindings, j = scope.joins, jd = scope.joined
+            if let sql = predicate(part, context) {
+                kept.append(sql)
+            } else {
+                bindings = b
+                scope.joins = j
+                scope.joined = jd
+            }
+        }
+        return (kept.isEmpty ? nil : kept.map { "(\($0))" }.joined(separator: " AND "), false)
+    }
+
+    /// An ORDER BY term for a sort key, or nil if the key path does not reach a stored
+    /// attribute through to-one relationships.
+    mutating func orderTerm(_ key: SortKey, _ scope: Scope) -> String? {
+        let context = Context(current: scope)
+        guard case .operand(let o)? = resolve(key.key.split(separator: ".").map(String.init), in: scope, context),
+            o.kind != .identity
+        else { return nil }
+        var term = o.sql
+        if o.kind == .string, let collation = key.comparison.collation { term += " COLLATE \(collation)" }
+        return term + (key.ascending ? " ASC" : " DESC")
+    }
+
+    // MARK: Predicates
+
+    private mutating func predicate(_ p: ObjectPredicate, _ context: Context) -> String? {
+        switch p {
+        case .truePredicate: return "1"
+        case .falsePredicate: return "0"
+        case .not(let q):
+            guard let s = predicate(q, context) else { return nil }
+            // NOT of SQL's unknown is unknown; in memory a comparison with nil is false.
+            return "NOT IFNULL((\(s)), 0)"
+        case .and(let parts), .or(let parts):
+            var out: [String] = []
+            for q in parts {
+                guard let s = predicate(q, context) else { return nil }
+                out.append("(\(s))")
+            }
+            if case .and = p { return out.joined(separator: " AND ") }
+            return out.joined(separator: " OR ")
+        case .comparison(let c):
+            return comparison(c, context)
+        }
+    }
+
+    private mutating func comparison(_ c: ObjectPredicate.Comparison, _ context: Context) -> String? {
+        guard let left = expression(c.left, context) else { return nil }
+        switch c.quantifier {
+        case .direct:
+            if case .toMany(let path) = left {
+                // `tomany CONTAINS x` is `ANY tomany == x`; anything else compares a collection.
+                guard c.op == .contains, let right = operand(c.right, context) else { return nil }
+                return quantified(path, .equal, right, c.options, all: false, context)
+            }
+            guard case .operand(let l) = left else { return nil }
+            if c.op == .in, case .toMany(let path)? = expression(c.right, context) {
+                return quantified(path, .equal, l, c.options, all: false, context)
+            }
+            guard let r = operand(c.right, context) else { return nil }
+            return compare(l, c.op, r, c.options)
+        case .any, .all:
+            guard case .toMany(let path) = left, let r = operand(c.right, context) else { return nil }
+            return quantified(path, c.op, r, c.options, all: c.quantifier == .all, context)
+        }
+    }
+
+    /// `EXISTS` (ANY) or `NOT EXISTS … NOT` (ALL) over the members of a to-many.
+    private mutating func quantified(
+        _ path: ToMany, _ op: ComparisonOperator, _ right: Operand, _ options: StringCompareOptions, all: Bool, _ context: Context
+    ) -> String? {
+        guard let (from, link, inner) = subqueryScope(path) else { return nil }
+        guard case .operand(let member)? = memberValue(path.rest, inner, context) else { return nil }
+        guard let condition = compare(member, op, right, options) else { return nil }
+        let joins = inner.joins.joined(separator: " ")
+        if all {
+            return "NOT EXISTS (SELECT 1 FROM \(from) \(joins) WHERE \(link) AND NOT IFNULL((\(condition)), 0))"
+        }
+        return "EXISTS (SELECT 1 FROM \(from) \(joins) WHERE \(link) AND (\(condition)))"
+    }
+
+    /// The table, link condition and scope of a to-many's destination rows.
+    private mutating func subqueryScope(_ path: ToMany) -> (from: String, link: String, scope: Scope)? {
+        let r = path.relationship
+        guard let destination = r.destinationEntity, let inverse = r.inverseRelationship, !inverse.isToMany else { return nil }
+        let mapping = schema.mapping(destination)
+        let column = mapping.columnBySlot[inverse.slot]
+        guard column >= 0 else { return nil }
+        let table = schema.tables[mapping.tableIndex]
+        let inner = makeScope(destination)
+        return ("\(table.name) \(inner.alias)", "\(inner.alias).\(table.columns[column].name) = \(path.owner.alias).Z_PK", inner)
+    }
+
+    private mutating func memberValue(_ rest: [String], _ scope: Scope, _ context: Context) -> Resolved? {
+        if rest.isEmpty { return .operand(Operand(sql: "\(scope.alias).Z_PK", kind: .identity, entity: scope.entity)) }
+        var inner = context
+        inner.current = scope
+        return resolve(rest, in: scope, inner)
+    }
+
+    // MARK: Comparisons of two operands
+
+    private mutating func compare(_ l: Operand, _ op: ComparisonOperator, _ r: Operand, _ options: StringCompareOptions) -> String? {
+        let folding = options.subtracting(.normalized)
+        switch op {
+        case .equal, .notEqual:
+            let negate = op == .notEqual
+            if l.kind == .null || r.kind == .null {
+                if l.kind == .null && r.kind == .null { return negate ? "0" : "1" }
+                let other = l.kind == .null ? r : l
+                guard let sql = value(other) else { return nil }
+                return "\(sql) IS \(negate ? "NOT " : "")NULL"
+            }
+            // Decimals, UUIDs, URIs and data are stored in forms SQL cannot compare exactly.
+            if l.kind == .other || r.kind == .other { return nil }
+            guard l.kind == r.kind else {
+                // Values of different kinds are never equal in memory.
+                return negate ? "1" : "0"
+            }
+            if l.kind == .identity, let a = l.entity, let b = r.entity, a.rootEntity !== b.rootEntity {
+                return negate ? "1" : "0"
+            }
+            guard let a = value(l), let b = value(r) else { return nil }
+            if l.kind == .string && !folding.isEmpty {
+                let equal = "(og_str(0, \(folding.rawValue), \(a), \(b)) = 1 OR (\(a) IS NULL AND \(b) IS NULL))"
+                return negate ? "NOT \(equal)" : equal
+            }
+            return "\(a) IS \(negate ? "NOT " : "")\(b)"
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            if l.kind == .null || r.kind == .null { return "0" }
+            guard l.kind == r.kind, [.number, .string, .date].contains(l.kind), let a = value(l), let b = value(r) else { return nil }
+            if l.kind == .string && !folding.isEmpty {
+                return "og_str(6, \(folding.rawValue), \(a), \(b)) \(op.rawValue) 0"
+            }
+            return "\(a) \(op.rawValue) \(b)"
+        case .between:
+            guard case .collection(let bounds)? = r.constant, bounds.count == 2,
+                let lo = constantOperand(bounds[0]), let hi = constantOperand(bounds[1]),
+                let low = compare(l, .greaterThanOrEqual, lo, options), let high = compare(l, .lessThanOrEqual, hi, options)
+            else { return nil }
+            return "(\(low)) AND (\(high))"
+        case .in:
+            if l.kind == .string, r.kind == .string {
+                guard let a = value(l), let b = value(r) else { return nil }
+                return "og_str(3, \(folding.rawValue), \(b), \(a)) = 1"
+            }
+            if case .scalar(.null)? = r.constant { return "0" }
+            guard case .collection(let members)? = r.constant ?? nil else { return nil }
+            if l.kind == .null { return members.contains { $0.isNull } ? "1" : "0" }
+            var alternatives: [String] = []
+            for m in members {
+                guard let o = constantOperand(m) else { return nil }
+                if o.kind != .null && o.kind != l.kind { continue }
+                guard let s = compare(l, .equal, o, options) else { return nil }
+                alternatives.append("(\(s))")
+            }
+            return alternatives.isEmpty ? "0" : alternatives.joined(separator: " OR ")
+        case .contains:
+            if l.kind == .string, r.kind == .string {
+                guard let a = value(l), let b = value(r) else { return nil }
+                return "og_str(3, \(folding.rawValue), \(a), \(b)) = 1"
+            }
+            if l.kind == .null { return "0" }
+            return nil
+        case .beginsWith, .endsWith, .like, .matches:
+            if l.kind == .null || r.kind == .null { return "0" }
+            guard l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
+            let code: SQLiteFunctions.StringOperation =
+                op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : op == .like ? .like : .matches
+            return "og_str(\(code.rawValue), \(folding.rawValue), \(a), \(b)) = 1"
+        }
+    }
+
+    /// The SQL of an operand, binding a constant.
+    private mutating func value(_ o: Operand) -> String? {
+        guard let c = o.constant else { return o.sql }
+        switch c {
+        case .scalar(let v):
+            switch v {
+            case .null: return "NULL"
+            case .integer, .double: bindings.append(v)
+            case .boolean(let b): bindings.append(.integer(b ? 1 : 0))
+            case .string: bindings.append(v)
+            case .date(let d): bindings.append(.double(d.timeIntervalSinceReferenceDate))
+            default: return nil
+            }
+            return "?"
+        case .object(let object):
+            guard let identity = object.storedIdentity else { return "NULL" }
+            bindings.append(.integer(identity.primaryKey))
+            return "?"
+        default: return nil
+        }
+    }
+
+    private func constantOperand(_ v: PredicateValue) -> Operand? {
+        switch v {
+        case .scalar(let s):
+            let kind: Kind
+            switch s {
+            case .null: kind = .null
+            case .integer, .double, .boolean: kind = .number
+            case .string: kind = .string
+            case .date: kind = .date
+            default: kind = .other
+            }
+            return Operand(sql: "", kind: kind, constant: v)
+        case .object(let o):
+            // An unsaved object is no stored row's destination: it compares as a row that is absent.
+            return Operand(sql: "", kind: .identity, constant: v, entity: o.storedIdentity?.entity)
+        case .collection:
+            return Operand(sql: "", kind: .other, constant: v)
+        case .dictionary:
+            return nil
+        }
+    }
+
+    // MARK: Expressions
+
+    private mutating func operand(_ e: ObjectExpression, _ context: Context) -> Operand? {
+        guard case .operand(let o)? = expression(e, context) else { return nil }
+        return o
+    }
+
+    private mutating func expression(_ e: ObjectExpression, _ context: Context) -> Resolved? {
+        if let constant = Self.constantValue(e) { return constantOperand(constant).map { .operand($0) } }
+        switch e {
+        case .evaluatedObject:
+            let s = context.current
+            return .operand(Operand(sql: "\(s.alias).Z_PK", kind: .identity, entity: s.entity))
+        case .keyPath(let base, let path):
+            let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            switch base {
+            case nil:
+                return resolve(components, in: context.current, context)
+            case .variable(let v)?:
+                guard let scope = context.variables[v] else { return nil }
+                return resolve(components, in: scope, context)
+            case .subquery(let collection, let variable, let p)?:
+                guard components == ["@count"], case .toMany(let path)? = expression(collection, context) , path.rest.isEmpty,
+                    let (from, link, inner) = subqueryScope(path)
+                else { return nil }
+                var innerContext = context
+                innerContext.current = inner
+                innerContext.variables[variable] = inner
+                guard let condition = predicate(p, innerContext) else { return nil }
+                let sql = "(SELECT COUNT(*) FROM \(from) \(inner.joins.joined(separator: " ")) WHERE \(link) AND (\(condition)))"
+                return .operand(Operand(sql: sql, kind: .number))
+            default:
+                return nil
+            }
+        case .variable(let v):
+            guard let scope = context.variables[v] else { return nil }
+            return .operand(Operand(sql: "\(scope.alias).Z_PK", kind: .identity, entity: scope.entity))
+        default:
+            return nil
+        }
+    }
+
+    /// The value of an expression that reads nothing from the object, computed now.
+    static func constantValue(_ e: ObjectExpression) -> PredicateValue? {
+        func isConstant(_ e: ObjectExpression) -> Bool {
+            switch e {
+            case .constant: return true
+            case .aggregate(let items): return items.allSatisfy(isConstant)
+            case .function(let s, let args): return s != "random" && s != "randomn:" && args.allSatisfy(isConstant)
+            case .cast(let v, _), .negation(let v): return isConstant(v)
+            default: return false
+            }
+        }
+        guard isConstant(e) else { return nil }
+        return try? e.evaluate(with: .null)
+    }
+
+    /// Walks a key path from `scope`: to-one relationships become joins; the path ends at
+    /// an attribute column, a to-one (its foreign key) or a to-many (with the rest of the path).
+    private mutating func resolve(_ components: [String], in start: Scope, _ context: Context) -> Resolved? {
+        let scope = start
+        var alias = start.alias
+        var entity = start.entity
+        var i = 0
+        while i < components.count {
+            let key = components[i]
+            let last = i == components.count - 1
+            guard let slot = entity.slot(forKey: key) else { return nil }
+            let mapping = schema.mapping(entity)
+            let column = mapping.columnBySlot[slot]
+            let table = schema.tables[mapping.tableIndex]
+            switch entity.layout.kinds[slot] {
+            case .attribute(let type):
+                guard last, column >= 0 else { return nil }
+                return .operand(Operand(sql: "\(alias).\(table.columns[column].name)", kind: Self.kind(type)))
+            case .toOne(let r):
+                guard column >= 0, let destination = r.destinationEntity else { return nil }
+                let fk = "\(alias).\(table.columns[column].name)"
+                if last { return .operand(Operand(sql: fk, kind: .identity, entity: destination)) }
+                let joinKey = alias + "." + key
+                if let j = scope.joined[joinKey] {
+                    alias = j.alias
+                } else {
+                    let joinAlias = "t\(aliasCount)"
+                    aliasCount += 1
+                    scope.joins.append("LEFT JOIN \(schema.table(destination).name) \(joinAlias) ON \(joinAlias).Z_PK = \(fk)")
+                    scope.joined[joinKey] = (joinAlias, destination)
+                    alias = joinAlias
+                }
+                entity = destination
+            case .toMany(let r):
+                let owner = alias == scope.alias ? scope : Scope(alias: alias, entity: entity)
+                let rest = Array(components[(i + 1)...])
+                let path = ToMany(owner: owner, relationship: r, rest: rest)
+                if let op = rest.first, op.hasPrefix("@") { return aggregate(path, op, Array(rest.dropFirst()), context) }
+                return .toMany(path)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// `tomany.@count`, `tomany.@sum.x`, `@avg`, `@min`, `@max` as scalar subqueries.
+    private mutating func aggregate(_ path: ToMany, _ op: String, _ rest: [String], _ context: Context) -> Resolved? {
+        guard let (from, link, inner) = subqueryScope(path) else { return nil }
+        if op == "@count" {
+            guard rest.isEmpty else { return nil }
+            return .operand(Operand(sql: "(SELECT COUNT(*) FROM \(from) WHERE \(link))", kind: .number))
+        }
+        guard case .operand(let member)? = memberValue(rest, inner, context) else { return nil }
+        let joins = inner.joins.joined(separator: " ")
+        switch op {
+        case "@sum":
+            guard member.kind == .number else { return nil }
+            return .operand(Operand(sql: "(SELECT COALESCE(SUM(\(member.sql)), 0) FROM \(from) \(joins) WHERE \(link))", kind: .number))
+        case "@avg":
+            guard member.kind == .number else { return nil }
+            return .operand(Operand(sql: "(SELECT AVG(\(member.sql)) FROM \(from) \(joins) WHERE \(link))", kind: .number))
+        case "@min", "@max":
+            guard [.number, .string, .date].contains(member.kind) else { return nil }
+            let f = op == "@min" ? "MIN" : "MAX"
+            return .operand(Operand(sql: "(SELECT \(f)(\(member.sql)) FROM \(from) \(joins) WHERE \(link))", kind: member.kind))
+        default:
+            return nil
+        }
+    }
+
+    private static func kind(_ type: AttributeType) -> Kind {
+        switch type {
+        case .integer16, .integer32, .integer64, .double, .float, .boolean: .number
+        case .string: .string
+        case .date: .date
+        default: .other
+        }
+    }
+}
