@@ -14,7 +14,7 @@ final class PredicateSmokeTests: XCTestCase {
         let person: PredicateValue = ["name": "Zoë", "age": 31, "tags": ["a", "b"], "books": [["pages": 10], ["pages": 30]]]
         try check("age > 30", [], person, true, canonical: "age > 30")
         try check("age = %d AND name ==[cd] 'ZOE'", [31], person, true, canonical: "age == 31 AND name ==[cd] \"ZOE\"")
-        try check("(age < 3 or age > 40) || NOT name BEGINSWITH 'Z'", [], person, false, canonical: "(age < 3 OR age > 40) OR NOT name BEGINSWITH \"Z\"")
+        try check("(age < 3 or age > 40) || NOT name BEGINSWITH 'Z'", [], person, false, canonical: "(age < 3 OR age > 40) OR (NOT name BEGINSWITH \"Z\")")
         try check("ANY books.pages > 20", [], person, true)
         try check("ALL books.pages > 20", [], person, false)
         try check("NONE books.pages > 40", [], person, true, canonical: "NOT ANY books.pages > 40")

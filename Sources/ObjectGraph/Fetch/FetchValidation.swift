@@ -96,7 +96,7 @@ enum FetchValidation {
                 try check(p, members, variables: inner)
             }
             return nil
-        case .cast(let v, _), .negation(let v):
+        case .cast(let v, _):
             try check(v, entity, variables: variables)
             return nil
         case .conditional(let p, let a, let b):

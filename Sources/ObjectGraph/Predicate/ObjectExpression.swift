@@ -26,8 +26,6 @@ public indirect enum ObjectExpression: Sendable {
     case cast(ObjectExpression, type: String)
     /// `TERNARY(predicate, ifTrue, ifFalse)`.
     case conditional(ObjectPredicate, ObjectExpression, ObjectExpression)
-    /// `-x` for a non-literal operand.
-    case negation(ObjectExpression)
 
     public enum IndexKind: Sendable {
         case first, last, size

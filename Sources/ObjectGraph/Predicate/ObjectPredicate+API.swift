@@ -102,7 +102,6 @@ struct PredicateSubstitution {
             return .subquery(collection: try expression(c), variable: v, predicate: try inner.predicate(p))
         case .cast(let v, let t): return .cast(try expression(v), type: t)
         case .conditional(let p, let a, let b): return .conditional(try predicate(p), try expression(a), try expression(b))
-        case .negation(let v): return .negation(try expression(v))
         }
     }
 
@@ -132,7 +131,7 @@ struct PredicateSubstitution {
         case .subquery(let c, let v, let p):
             collect(c, bound: bound, into: &names)
             collect(p, bound: bound.union([v]), into: &names)
-        case .cast(let v, _), .negation(let v): collect(v, bound: bound, into: &names)
+        case .cast(let v, _): collect(v, bound: bound, into: &names)
         case .conditional(let p, let a, let b):
             collect(p, bound: bound, into: &names)
             collect(a, bound: bound, into: &names)

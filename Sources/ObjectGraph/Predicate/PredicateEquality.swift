@@ -18,6 +18,13 @@ extension ObjectExpression: Equatable {
         switch (a, b) {
         case (.evaluatedObject, .evaluatedObject): return true
         case (.constant(let x), .constant(let y)): return sameConstant(x, y)
+        // A constant collection prints as the aggregate of its members, and a date as a
+        // CAST of its seconds: each equals what its text parses to.
+        case (.constant(.collection(let items)), .aggregate(let exprs)), (.aggregate(let exprs), .constant(.collection(let items))):
+            return items.count == exprs.count && zip(items, exprs).allSatisfy { ObjectExpression.constant($0) == $1 }
+        case (.constant(.scalar(.date(let d))), .cast(.constant(.scalar(let n)), "NSDate")),
+            (.cast(.constant(.scalar(let n)), "NSDate"), .constant(.scalar(.date(let d)))):
+            return ValueComparison.number(n) == d.timeIntervalSinceReferenceDate
         case (.variable(let x), .variable(let y)): return x == y
         case (.keyPath(let xb, let xp), .keyPath(let yb, let yp)): return xb == yb && xp == yp
         case (.index(let xb, let xk), .index(let yb, let yk)): return xb == yb && xk == yk
@@ -27,7 +34,6 @@ extension ObjectExpression: Equatable {
         case (.subquery(let xc, let xv, let xp), .subquery(let yc, let yv, let yp)): return xc == yc && xv == yv && xp == yp
         case (.cast(let xv, let xt), .cast(let yv, let yt)): return xv == yv && xt == yt
         case (.conditional(let xp, let xa, let xb), .conditional(let yp, let ya, let yb)): return xp == yp && xa == ya && xb == yb
-        case (.negation(let x), .negation(let y)): return x == y
         default: return false
         }
     }

@@ -61,14 +61,15 @@ struct PredicateEvaluator {
             return lo >= 0 && hi <= 0
         case .in:
             if case .scalar(.string(let s)) = l, case .scalar(.string(let t)) = r { return StringMatching.contains(t, s, options) }
-            if r.isNull { return false }
+            // nil is in no string, and no string is in nil.
+            if r.isNull || (l.isNull && r.isString) { return false }
             guard let members = r.elements else {
                 throw .predicateEvaluation("IN needs a collection (or a string) on its right, got a \(r.kindName)")
             }
             return members.contains { ValueComparison.equal(l, $0, options) }
         case .contains:
             if case .scalar(.string(let s)) = l, case .scalar(.string(let t)) = r { return StringMatching.contains(s, t, options) }
-            if l.isNull { return false }
+            if l.isNull || (r.isNull && l.isString) { return false }
             guard let members = l.elements else {
                 throw .predicateEvaluation("CONTAINS needs a collection (or a string) on its left, got a \(l.kindName)")
             }
@@ -119,19 +120,18 @@ struct PredicateEvaluator {
             guard let members = c.elements else {
                 throw .predicateEvaluation("SUBQUERY needs a collection, got a \(c.kindName)")
             }
+            // The member is the variable; plain key paths still read the outer object.
             var inner = self
             var kept: [PredicateValue] = []
             for m in members {
                 inner.variables[variable] = m
-                if try inner.evaluate(predicate, m) { kept.append(m) }
+                if try inner.evaluate(predicate, object) { kept.append(m) }
             }
             return .collection(kept)
         case .cast(let v, let type):
             return try PredicateFunctions.cast(try value(v, object), to: type)
         case .conditional(let p, let a, let b):
             return try evaluate(p, object) ? try value(a, object) : try value(b, object)
-        case .negation(let v):
-            return try PredicateFunctions.arithmetic("from:subtract:", .scalar(.integer(0)), try value(v, object))
         }
     }
 

@@ -19,10 +19,10 @@ enum PredicateFormatter {
         }
     }
 
-    /// A predicate inside AND, OR or NOT: compound ones get brackets.
+    /// A predicate inside AND, OR or NOT: compound ones (NOT included) get brackets.
     private static func operand(_ p: ObjectPredicate) -> String {
         switch p {
-        case .and, .or: return "(" + format(p) + ")"
+        case .and, .or, .not: return "(" + format(p) + ")"
         default: return format(p)
         }
     }
@@ -55,39 +55,37 @@ enum PredicateFormatter {
             return postfixOperand(base) + "[" + inside + "]"
         case .aggregate(let items): return "{" + items.map { format($0) }.joined(separator: ", ") + "}"
         case .function(let selector, let args):
-            if let (symbol, precedence) = PredicateFunctions.infix[selector], args.count == 2 {
-                // Left-associative: the right operand needs brackets at equal precedence.
-                return infixOperand(args[0], precedence, right: false) + " " + symbol + " "
-                    + infixOperand(args[1], precedence, right: true)
+            if let symbol = PredicateFunctions.infix[selector], args.count == 2 {
+                // An operand that is itself an operator expression always gets brackets.
+                return infixOperand(args[0]) + " " + symbol + " " + infixOperand(args[1])
             }
+            if selector == "onesComplement:", args.count == 1 { return "~" + infixOperand(args[0]) }
+            if selector == "now" || selector == "random" { return selector + "()" }
             return selector + "(" + args.map { format($0) }.joined(separator: ", ") + ")"
         case .method(let receiver, let selector, let args):
-            return "FUNCTION(" + ([format(receiver), quote(selector)] + args.map { format($0) }).joined(separator: ", ") + ")"
+            // Foundation prints a space before the comma that follows the selector.
+            let head = "FUNCTION(" + format(receiver) + ", " + quote(selector)
+            return head + (args.isEmpty ? "" : " , " + args.map { format($0) }.joined(separator: ", ")) + ")"
         case .subquery(let collection, let variable, let predicate):
             return "SUBQUERY(\(format(collection)), $\(variable), \(format(predicate)))"
         case .cast(let v, let type): return "CAST(\(format(v)), \(quote(type)))"
         case .conditional(let p, let a, let b): return "TERNARY(\(format(p)), \(format(a)), \(format(b)))"
-        case .negation(let v): return "-" + infixOperand(v, 4, right: false)
         }
     }
 
-    private static func precedence(_ e: ObjectExpression) -> Int {
-        switch e {
-        case .function(let selector, let args) where args.count == 2: return PredicateFunctions.infix[selector]?.precedence ?? 5
-        case .negation: return 4
-        default: return 5
+    private static func isOperator(_ e: ObjectExpression) -> Bool {
+        if case .function(let selector, let args) = e {
+            return (PredicateFunctions.infix[selector] != nil && args.count == 2) || selector == "onesComplement:"
         }
+        return false
     }
 
-    private static func infixOperand(_ e: ObjectExpression, _ p: Int, right: Bool) -> String {
-        let q = precedence(e)
-        return q < p || (right && q == p) ? "(" + format(e) + ")" : format(e)
+    private static func infixOperand(_ e: ObjectExpression) -> String {
+        isOperator(e) ? "(" + format(e) + ")" : format(e)
     }
 
-    /// The base of `.key` or `[i]`: anything but a simple term gets brackets.
-    private static func postfixOperand(_ e: ObjectExpression) -> String {
-        precedence(e) < 5 ? "(" + format(e) + ")" : format(e)
-    }
+    /// The base of `.key` or `[i]`: an operator expression gets brackets.
+    private static func postfixOperand(_ e: ObjectExpression) -> String { infixOperand(e) }
 
     /// A key, `#`-escaped when it is spelled like a keyword.
     private static func key(_ k: String) -> String {
@@ -136,15 +134,13 @@ enum PredicateFormatter {
         return (negative ? "-" : "") + String(m / 1_000_000) + "." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
+    /// Double quotes; only `"` and `\` are escaped, everything else is written as it is.
     static func quote(_ s: String) -> String {
         var out = "\""
         for c in s.unicodeScalars {
             switch c {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
             default: out.unicodeScalars.append(c)
             }
         }

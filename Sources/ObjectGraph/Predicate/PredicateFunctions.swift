@@ -18,16 +18,16 @@ enum PredicateFunctions {
 
     /// Methods `FUNCTION(receiver, 'selector', …)` may call, with their argument count.
     static let methods: [String: Int] = [
-        "uppercaseString": 0, "lowercaseString": 0, "length": 0, "stringByAppendingString:": 1,
+        "uppercaseString": 0, "lowercaseString": 0, "capitalizedString": 0, "length": 0, "stringByAppendingString:": 1,
         "stringValue": 0, "integerValue": 0, "doubleValue": 0, "boolValue": 0, "count": 0,
     ]
 
     static let castTypes: Set<String> = ["NSDate", "NSNumber", "NSString"]
 
-    /// The infix operators Foundation prints for the arithmetic functions, with precedence.
-    static let infix: [String: (symbol: String, precedence: Int)] = [
-        "add:to:": ("+", 1), "from:subtract:": ("-", 1), "multiply:by:": ("*", 2), "divide:by:": ("/", 2),
-        "raise:toPower:": ("**", 3),
+    /// The infix operators Foundation prints for the arithmetic and bitwise functions.
+    static let infix: [String: String] = [
+        "add:to:": "+", "from:subtract:": "-", "multiply:by:": "*", "divide:by:": "/", "raise:toPower:": "**",
+        "bitwiseAnd:with:": "&", "bitwiseOr:with:": "|", "bitwiseXor:with:": "^", "leftshift:by:": "<<", "rightshift:by:": ">>",
     ]
 
     // MARK: Evaluation
@@ -41,7 +41,14 @@ enum PredicateFunctions {
             guard n > 0 else { throw .predicateEvaluation("randomn: needs a positive bound, got \(n)") }
             return .scalar(.integer(Int64.random(in: 0..<n)))
         case "sum:", "count:", "min:", "max:", "average:", "median:", "mode:", "stddev:":
-            return try statistic(selector, list(args))
+            if args.count == 1, args[0].elements == nil {
+                throw .predicateEvaluation("\(selector) needs a collection, got a \(args[0].kindName)")
+            }
+            let values = list(args)
+            if (selector == "min:" || selector == "max:"), values.allSatisfy(\.isNull) {
+                throw .predicateEvaluation("\(selector) of an empty collection has no value")
+            }
+            return try statistic(selector, values)
         case "add:to:", "from:subtract:", "multiply:by:", "divide:by:", "modulus:by:", "raise:toPower:":
             return try arithmetic(selector, args[0], args[1])
         case "sqrt:", "log:", "ln:", "exp:", "ceiling:", "trunc:", "floor:":
@@ -82,6 +89,7 @@ enum PredicateFunctions {
         switch (selector, receiver) {
         case ("uppercaseString", .scalar(.string(let s))): return .scalar(.string(s.uppercased()))
         case ("lowercaseString", .scalar(.string(let s))): return .scalar(.string(s.lowercased()))
+        case ("capitalizedString", .scalar(.string(let s))): return .scalar(.string(capitalized(s)))
         case ("length", .scalar(.string(let s))): return .scalar(.integer(Int64(s.utf16.count)))
         case ("stringByAppendingString:", .scalar(.string(let s))):
             guard case .scalar(.string(let t)) = args[0] else { throw wrongType(selector, "a string argument", args[0]) }
@@ -192,9 +200,10 @@ enum PredicateFunctions {
             case "multiply:by:":
                 let (r, o) = x.multipliedReportingOverflow(by: y)
                 if !o { return .scalar(.integer(r)) }
-            case "modulus:by:":
-                guard y != 0 else { throw .predicateEvaluation("modulus by zero") }
-                return .scalar(.integer(x.remainderReportingOverflow(dividingBy: y).partialValue))
+            case "modulus:by:", "divide:by:":
+                // Integers divide as integers, as NSNumber arithmetic does.
+                guard y != 0 else { throw .predicateEvaluation(selector == "divide:by:" ? "division by zero" : "modulus by zero") }
+                return .scalar(.integer(selector == "divide:by:" ? x.dividedReportingOverflow(by: y).partialValue : x.remainderReportingOverflow(dividingBy: y).partialValue))
             default: break
             }
         }
@@ -252,10 +261,14 @@ enum PredicateFunctions {
                 let m = s.count / 2
                 return .scalar(.double(s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2))
             case "mode:":
+                // Every most frequent value, in order of first appearance.
                 var counts: [Double: Int] = [:]
                 for n in numbers { counts[n, default: 0] += 1 }
                 let top = counts.values.max()!
-                return .scalar(.double(numbers.first { counts[$0] == top }!))
+                var modes: [PredicateValue] = []
+                var seen = Set<Double>()
+                for (n, v) in zip(numbers, present) where counts[n] == top && seen.insert(n).inserted { modes.append(v) }
+                return .collection(modes)
             default:
                 let variance = numbers.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(numbers.count)
                 return .scalar(.double(variance.squareRoot()))
@@ -272,4 +285,20 @@ extension String {
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
         return String(scalars[start...end])
     }
+}
+
+/// Every word with its first letter in capitals and the rest in lower case.
+private func capitalized(_ s: String) -> String {
+    var out = ""
+    var startOfWord = true
+    for c in s {
+        if c.isLetter || c.isNumber {
+            out += startOfWord ? c.uppercased() : c.lowercased()
+            startOfWord = false
+        } else {
+            out.append(c)
+            startOfWord = true
+        }
+    }
+    return out
 }

@@ -123,8 +123,9 @@ struct PredicateLexer {
         default:
             break
         }
-        for op in ["**", "==", "=<", "=>", "!=", "<>", "<=", ">=", "&&", "||", ":=",
-                   "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", ".", "+", "-", "*", "/", ":"] {
+        for op in ["**", "==", "=<", "=>", "!=", "<>", "<<", ">>", "<=", ">=", "&&", "||", ":=",
+                   "=", "<", ">", "!", "(", ")", "{", "}", "[", "]", ",", ".", "+", "-", "*", "/", ":",
+                   "&", "|", "^", "~"] {
             let os = Array(op.unicodeScalars)
             if i + os.count <= scalars.count && Array(scalars[i..<(i + os.count)]) == os {
                 i += os.count
@@ -217,7 +218,7 @@ struct PredicateLexer {
             throw error("unknown format specifier '%\(spec)\(conversion)'", at: start)
         }
         spec.unicodeScalars.append(conversion)
-        if spec == "%" { return PredicateToken(kind: .string("%"), position: start, text: "%%") }
+        if spec == "%" { throw error("'%%' has no meaning outside a quoted string", at: start) }
         return PredicateToken(kind: .formatSpecifier(spec), position: start, text: text(from: start))
     }
 }

@@ -61,22 +61,24 @@ struct PredicateParser {
 
     // MARK: Predicates
 
+    /// AND and OR chains build binary, left-associative compounds, as Foundation's parser
+    /// does, so `a AND b AND c` prints `(a AND b) AND c`.
     mutating func predicate() throws(ObjectGraphError) -> ObjectPredicate {
-        var parts = [try andPredicate()]
+        var p = try andPredicate()
         while isKeyword("OR") || isPunctuation("||") {
             advance()
-            parts.append(try andPredicate())
+            p = .or([p, try andPredicate()])
         }
-        return parts.count == 1 ? parts[0] : .or(parts)
+        return p
     }
 
     private mutating func andPredicate() throws(ObjectGraphError) -> ObjectPredicate {
-        var parts = [try notPredicate()]
+        var p = try notPredicate()
         while isKeyword("AND") || isPunctuation("&&") {
             advance()
-            parts.append(try notPredicate())
+            p = .and([p, try notPredicate()])
         }
-        return parts.count == 1 ? parts[0] : .and(parts)
+        return p
     }
 
     private mutating func notPredicate() throws(ObjectGraphError) -> ObjectPredicate {
@@ -116,6 +118,7 @@ struct PredicateParser {
         let left = try expression()
         let op = try comparisonOperator()
         let options = try comparisonOptions()
+        if op == .between && !options.isEmpty { throw error("BETWEEN takes no comparison options") }
         let right = try expression()
         if op == .between { try checkBetweenBounds(right) }
         let c = ObjectPredicate.compare(left, op, right, quantifier: quantifier, options: options)
@@ -173,8 +176,6 @@ struct PredicateParser {
             throw error("BETWEEN needs two bounds, {low, high}")
         case .constant(.collection(let items)) where items.count != 2:
             throw error("BETWEEN needs two bounds, {low, high}")
-        case .constant(.scalar):
-            throw error("BETWEEN needs two bounds, {low, high}")
         default:
             break
         }
@@ -183,6 +184,16 @@ struct PredicateParser {
     // MARK: Expressions
 
     mutating func expression() throws(ObjectGraphError) -> ObjectExpression {
+        var e = try additive()
+        let bitwise = ["&": "bitwiseAnd:with:", "|": "bitwiseOr:with:", "^": "bitwiseXor:with:", "<<": "leftshift:by:", ">>": "rightshift:by:"]
+        while case .punctuation(let p) = current.kind, let name = bitwise[p] {
+            advance()
+            e = .function(name, [e, try additive()])
+        }
+        return e
+    }
+
+    private mutating func additive() throws(ObjectGraphError) -> ObjectExpression {
         var e = try multiplicative()
         while isPunctuation("+") || isPunctuation("-") {
             let name = isPunctuation("+") ? "add:to:" : "from:subtract:"
@@ -214,9 +225,10 @@ struct PredicateParser {
             switch operand {
             case .constant(.scalar(.integer(let v))) where v != Int64.min: return .constant(.scalar(.integer(-v)))
             case .constant(.scalar(.double(let v))): return .constant(.scalar(.double(-v)))
-            default: return .negation(operand)
+            default: return .function("from:subtract:", [.constant(.scalar(.integer(0))), operand])
             }
         }
+        if accept("~") { return .function("onesComplement:", [try unary()]) }
         if accept("+") { return try unary() }
         return try postfix(try primary())
     }
@@ -238,7 +250,14 @@ struct PredicateParser {
                 if isKeyword("FIRST") { advance(); kind = .first }
                 else if isKeyword("LAST") { advance(); kind = .last }
                 else if isKeyword("SIZE") { advance(); kind = .size }
-                else { kind = .at(try expression()) }
+                else {
+                    if case .identifier(let word) = current.kind, ["c", "d", "cd", "dc", "n"].contains(word.lowercased()),
+                        tokens[index + 1].kind == .punctuation("]")
+                    {
+                        throw error("comparison options such as [\(word)] go after the operator")
+                    }
+                    kind = .at(try expression())
+                }
                 try expect("]")
                 e = .index(e, kind)
             } else {
@@ -249,6 +268,7 @@ struct PredicateParser {
 
     static func append(_ component: String, to e: ObjectExpression) -> ObjectExpression {
         if case .keyPath(let base, let path) = e { return .keyPath(base: base, path: path + "." + component) }
+        if case .evaluatedObject = e { return .keyPath(base: nil, path: component) }
         return .keyPath(base: e, path: component)
     }
 
@@ -390,14 +410,6 @@ struct PredicateParser {
         }
         advance()
         try expect(")")
-        // A number cast to a date is how a date constant is written; keep it a constant.
-        if type == "NSDate", case .constant(.scalar(let v)) = value {
-            switch v {
-            case .integer(let n): return .constant(.scalar(.date(Date(timeIntervalSinceReferenceDate: Double(n)))))
-            case .double(let d): return .constant(.scalar(.date(Date(timeIntervalSinceReferenceDate: d))))
-            default: break
-            }
-        }
         return .cast(value, type: type)
     }
 
@@ -432,7 +444,7 @@ struct PredicateParser {
             return .keyPath(base: nil, path: key)
         case "d", "i", "o", "u", "x", "X", "c", "C":
             switch arg {
-            case .scalar(.integer), .scalar(.boolean): return .constant(arg)
+            case .scalar(.integer): return .constant(arg)
             case .scalar(.double(let d)) where d.rounded(.towardZero) == d && abs(d) < 9.2e18:
                 return .constant(.scalar(.integer(Int64(d))))
             default: throw wrong("an integer")

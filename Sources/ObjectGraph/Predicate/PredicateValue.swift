@@ -27,6 +27,8 @@ public enum PredicateValue: @unchecked Sendable {
 
     public var isNull: Bool { if case .scalar(.null) = self { true } else { false } }
 
+    var isString: Bool { if case .scalar(.string) = self { true } else { false } }
+
     /// A short name of the value's kind, for error messages.
     public var kindName: String {
         switch self {

@@ -65,27 +65,30 @@ struct SQLPredicateTranslator {
     }
 
     /// The WHERE condition for `p` on `scope`, and whether it is exact. An inexact condition
-    /// keeps only the conjuncts that translate (a superset of the answer) or is nil.
+    /// keeps the conjuncts that translate up to the first that does not (a superset of the
+    /// answer), or is nil. Only a leading run is kept: in memory AND stops at the first false
+    /// conjunct, so the rows SQL removes are rows whose later conjuncts memory never
+    /// evaluates, and an evaluation error still surfaces exactly where memory raises it.
     mutating func whereCondition(_ p: ObjectPredicate, _ scope: Scope) -> (sql: String?, exact: Bool) {
         let context = Context(current: scope)
-        let savedBindings = bindings, savedJoins = scope.joins, savedJoined = scope.joined
-        if let sql = predicate(p, context) { return (sql, true) }
-        bindings = savedBindings
-        scope.joins = savedJoins
-        scope.joined = savedJoined
-        guard case .and(let parts) = p else { return (nil, false) }
         var kept: [String] = []
-        for part in parts {
+        for part in Self.conjuncts(p) {
             let b = bindings, j = scope.joins, jd = scope.joined
-            if let sql = predicate(part, context) {
-                kept.append(sql)
-            } else {
+            guard let sql = predicate(part, context) else {
                 bindings = b
                 scope.joins = j
                 scope.joined = jd
+                return (kept.isEmpty ? nil : kept.joined(separator: " AND "), false)
             }
+            kept.append("(\(sql))")
         }
-        return (kept.isEmpty ? nil : kept.map { "(\($0))" }.joined(separator: " AND "), false)
+        return (kept.joined(separator: " AND "), true)
+    }
+
+    /// The conjuncts of a chain of ANDs, in evaluation order.
+    private static func conjuncts(_ p: ObjectPredicate) -> [ObjectPredicate] {
+        if case .and(let parts) = p { return parts.flatMap(conjuncts) }
+        return [p]
     }
 
     /// An ORDER BY term for a sort key, or nil if the key path does not reach a stored
@@ -201,8 +204,10 @@ struct SQLPredicateTranslator {
             }
             guard let a = value(l), let b = value(r) else { return nil }
             if l.kind == .string && !folding.isEmpty {
-                let equal = "(og_str(0, \(folding.rawValue), \(a), \(b)) = 1 OR (\(a) IS NULL AND \(b) IS NULL))"
-                return negate ? "NOT \(equal)" : equal
+                var equal = "og_str(0, \(folding.rawValue), \(a), \(b)) = 1"
+                // Two columns that are both nil are equal; a constant here is never nil.
+                if l.constant == nil && r.constant == nil { equal = "(\(equal) OR (\(a) IS NULL AND \(b) IS NULL))" }
+                return negate ? "NOT (\(equal))" : equal
             }
             return "\(a) IS \(negate ? "NOT " : "")\(b)"
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
@@ -319,8 +324,8 @@ struct SQLPredicateTranslator {
                 guard components == ["@count"], case .toMany(let path)? = expression(collection, context) , path.rest.isEmpty,
                     let (from, link, inner) = subqueryScope(path)
                 else { return nil }
+                // Plain key paths inside SUBQUERY read the outer object; only the variable is the member.
                 var innerContext = context
-                innerContext.current = inner
                 innerContext.variables[variable] = inner
                 guard let condition = predicate(p, innerContext) else { return nil }
                 let sql = "(SELECT COUNT(*) FROM \(from) \(inner.joins.joined(separator: " ")) WHERE \(link) AND (\(condition)))"
@@ -343,7 +348,7 @@ struct SQLPredicateTranslator {
             case .constant: return true
             case .aggregate(let items): return items.allSatisfy(isConstant)
             case .function(let s, let args): return s != "random" && s != "randomn:" && args.allSatisfy(isConstant)
-            case .cast(let v, _), .negation(let v): return isConstant(v)
+            case .cast(let v, _): return isConstant(v)
             default: return false
             }
         }

@@ -197,6 +197,15 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return request.fetchLimit > 0 ? min(n, request.fetchLimit) : n
     }
 
+    /// The SELECT a fetch runs, its bindings, and whether SQL alone answers it (for tests
+    /// and diagnostics).
+    func explain(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, bindings: [AttributeValue], isExact: Bool) {
+        let table = schema.table(entity)
+        let query = selectQuery(request, entity: entity)
+        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
+        return (sql, query.bindings, query.isExact)
+    }
+
     /// The parts of a SELECT for a request: joins, WHERE (entity and predicate), ORDER BY,
     /// bindings, and whether SQL expresses the predicate and the order exactly.
     private struct SelectQuery {
