@@ -56,6 +56,7 @@ typedef struct og_context og_context;             /* a managed object context */
 typedef struct og_object og_object;               /* a managed object */
 typedef struct og_fetch_request og_fetch_request; /* a fetch request */
 typedef struct og_results og_results;             /* the objects a fetch or to-many returned */
+typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -113,8 +114,57 @@ typedef enum og_value_type {
     OG_VALUE_DATA = 6,
     OG_VALUE_DECIMAL = 7,
     OG_VALUE_UUID = 8,
-    OG_VALUE_URI = 9
+    OG_VALUE_URI = 9,
+    OG_VALUE_ARRAY = 10,       /* a collection, for predicate arguments and objects */
+    OG_VALUE_DICTIONARY = 11,  /* string keys to values, to evaluate predicates on */
+    OG_VALUE_OBJECT = 12       /* a managed object, for predicate arguments and evaluation */
 } og_value_type;
+
+/* Comparison operators, with NSPredicateOperatorType's numbers. */
+typedef enum og_comparison_operator {
+    OG_COMPARE_LESS_THAN = 0,
+    OG_COMPARE_LESS_THAN_OR_EQUAL = 1,
+    OG_COMPARE_GREATER_THAN = 2,
+    OG_COMPARE_GREATER_THAN_OR_EQUAL = 3,
+    OG_COMPARE_EQUAL = 4,
+    OG_COMPARE_NOT_EQUAL = 5,
+    OG_COMPARE_MATCHES = 6,
+    OG_COMPARE_LIKE = 7,
+    OG_COMPARE_BEGINS_WITH = 8,
+    OG_COMPARE_ENDS_WITH = 9,
+    OG_COMPARE_IN = 10,
+    OG_COMPARE_CONTAINS = 99,
+    OG_COMPARE_BETWEEN = 100
+} og_comparison_operator;
+
+/* String comparison options ([c], [d], [n]), bits with Foundation's values. */
+typedef enum og_comparison_options {
+    OG_COMPARE_CASE_INSENSITIVE = 1,
+    OG_COMPARE_DIACRITIC_INSENSITIVE = 2,
+    OG_COMPARE_NORMALIZED = 4
+} og_comparison_options;
+
+/* How a comparison applies to a to-many key path (NSComparisonPredicateModifier). */
+typedef enum og_quantifier {
+    OG_QUANTIFIER_DIRECT = 0,
+    OG_QUANTIFIER_ALL = 1,
+    OG_QUANTIFIER_ANY = 2
+} og_quantifier;
+
+/* Compound predicates (NSCompoundPredicateType). */
+typedef enum og_compound_type {
+    OG_COMPOUND_NOT = 0,
+    OG_COMPOUND_AND = 1,
+    OG_COMPOUND_OR = 2
+} og_compound_type;
+
+/* How a sort key compares strings. LOCALIZED_STANDARD ignores case and
+ * diacritics and orders runs of digits by value ("file2" before "file10"). */
+typedef enum og_sort_comparison {
+    OG_SORT_COMPARE = 0,
+    OG_SORT_CASE_INSENSITIVE = 1,
+    OG_SORT_LOCALIZED_STANDARD = 2
+} og_sort_comparison;
 
 /* Error domains, as returned by og_error_domain. */
 #define OG_ERROR_DOMAIN_COCOA "NSCocoaErrorDomain"          /* Core Data's own codes */
@@ -163,7 +213,11 @@ enum {
     OG_ERROR_WRONG_THREAD = 140007,              /* a context used off its owning thread */
     OG_ERROR_MODEL_IMMUTABLE = 140008,           /* the model is in use by a coordinator */
     OG_ERROR_INVALID_MODEL = 140009,             /* a model or model file that is not valid */
-    OG_ERROR_OBJECT_INACCESSIBLE = 140010        /* an object deleted and saved, or forgotten */
+    OG_ERROR_OBJECT_INACCESSIBLE = 140010,       /* an object deleted and saved, or forgotten */
+    OG_ERROR_PREDICATE_SYNTAX = 140020,          /* a format string that does not parse */
+    OG_ERROR_PREDICATE_ARGUMENT = 140021,        /* a missing or mistyped format argument */
+    OG_ERROR_PREDICATE_VARIABLE = 140022,        /* a $variable with no value */
+    OG_ERROR_PREDICATE_EVALUATION = 140023       /* operands of incompatible types, division by zero */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -236,6 +290,29 @@ og_value *og_value_new_uuid(const uint8_t bytes[16], og_error **error);
 og_value *og_value_new_string(const char *utf8, og_error **error);
 og_value *og_value_new_decimal(const char *text, og_error **error);
 og_value *og_value_new_uri(const char *text, og_error **error);
+
+/* A NEW array of copies of `count` values (an argument for IN, BETWEEN, or
+ * an object to evaluate against). */
+og_value *og_value_new_array(og_value *const *items, size_t count, og_error **error);
+
+/* A NEW dictionary of `count` string keys and copies of their values; a
+ * repeated key keeps the last value. */
+og_value *og_value_new_dictionary(const char *const *keys, og_value *const *values, size_t count, og_error **error);
+
+/* A NEW value referring to a managed object (it keeps the object alive, not
+ * its context): an argument (`author == %@`) or an object to evaluate. */
+og_value *og_value_new_object(og_object *object, og_error **error);
+
+/* The number of items of an array or dictionary value; 0 for anything else. */
+size_t og_value_count(const og_value *value);
+
+/* Item `index` of an array, or the value of key `index` of a dictionary (keys
+ * in sorted order): a NEW value. */
+og_value *og_value_item_at(const og_value *value, size_t index, og_error **error);
+
+/* Key `index` of a dictionary, in sorted order. BORROWED: valid until the
+ * value is released. */
+const char *og_value_key_at(const og_value *value, size_t index, og_error **error);
 
 /* The type the value holds; OG_VALUE_NULL for an invalid handle too. */
 og_value_type og_value_type_of(const og_value *value);
@@ -465,8 +542,66 @@ og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error
  * keys take precedence. Nil sorts before every value ascending. */
 og_status og_fetch_request_add_sort(og_fetch_request *request, const char *key, bool ascending, og_error **error);
 
+/* Appends a sort key with a string comparison (og_sort_comparison). The key
+ * may be a key path through to-one relationships ("author.name"). The SQLite
+ * store sorts with collations that run the same comparison as memory. */
+og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const char *key, bool ascending,
+                                               int comparison, og_error **error);
+
+/* Sets the request's predicate (NULL removes it). The request keeps its own
+ * reference: the caller may release `predicate` afterwards. Key paths are
+ * checked against the entity when the request is executed (error 140005). */
+og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
 /* Releases a request. NULL is ignored. */
 void og_fetch_request_release(og_fetch_request *request);
+
+/* ------------------------------------------------------------------------ */
+/* Predicates (docs/predicates.md)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Parses a predicate format string ("age > %@ AND name BEGINSWITH[c] %@").
+ * `%@`, `%K` and the printf-style specifiers (%d %i %ld %lld %u %f %g %s)
+ * take their values from `args` in order; %K takes an OG_VALUE_STRING key
+ * path. The arguments are copied: release them whenever you like. Returns a
+ * NEW predicate (og_predicate_release), or NULL with error 140020 (syntax:
+ * the message names the position and the token) or 140021 (a missing or
+ * mistyped argument). Any thread. */
+og_predicate *og_predicate_parse(const char *format, og_value *const *args, size_t count, og_error **error);
+
+/* A NEW comparison `key_path op value`: `options` is a mask of
+ * og_comparison_options, `quantifier` an og_quantifier for to-many key paths.
+ * The value is copied. */
+og_predicate *og_predicate_new_comparison(const char *key_path, int op, const og_value *value, int options,
+                                          int quantifier, og_error **error);
+
+/* A NEW compound of `count` predicates (og_compound_type; NOT takes exactly
+ * one). AND of none is TRUEPREDICATE, OR of none FALSEPREDICATE. */
+og_predicate *og_predicate_new_compound(int type, og_predicate *const *predicates, size_t count, og_error **error);
+
+/* The canonical text (NSPredicate's predicateFormat), which parses back to an
+ * equal predicate. BORROWED: valid until the predicate is released. */
+const char *og_predicate_format(const og_predicate *predicate, og_error **error);
+
+/* Whether two predicates are structurally equal (false for invalid handles). */
+bool og_predicate_equal(const og_predicate *a, const og_predicate *b);
+
+/* Evaluates the predicate against `object`: a dictionary, an array, a scalar,
+ * or a managed object (og_value_new_object; evaluate it on its context's
+ * thread, faults fire as needed). `$variables` take their values from the
+ * `count` pairs of `names` and `values`. *out receives the result. Errors:
+ * 140022 for a variable without a value, 140023 for operands of incompatible
+ * types (the message names the key path and the types). */
+og_status og_predicate_evaluate(const og_predicate *predicate, const og_value *object, const char *const *names,
+                                og_value *const *values, size_t count, bool *out, og_error **error);
+
+/* A NEW predicate with every free `$variable` replaced by its value; error
+ * 140022 names a variable missing from `names`. */
+og_predicate *og_predicate_substitute(const og_predicate *predicate, const char *const *names,
+                                      og_value *const *values, size_t count, og_error **error);
+
+/* Releases a predicate. NULL is ignored. */
+void og_predicate_release(og_predicate *predicate);
 
 /* Number of objects in the results. */
 size_t og_results_count(const og_results *results);

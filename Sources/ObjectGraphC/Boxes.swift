@@ -24,7 +24,21 @@ final class ErrorBox: HandleBox {
 
 final class ValueBox: HandleBox {
     static let kindName = "an og_value"
-    let value: AttributeValue
+    /// A scalar, or a collection, dictionary or managed object for predicates.
+    let content: PredicateValue
+    /// The scalar, or nil for a value that is not one.
+    var value: AttributeValue { if case .scalar(let v) = content { v } else { .null } }
+    /// The scalar; a collection, dictionary or object is a type mismatch.
+    func scalar() throws(ObjectGraphError) -> AttributeValue {
+        guard case .scalar(let v) = content else {
+            throw ObjectGraphError(
+                domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.typeMismatch,
+                message: "the value is a \(content.kindName), not a single attribute value")
+        }
+        return v
+    }
+    lazy var keys: [String] = { if case .dictionary(let d) = content { d.keys.sorted() } else { [] } }()
+    lazy var cKeys: [CString] = keys.map(CString.init)
     lazy var text: CString? = {
         switch value {
         case .string(let s): CString(s)
@@ -40,7 +54,8 @@ final class ValueBox: HandleBox {
         buffer.copyBytes(from: d)
         return buffer
     }()
-    init(_ value: AttributeValue) { self.value = value }
+    init(_ value: AttributeValue) { content = .scalar(value) }
+    init(content: PredicateValue) { self.content = content }
     deinit { if case .data = value, bytes.baseAddress != nil { bytes.deallocate() } }
 }
 
@@ -106,4 +121,11 @@ final class ObjectBox: HandleBox {
     static let kindName = "an og_object"
     let object: ManagedObject
     init(_ object: ManagedObject) { self.object = object }
+}
+
+final class PredicateBox: HandleBox {
+    static let kindName = "an og_predicate"
+    let predicate: ObjectPredicate
+    lazy var format = CString(predicate.predicateFormat)
+    init(_ predicate: ObjectPredicate) { self.predicate = predicate }
 }

@@ -194,7 +194,7 @@ public func og_object_get_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?,
 
 @_cdecl("og_object_set_value")
 public func og_object_set_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
-    set(o, k, err) { () throws(ObjectGraphError) in try handles.get(v, ValueBox.self).value }
+    set(o, k, err) { () throws(ObjectGraphError) in try handles.get(v, ValueBox.self).scalar() }
 }
 
 // MARK: Access by slot
@@ -247,7 +247,7 @@ public func og_object_get_value_at(_ o: OpaquePointer?, _ slot: Int, _ out: Unsa
 public func og_object_set_value_at(_ o: OpaquePointer?, _ slot: Int, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
-        try x.setValue(try handles.get(v, ValueBox.self).value, atSlot: slot)
+        try x.setValue(try handles.get(v, ValueBox.self).scalar(), atSlot: slot)
         return OG_OK
     }
 }

@@ -71,7 +71,13 @@ func typeTag(_ v: AttributeValue) -> Int32 {
 
 @_cdecl("og_value_type_of")
 public func og_value_type_of(_ v: OpaquePointer?) -> Int32 {
-    (try? handles.get(v, ValueBox.self)).map { typeTag($0.value) } ?? 0
+    guard let box = try? handles.get(v, ValueBox.self) else { return 0 }
+    switch box.content {
+    case .scalar(let s): return typeTag(s)
+    case .collection: return 10
+    case .dictionary: return 11
+    case .object: return 12
+    }
 }
 
 private func mismatch(_ v: AttributeValue, _ wanted: String) -> ObjectGraphError {
@@ -118,28 +124,28 @@ func asDate(_ v: AttributeValue) -> Double? { if case .date(let d) = v { d.timeI
 
 @_cdecl("og_value_get_int64")
 public func og_value_get_int64(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).value, out, 0, "an integer", asInt64) }
+    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).scalar(), out, 0, "an integer", asInt64) }
 }
 
 @_cdecl("og_value_get_double")
 public func og_value_get_double(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).value, out, 0, "a number", asDouble) }
+    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).scalar(), out, 0, "a number", asDouble) }
 }
 
 @_cdecl("og_value_get_bool")
 public func og_value_get_bool(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).value, out, false, "a boolean", asBool) }
+    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).scalar(), out, false, "a boolean", asBool) }
 }
 
 @_cdecl("og_value_get_date")
 public func og_value_get_date(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).value, out, 0, "a date", asDate) }
+    status(err) { () throws(ObjectGraphError) in try readValue(try handles.get(v, ValueBox.self).scalar(), out, 0, "a date", asDate) }
 }
 
 @_cdecl("og_value_get_uuid")
 public func og_value_get_uuid(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<UInt8>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let value = try handles.get(v, ValueBox.self).value
+        let value = try handles.get(v, ValueBox.self).scalar()
         let out = try required(out, "out")
         if value.isNull { return OG_NULL }
         guard case .uuid(let u) = value else { throw mismatch(value, "a UUID") }
@@ -154,8 +160,9 @@ private func borrowedText(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Unsaf
     status(err) { () throws(ObjectGraphError) in
         let box = try handles.get(v, ValueBox.self)
         let out = try required(out, "out")
-        if box.value.isNull { out.pointee = nil; return OG_NULL }
-        guard accepts(box.value), let text = box.text else { throw mismatch(box.value, wanted) }
+        let value = try box.scalar()
+        if value.isNull { out.pointee = nil; return OG_NULL }
+        guard accepts(value), let text = box.text else { throw mismatch(value, wanted) }
         out.pointee = UnsafePointer(text.pointer)
         return OG_OK
     }
@@ -182,6 +189,7 @@ public func og_value_get_data(_ v: OpaquePointer?, _ bytes: UnsafeMutablePointer
     status(err) { () throws(ObjectGraphError) in
         let box = try handles.get(v, ValueBox.self)
         let bytesOut = try required(bytes, "bytes"), lengthOut = try required(length, "length")
+        _ = try box.scalar()
         if box.value.isNull { bytesOut.pointee = nil; lengthOut.pointee = 0; return OG_NULL }
         guard case .data = box.value else { throw mismatch(box.value, "binary data") }
         lengthOut.pointee = box.bytes.count
