@@ -8,7 +8,7 @@ libobjectgraph's C interface.
     with og.Context(coord) as ctx:
         book = ctx.insert("Book", title="Strata", pages=300)
         ctx.save()
-        for b in ctx.fetch("Book", sort=["title", "-year"]):
+        for b in ctx.fetch("Book", sort=["title", "-year"], where=og.Predicate("pages > %@", 200)):
             print(b.title)
 
 The library is found through $OBJECTGRAPH_LIBRARY, then a libobjectgraph.so*
@@ -30,6 +30,11 @@ from .errors import (
     IncompatibleStoreError,
     InvalidHandleError,
     ModelError,
+    PredicateArgumentError,
+    PredicateError,
+    PredicateEvaluationError,
+    PredicateSyntaxError,
+    PredicateVariableError,
     StoreError,
     TypeMismatchError,
     UnknownEntityError,
@@ -41,6 +46,7 @@ from .errors import (
 from .fetch import FetchRequest
 from .model import Attribute, Entity, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
+from .predicate import Predicate
 
 __version__ = "0.1.0"
 
@@ -70,6 +76,12 @@ __all__ = [
     "ManagedObject",
     "Model",
     "ModelError",
+    "Predicate",
+    "PredicateArgumentError",
+    "PredicateError",
+    "PredicateEvaluationError",
+    "PredicateSyntaxError",
+    "PredicateVariableError",
     "Property",
     "PropertyKind",
     "RelatedSet",

@@ -212,6 +212,22 @@ _SIGNATURES = {
     "og_object_get_related": (_v, [_v, _s, _err]),
     "og_object_add_related": (_i, [_v, _s, _v, _err]),
     "og_object_remove_related": (_i, [_v, _s, _v, _err]),
+    "og_value_new_array": (_v, [_p(_v), _z, _err]),
+    "og_value_new_dictionary": (_v, [_p(_s), _p(_v), _z, _err]),
+    "og_value_new_object": (_v, [_v, _err]),
+    "og_value_count": (_z, [_v]),
+    "og_value_item_at": (_v, [_v, _z, _err]),
+    "og_value_key_at": (_s, [_v, _z, _err]),
+    "og_predicate_parse": (_v, [_s, _p(_v), _z, _err]),
+    "og_predicate_new_comparison": (_v, [_s, _i, _v, _i, _i, _err]),
+    "og_predicate_new_compound": (_v, [_i, _p(_v), _z, _err]),
+    "og_predicate_format": (_s, [_v, _err]),
+    "og_predicate_equal": (_b, [_v, _v]),
+    "og_predicate_evaluate": (_i, [_v, _v, _p(_s), _p(_v), _z, _p(_b), _err]),
+    "og_predicate_substitute": (_v, [_v, _p(_s), _p(_v), _z, _err]),
+    "og_predicate_release": (None, [_v]),
+    "og_fetch_request_set_predicate": (_i, [_v, _v, _err]),
+    "og_fetch_request_add_sort_comparison": (_i, [_v, _s, _b, _i, _err]),
 }
 
 

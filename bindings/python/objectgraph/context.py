@@ -18,7 +18,8 @@ from ._lib import lib
 from ._util import check, check_handle, encode
 from .coordinator import Coordinator
 from .errors import ErrorCode, make_error
-from .fetch import FetchRequest, SortSpec
+from .fetch import FetchRequest, SortSpec, Where
+from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
 
 __all__ = ["Context"]
@@ -107,17 +108,20 @@ class Context(OwnedHandle):
         err = ctypes.c_void_p()
         check(lib.og_context_save(self._h, ctypes.byref(err)), err)
 
-    def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None) -> List[ManagedObject]:
-        """The objects of ``entity`` (subentities included). ``sort`` is a key or
-        a list of keys; a "-" prefix sorts that key descending."""
-        with _request(entity, sort) as request:
+    def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
+              *args: Any) -> List[ManagedObject]:
+        """The objects of ``entity`` (subentities included) that satisfy
+        ``where``: a Predicate, or a format string whose ``%@`` arguments follow
+        (``ctx.fetch("Book", None, "pages > %@", 300)``). ``sort`` is a key or a
+        list of keys; a "-" prefix sorts that key descending."""
+        with _request(entity, sort, where, args) as request:
             err = ctypes.c_void_p()
             results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
             return self._take_results(results)
 
-    def count(self, entity: Union[str, FetchRequest]) -> int:
+    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any) -> int:
         """How many objects ``fetch`` would return."""
-        with _request(entity, None) as request:
+        with _request(entity, None, where, args) as request:
             out = ctypes.c_size_t()
             err = ctypes.c_void_p()
             check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
@@ -142,13 +146,17 @@ def _buffer(kind: Any) -> Tuple[Any, Any]:
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec) -> None:
+    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...]) -> None:
         if isinstance(entity, FetchRequest):
-            if sort is not None:
-                raise make_error("give the sort order to the FetchRequest, not to fetch()", ErrorCode.INVALID_ARGUMENT)
+            if sort is not None or where is not None:
+                raise make_error("give the sort order and predicate to the FetchRequest, not to fetch()",
+                                 ErrorCode.INVALID_ARGUMENT)
             self.request, self.owned = entity, False
         else:
-            self.request, self.owned = FetchRequest(entity, sort), True
+            if args and not isinstance(where, str):
+                raise make_error("format arguments need a format string in `where`", ErrorCode.INVALID_ARGUMENT)
+            predicate = Predicate(where, *args) if isinstance(where, str) else where
+            self.request, self.owned = FetchRequest(entity, sort, predicate), True
 
     def __enter__(self) -> FetchRequest:
         return self.request

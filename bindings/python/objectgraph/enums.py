@@ -74,6 +74,9 @@ class ValueType(IntEnum):
     DECIMAL = 7
     UUID = 8
     URI = 9
+    ARRAY = 10
+    DICTIONARY = 11
+    OBJECT = 12
 
 
 _TYPE_ALIASES = {

@@ -80,6 +80,10 @@ class ErrorCode(IntEnum):
     MODEL_IMMUTABLE = 140008
     INVALID_MODEL = 140009
     OBJECT_INACCESSIBLE = 140010
+    PREDICATE_SYNTAX = 140020
+    PREDICATE_ARGUMENT = 140021
+    PREDICATE_VARIABLE = 140022
+    PREDICATE_EVALUATION = 140023
 
 
 # Core Data's user-info keys that the engine fills for validation errors.
@@ -182,6 +186,29 @@ class WrongThreadError(UsageError):
     """A context or its objects used from a thread that does not own it (140007)."""
 
 
+class PredicateError(UsageError):
+    """A predicate that cannot be parsed or evaluated (140020-140023)."""
+
+
+class PredicateSyntaxError(PredicateError, ValueError):
+    """A format string that does not parse; the message names the position and token (140020)."""
+
+
+class PredicateArgumentError(PredicateError, TypeError):
+    """A missing or mistyped format argument (140021)."""
+
+
+class PredicateVariableError(PredicateError, KeyError):
+    """A ``$variable`` with no value (140022)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return Error.__str__(self)
+
+
+class PredicateEvaluationError(PredicateError):
+    """Operands of incompatible types, division by zero and the like (140023)."""
+
+
 _BY_CODE: "Dict[int, type[Error]]" = {
     ErrorCode.STORE_INCOMPATIBLE_VERSION: IncompatibleStoreError,
     ErrorCode.INVALID_MODEL: ModelError,
@@ -191,6 +218,10 @@ _BY_CODE: "Dict[int, type[Error]]" = {
     ErrorCode.UNKNOWN_KEY: UnknownKeyError,
     ErrorCode.TYPE_MISMATCH: TypeMismatchError,
     ErrorCode.WRONG_THREAD: WrongThreadError,
+    ErrorCode.PREDICATE_SYNTAX: PredicateSyntaxError,
+    ErrorCode.PREDICATE_ARGUMENT: PredicateArgumentError,
+    ErrorCode.PREDICATE_VARIABLE: PredicateVariableError,
+    ErrorCode.PREDICATE_EVALUATION: PredicateEvaluationError,
 }
 
 
@@ -205,7 +236,7 @@ def error_class(domain: str, code: int) -> "type[Error]":
         return ValidationError
     if 134000 <= code <= 134180:
         return StoreError
-    if 140001 <= code <= 140010:
+    if 140001 <= code <= 140099:
         return UsageError
     return Error
 

@@ -1,17 +1,23 @@
-"""Fetch requests: which entity, and in what order."""
+"""Fetch requests: which entity, which objects (a predicate), and in what order."""
 
 from __future__ import annotations
 
 import ctypes
-from typing import Iterable, List, Tuple, Union
+from typing import Any, Iterable, List, Optional, Tuple, Union
 
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
+from .errors import ErrorCode, make_error
+from .predicate import Predicate
 
 __all__ = ["FetchRequest", "SortSpec"]
 
 SortSpec = Union[str, Iterable[str], None]
+Where = Union[str, Predicate, None]
+
+# og_sort_comparison, by name.
+_COMPARISONS = {"compare": 0, "case_insensitive": 1, "localized_standard": 2}
 
 
 def parse_sort(sort: SortSpec) -> List[Tuple[str, bool]]:
@@ -30,22 +36,51 @@ def parse_sort(sort: SortSpec) -> List[Tuple[str, bool]]:
 
 
 class FetchRequest(OwnedHandle):
-    """A request for every object of ``entity`` (subentities included), sorted
-    by ``sort``. The entity is checked when the request runs."""
+    """A request for the objects of ``entity`` (subentities included) that
+    satisfy ``where`` (a Predicate, or a format string without arguments),
+    sorted by ``sort``. The entity and key paths are checked when the request
+    runs."""
 
-    def __init__(self, entity: str, sort: SortSpec = None) -> None:
+    def __init__(self, entity: str, sort: SortSpec = None, where: Where = None) -> None:
         err = ctypes.c_void_p()
         self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
         self._closed = False
         self.entity = entity
         self.sort: List[Tuple[str, bool]] = []
+        self._predicate: Optional[Predicate] = None
         for key, ascending in parse_sort(sort):
             self.add_sort(key, ascending)
+        if where is not None:
+            self.predicate = where if isinstance(where, Predicate) else Predicate(where)
 
-    def add_sort(self, key: str, ascending: bool = True) -> "FetchRequest":
-        """Appends a sort key; earlier keys take precedence."""
+    @property
+    def predicate(self) -> Optional[Predicate]:
+        return self._predicate
+
+    @predicate.setter
+    def predicate(self, value: Where) -> None:
+        if isinstance(value, str):
+            value = Predicate(value)
+        if value is not None and not isinstance(value, Predicate):
+            raise make_error(f"a predicate must be a Predicate or a string, not {type(value).__name__}",
+                             ErrorCode.TYPE_MISMATCH)
         err = ctypes.c_void_p()
-        check(lib.og_fetch_request_add_sort(self._h, encode(key), ascending, ctypes.byref(err)), err)
+        check(lib.og_fetch_request_set_predicate(self._h, value._h if value else None, ctypes.byref(err)), err)
+        self._predicate = value
+
+    def add_sort(self, key: str, ascending: bool = True, comparison: str = "compare") -> "FetchRequest":
+        """Appends a sort key (a key path through to-one relationships); earlier
+        keys take precedence. ``comparison`` is "compare", "case_insensitive" or
+        "localized_standard" (case- and diacritic-blind, digits by value)."""
+        code = _COMPARISONS.get(comparison)
+        if code is None:
+            raise make_error(f"unknown comparison {comparison!r}; use one of {', '.join(_COMPARISONS)}",
+                             ErrorCode.INVALID_ARGUMENT)
+        err = ctypes.c_void_p()
+        if code == 0:
+            check(lib.og_fetch_request_add_sort(self._h, encode(key), ascending, ctypes.byref(err)), err)
+        else:
+            check(lib.og_fetch_request_add_sort_comparison(self._h, encode(key), ascending, code, ctypes.byref(err)), err)
         self.sort.append((key, ascending))
         return self
 
@@ -54,4 +89,5 @@ class FetchRequest(OwnedHandle):
 
     def __repr__(self) -> str:
         order = ", ".join(("" if asc else "-") + key for key, asc in self.sort)
-        return f"<objectgraph.FetchRequest {self.entity} sort=[{order}]>"
+        where = f" where {self._predicate.format}" if self._predicate else ""
+        return f"<objectgraph.FetchRequest {self.entity}{where} sort=[{order}]>"

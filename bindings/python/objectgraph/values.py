@@ -92,9 +92,42 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return check_handle(lib.og_value_new_decimal(text.encode(), ctypes.byref(err)), err)
     if isinstance(value, uuid.UUID):
         return check_handle(lib.og_value_new_uuid(value.bytes, ctypes.byref(err)), err)
+    if attribute_type is None:
+        composite = _new_composite(value)
+        if composite is not None:
+            return composite
     raise make_error(
         f"a {type(value).__name__} cannot be stored in an attribute", ErrorCode.TYPE_MISMATCH
     )
+
+
+def _new_composite(value: Any) -> Any:
+    """Arrays, dictionaries and managed objects: predicate arguments and the
+    things predicates are evaluated on (never attribute values)."""
+    from .objects import ManagedObject  # objects imports this module
+
+    err = ctypes.c_void_p()
+    if isinstance(value, ManagedObject):
+        return check_handle(lib.og_value_new_object(value._h, ctypes.byref(err)), err)
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [to_value(v) for v in value]
+        try:
+            array = (ctypes.c_void_p * max(1, len(items)))(*items)
+            return check_handle(lib.og_value_new_array(array, len(items), ctypes.byref(err)), err)
+        finally:
+            for item in items:
+                lib.og_value_release(item)
+    if isinstance(value, dict):
+        keys = [encode(str(k)) for k in value]
+        items = [to_value(v) for v in value.values()]
+        try:
+            key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
+            value_array = (ctypes.c_void_p * max(1, len(items)))(*items)
+            return check_handle(lib.og_value_new_dictionary(key_array, value_array, len(items), ctypes.byref(err)), err)
+        finally:
+            for item in items:
+                lib.og_value_release(item)
+    return None
 
 
 def _borrowed_text(getter: Any, handle: int) -> Optional[str]:
@@ -143,7 +176,20 @@ def from_value(handle: int) -> Value:
         return uuid.UUID(bytes=bytes(raw))
     if kind == ValueType.URI:
         return _borrowed_text(lib.og_value_get_uri, handle)
+    if kind == ValueType.ARRAY:
+        return [take_value(_item(handle, i)) for i in range(lib.og_value_count(handle))]
+    if kind == ValueType.DICTIONARY:
+        result = {}
+        for i in range(lib.og_value_count(handle)):
+            key = lib.og_value_key_at(handle, i, ctypes.byref(err))
+            result[(key or b"").decode()] = take_value(_item(handle, i))
+        return result
     raise make_error(f"the library returned a value of unknown type {kind}", ErrorCode.TYPE_MISMATCH)
+
+
+def _item(handle: int, index: int) -> int:
+    err = ctypes.c_void_p()
+    return int(check_handle(lib.og_value_item_at(handle, index, ctypes.byref(err)), err))
 
 
 def take_value(handle: Optional[int]) -> Value:
