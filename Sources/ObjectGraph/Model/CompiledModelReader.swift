@@ -16,6 +16,12 @@ struct CompiledModelReader {
     // NSAttributeDescription's `NSFlagsKey`.
     static let aExternalBinary = 0x04, aPreserveOnDelete = 0x10
 
+    static let standardClass: [AttributeType: String] = [
+        .integer16: "NSNumber", .integer32: "NSNumber", .integer64: "NSNumber", .double: "NSNumber", .float: "NSNumber",
+        .boolean: "NSNumber", .decimal: "NSDecimalNumber", .string: "NSString", .date: "NSDate", .binaryData: "NSData",
+        .uuid: "NSUUID", .uri: "NSURL",
+    ]
+
     static func read(_ bytes: [UInt8], source: String) throws(ObjectGraphError) -> ManagedObjectModel {
         let archive: KeyedArchive
         do { archive = try KeyedArchive(bytes) } catch { throw ModelLocation(file: source).error("not a compiled model: \(error)") }
@@ -125,7 +131,9 @@ struct CompiledModelReader {
             let raw = Int(field(ref, "NSAttributeType")?.int ?? 0)
             guard let type = AttributeType(rawValue: raw) else { throw at.error("unsupported attribute type \(raw)") }
             let a = try entity.addAttribute(named: name, type: type)
-            try a.setAttributeValueClassName(archive.string(field(ref, "NSAttributeValueClassName")))
+            // The compiler records the standard class of each type; only a custom one is the model's.
+            let valueClass = archive.string(field(ref, "NSAttributeValueClassName"))
+            if valueClass != Self.standardClass[type] { try a.setAttributeValueClassName(valueClass) }
             try a.setValueTransformerName(archive.string(field(ref, "NSValueTransformerName")))
             let aflags = Int(field(ref, "NSFlagsKey")?.int ?? 0)
             try a.setAllowsExternalBinaryDataStorage(aflags & Self.aExternalBinary != 0)

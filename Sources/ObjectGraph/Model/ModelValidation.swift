@@ -67,7 +67,10 @@ extension ManagedObjectModel {
         if attribute.valueTransformerName != nil && type != .transformable {
             throw at.error("only transformable attributes take a value transformer; this one is \(type.name)")
         }
-        if type == .transformable, attribute.valueTransformerName == nil, let cls = attribute.attributeValueClassName,
+        // Xcode's customClassName is code-generation data (compiled models drop it), but it
+        // still says which class the values have.
+        let valueClass = attribute.attributeValueClassName ?? attribute.xcodeAttributes.first { $0.0 == "customClassName" }?.1
+        if type == .transformable, attribute.valueTransformerName == nil, let cls = valueClass,
             !Self.classesWithoutTransformer.contains(cls)
         {
             throw at.error("transformable attribute of class '\(cls)' needs a value transformer name to store its values")

@@ -190,7 +190,7 @@ struct XcodeModelReader {
     private static let attributeKnown: Set<String> = [
         "name", "optional", "transient", "indexed", "attributeType", "defaultValueString", "defaultDateTimeInterval",
         "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
-        "valueTransformerName", "customClassName", "allowsExternalBinaryDataStorage", "spotlightIndexingEnabled",
+        "valueTransformerName", "allowsExternalBinaryDataStorage", "spotlightIndexingEnabled",
         "storedInTruthFile", "elementID", "versionHashModifier", "derived", "derivationExpression", "preserveAfterDeletion",
     ]
 
@@ -202,7 +202,6 @@ struct XcodeModelReader {
         let a = try entity.addAttribute(named: name, type: type, optional: try flag(c, "optional", at))
         try a.setTransient(try flag(c, "transient", at))
         try a.setIndexed(try flag(c, "indexed", at))
-        try a.setAttributeValueClassName(c["customClassName"])
         try a.setValueTransformerName(c["valueTransformerName"])
         try a.setAllowsExternalBinaryDataStorage(try flag(c, "allowsExternalBinaryDataStorage", at))
         try a.setRegularExpression(c["regularExpressionString"])

@@ -88,7 +88,7 @@ enum XcodeModelWriter {
             }
             put(e, [
                 ("regularExpressionString", a.regularExpression), ("valueTransformerName", a.valueTransformerName),
-                ("customClassName", a.attributeValueClassName), ("allowsExternalBinaryDataStorage", yes(a.allowsExternalBinaryDataStorage)),
+                ("customClassName", a.xcodeAttributes.contains { $0.0 == "customClassName" } ? nil : a.attributeValueClassName), ("allowsExternalBinaryDataStorage", yes(a.allowsExternalBinaryDataStorage)),
                 ("preserveAfterDeletion", yes(a.preservesValueInHistoryOnDeletion)),
                 ("derived", yes(a.derivationExpression != nil)), ("derivationExpression", a.derivationExpression),
             ])
