@@ -39,7 +39,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
-from .model import Attribute, Entity, Model, Property, Relationship
+from .model import Attribute, Entity, FetchedProperty, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 
 __version__ = "0.1.0"
@@ -74,6 +74,7 @@ __all__ = [
     "PropertyKind",
     "RelatedSet",
     "Relationship",
+    "FetchedProperty",
     "Store",
     "StoreError",
     "TypeMismatchError",
