@@ -100,7 +100,8 @@ typedef enum og_delete_rule {
 /* What kind of property an og_property is. */
 typedef enum og_property_kind {
     OG_PROPERTY_ATTRIBUTE = 0,
-    OG_PROPERTY_RELATIONSHIP = 1
+    OG_PROPERTY_RELATIONSHIP = 1,
+    OG_PROPERTY_FETCHED = 2 /* a fetched property: no slot, read its request */
 } og_property_kind;
 
 /* The type held by an og_value. */
@@ -341,10 +342,12 @@ void og_value_release(og_value *value);
 /* A NEW, empty, editable model. */
 og_model *og_model_new(void);
 
-/* Loads a model file; the format is chosen from the path: a `.json` file in
- * ObjectGraph's model format (docs/model-format.md). Returns a NEW model, or
- * NULL with OG_ERROR_INVALID_MODEL (naming the file, entity and property) or
- * OG_ERROR_INVALID_ARGUMENT for a path that cannot be read. */
+/* Loads a model file; the format is chosen from the path: `.json` (ObjectGraph's
+ * model format, docs/model-format.md), `.xcdatamodel` and `.xcdatamodeld`
+ * (Xcode's folders; the current version of a versioned one), `.mom` and `.momd`
+ * (compiled models). Returns a NEW model, or NULL with OG_ERROR_INVALID_MODEL
+ * (naming the file, entity and property) or OG_ERROR_INVALID_ARGUMENT for a
+ * path that cannot be read or has an unknown extension. */
 og_model *og_model_load(const char *path, og_error **error);
 
 /* Parses a model from JSON text. Returns a NEW model, or NULL. */
@@ -372,6 +375,52 @@ og_entity *og_model_entity(const og_model *model, const char *name, og_error **e
 /* Adds an entity. Returns it, LENT by the model. Fails for a duplicate or
  * empty name, or a model that is not editable. */
 og_entity *og_model_add_entity(og_model *model, const char *name, og_error **error);
+
+/* Loads version `version` (the name without extension; NULL for the current
+ * one) of an `.xcdatamodeld` or `.momd` folder. Returns a NEW model or NULL. */
+og_model *og_model_load_version(const char *path, const char *version, og_error **error);
+
+/* Writes the model in the format the path's extension names: `.json`,
+ * `.xcdatamodel` (a folder with `contents`) or `.xcdatamodeld` (the model
+ * becomes the folder's current version, named after the folder; other versions
+ * are kept). Compiled models are never written (OG_ERROR_INVALID_ARGUMENT). */
+og_status og_model_write(const og_model *model, const char *path, og_error **error);
+
+/* A NEW, editable deep copy of the model: the way to change a model in use. */
+og_model *og_model_copy(const og_model *model, og_error **error);
+
+/* Checks the model as a coordinator would (OG_ERROR_INVALID_MODEL naming the
+ * entity and property) without freezing it. */
+og_status og_model_validate(const og_model *model, og_error **error);
+
+/* The model's version identifiers. Each string is owned: free with og_free. */
+size_t og_model_version_identifier_count(const og_model *model);
+char *og_model_version_identifier_at(const og_model *model, size_t index, og_error **error);
+
+/* Configuration names, in definition order (owned strings), and whether
+ * configuration `name` (NULL: the default, every entity) holds entity `entity`.
+ * An unknown configuration is OG_ERROR_INVALID_ARGUMENT. */
+size_t og_model_configuration_count(const og_model *model);
+char *og_model_configuration_at(const og_model *model, size_t index, og_error **error);
+og_status og_model_configuration_contains(const og_model *model, const char *name, const char *entity, bool *out, og_error **error);
+
+/* Fetch request templates: their names in name order and the entity each
+ * fetches (owned strings). */
+size_t og_model_template_count(const og_model *model);
+char *og_model_template_at(const og_model *model, size_t index, og_error **error);
+char *og_model_template_entity(const og_model *model, const char *name, og_error **error);
+
+/* The predicate of template `name` with every $VARIABLE replaced by the value
+ * of the same key: keys[i] names values[i] (count pairs; values are borrowed).
+ * Every variable must be supplied (an OG_VALUE_NULL value tests against nil);
+ * a missing one is OG_ERROR_INVALID_ARGUMENT naming it. Owned: og_free. */
+char *og_model_template_substitute(const og_model *model, const char *name, const char *const *keys,
+                                   const og_value *const *values, size_t count, og_error **error);
+
+/* What loading the model skipped or kept without understanding (unknown
+ * elements of newer Xcode versions): owned strings naming file and element. */
+size_t og_model_warning_count(const og_model *model);
+char *og_model_warning_at(const og_model *model, size_t index, og_error **error);
 
 /* Releases a model. Entities and properties it lent become invalid. Coordinators
  * using it keep their own reference. NULL is ignored. */
@@ -412,6 +461,20 @@ int64_t og_entity_slot(const og_entity *entity, const char *key, og_error **erro
  * hashes on every machine. The store records it and refuses a model whose
  * hashes differ (OG_ERROR_STORE_INCOMPATIBLE_VERSION). */
 og_status og_entity_version_hash(const og_entity *entity, uint8_t out[32], og_error **error);
+
+/* The entity's class name ("ManagedObject" unless set), its renaming
+ * identifier (its name unless set), and its user-info value for `key` (NULL
+ * without an error when there is none). Owned strings: free with og_free. */
+char *og_entity_class_name(const og_entity *entity, og_error **error);
+char *og_entity_renaming_identifier(const og_entity *entity, og_error **error);
+char *og_entity_user_info(const og_entity *entity, const char *key, og_error **error);
+
+/* Direct subentities, in name order, LENT like the entity. */
+size_t og_entity_subentity_count(const og_entity *entity);
+og_entity *og_entity_subentity_at(const og_entity *entity, size_t index, og_error **error);
+
+/* Whether `entity` is `other` or inherits from it (isKindOfEntity:). */
+og_status og_entity_is_kind_of(const og_entity *entity, const og_entity *other, bool *out, og_error **error);
 
 /* Adds an attribute of `type` (optional by default). Returns it, LENT by the
  * model. Fails for a duplicate or reserved name or a model not editable. */
@@ -463,6 +526,26 @@ og_status og_relationship_set_to_many(og_property *relationship, bool to_many, o
 
 og_status og_relationship_delete_rule(const og_property *relationship, og_delete_rule *out, og_error **error);
 og_status og_relationship_set_delete_rule(og_property *relationship, og_delete_rule rule, og_error **error);
+
+/* Minimum and maximum count (0 or -1: unbounded); whether a to-many keeps order. */
+og_status og_relationship_counts(const og_property *relationship, int64_t *min, int64_t *max, og_error **error);
+og_status og_relationship_is_ordered(const og_property *relationship, bool *out, og_error **error);
+
+og_status og_property_is_transient(const og_property *property, bool *out, og_error **error);
+
+/* The property's renaming identifier (its name unless set) and its user-info
+ * value for `key` (NULL without an error when there is none). Owned strings. */
+char *og_property_renaming_identifier(const og_property *property, og_error **error);
+char *og_property_user_info(const og_property *property, const char *key, og_error **error);
+
+/* A transformable attribute's value transformer name, or NULL (the default
+ * transformer). Owned string. */
+char *og_attribute_value_transformer_name(const og_property *attribute, og_error **error);
+
+/* A fetched property's request: the entity it fetches and its predicate format
+ * (NULL when it has none). Owned strings. OG_ERROR_TYPE_MISMATCH for other kinds. */
+char *og_fetched_property_entity(const og_property *fetched, og_error **error);
+char *og_fetched_property_predicate(const og_property *fetched, og_error **error);
 
 /* ------------------------------------------------------------------------ */
 /* Coordinators and stores                                                  */

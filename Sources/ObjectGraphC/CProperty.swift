@@ -27,7 +27,7 @@ public func og_property_name(_ p: OpaquePointer?) -> UnsafePointer<CChar>? {
 public func og_property_kind_of(_ p: OpaquePointer?, _ out: UnsafeMutablePointer<Int32>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try property(p)
-        try required(out, "out").pointee = x is RelationshipDescription ? 1 : 0
+        try required(out, "out").pointee = x is RelationshipDescription ? 1 : x is FetchedPropertyDescription ? 2 : 0
         return OG_OK
     }
 }

@@ -87,7 +87,7 @@ final class ModelTests: XCTestCase {
         let e = expectError { _ = try ManagedObjectModel(contentsOf: path) }
         XCTAssertEqual(e?.code, ErrorCode.invalidModel)
         XCTAssertTrue(e?.message.contains(path) ?? false)
-        XCTAssertTrue(e?.message.contains("Book.t") ?? false)
+        XCTAssertTrue(e?.message.contains("entity 'Book', property 't'") ?? false)
         XCTAssertTrue(e?.message.contains("strng") ?? false)
 
         let unknownKey = #"{"format":"objectgraph-model","entities":[{"name":"Book","colour":1}]}"#
@@ -106,7 +106,7 @@ final class ModelTests: XCTestCase {
         // A default value or class name does not count.
         let withDefault = try makeLibraryModel()
         try (withDefault.entity(named: "Book")!.property(named: "copies") as! AttributeDescription).setDefaultValue(7)
-        withDefault.entity(named: "Book")!.managedObjectClassName = "BookObject"
+        try withDefault.entity(named: "Book")!.setManagedObjectClassName("BookObject")
         XCTAssertEqual(withDefault.entityVersionHashesByName, a)
 
         // Optionality, type and new attributes do.

@@ -6,7 +6,7 @@ import XCTest
 /// A model of authors and books with every scalar attribute type, shared by the tests.
 func makeLibraryModel() throws -> ManagedObjectModel {
     let model = ManagedObjectModel()
-    model.versionIdentifiers = ["1"]
+    try model.setVersionIdentifiers(["1"])
     let author = try model.addEntity(named: "Author")
     try author.addAttribute(named: "name", type: .string, optional: false)
     try author.addAttribute(named: "rating", type: .integer16, defaultValue: 3)

@@ -9,10 +9,20 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     public private(set) var isAbstract = false
     public private(set) var versionHashModifier: String?
     /// The class registered for this entity's objects (Swift subclasses of `ManagedObject`).
-    public var managedObjectClassName: String = "ManagedObject"
-    public var userInfo: [String: String] = [:]
-    /// Properties declared by this entity, in declaration order.
+    public private(set) var managedObjectClassName: String = "ManagedObject"
+    public private(set) var userInfo: [String: String] = [:]
+    /// Properties declared by this entity, in declaration order (fetched properties included).
     public private(set) var ownProperties: [PropertyDescription] = []
+    /// Sets of property names whose values must be unique together (Xcode's uniqueness constraints).
+    public private(set) var uniquenessConstraints: [[String]] = []
+    /// Fetch indexes: named lists of properties a store may index together.
+    public private(set) var fetchIndexes: [FetchIndexDescription] = []
+    private var renamingIdentifierValue: String?
+    /// Xcode attributes with no meaning here (`syncable`, `codeGenerationType`, ...), kept
+    /// so that a model read from Xcode's format is written back with them.
+    var xcodeAttributes: [(String, String)] = []
+    /// Child elements of Xcode's `<entity>` this library does not model, written back as read.
+    var preservedXML: [XMLElement] = []
 
     /// Slot layout, rebuilt after any change to the model; fixed once the model is frozen.
     private var layoutCache: Layout?
@@ -100,6 +110,49 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         versionHashModifier = modifier
     }
 
+    public func setManagedObjectClassName(_ name: String?) throws(ObjectGraphError) {
+        try checkEditable()
+        managedObjectClassName = name ?? "ManagedObject"
+    }
+
+    public func setUserInfo(_ info: [String: String]) throws(ObjectGraphError) {
+        try checkEditable()
+        userInfo = info
+    }
+
+    /// The name this entity had in an earlier model version; the entity's name when none was set.
+    public var renamingIdentifier: String { renamingIdentifierValue ?? name }
+    /// The renaming identifier only when one was set explicitly.
+    public var explicitRenamingIdentifier: String? { renamingIdentifierValue }
+
+    public func setRenamingIdentifier(_ identifier: String?) throws(ObjectGraphError) {
+        try checkEditable()
+        renamingIdentifierValue = identifier == name ? nil : identifier
+    }
+
+    public func setUniquenessConstraints(_ constraints: [[String]]) throws(ObjectGraphError) {
+        try checkEditable()
+        uniquenessConstraints = constraints
+    }
+
+    public func setFetchIndexes(_ indexes: [FetchIndexDescription]) throws(ObjectGraphError) {
+        try checkEditable()
+        fetchIndexes = indexes
+    }
+
+    /// Subentities by name.
+    public var subentitiesByName: [String: EntityDescription] {
+        Dictionary(subentities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    /// Makes `list` exactly this entity's subentities (`setSubentities:`, the top-down way
+    /// to build a hierarchy): each becomes a child, former children lose their parent.
+    public func setSubentities(_ list: [EntityDescription]) throws(ObjectGraphError) {
+        try checkEditable()
+        for old in subentities where !list.contains(where: { $0 === old }) { try old.setSuperentity(nil) }
+        for child in list where child.superentity !== self { try child.setSuperentity(self) }
+    }
+
     // MARK: Properties
 
     @discardableResult
@@ -110,6 +163,28 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         try attribute.setOptional(optional)
         try attribute.setDefaultValue(defaultValue)
         return attribute
+    }
+
+    /// Adds a fetched property: a lazily fetched, one-way list of `request`'s results.
+    @discardableResult
+    public func addFetchedProperty(named name: String, fetchRequest request: FetchRequestTemplate) throws(ObjectGraphError)
+        -> FetchedPropertyDescription
+    {
+        let property = FetchedPropertyDescription(name: name, fetchRequest: request)
+        try add(property)
+        return property
+    }
+
+    /// Removes a property this entity declares.
+    public func removeProperty(named name: String) throws(ObjectGraphError) {
+        try checkEditable()
+        guard let index = ownProperties.firstIndex(where: { $0.name == name }) else {
+            throw .unknownKey(name, entity: self.name)
+        }
+        let p = ownProperties.remove(at: index)
+        if let r = p as? RelationshipDescription { try r.setInverse(nil) }
+        p.entity = nil
+        model?.invalidateLayouts()
     }
 
     @discardableResult
@@ -133,11 +208,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     func add(_ property: PropertyDescription) throws(ObjectGraphError) {
         try checkEditable()
+        guard !(property is ExpressionDescription) else {
+            throw .invalidModel("'\(name).\(property.name)': an expression description belongs in a fetch's properties, never in an entity")
+        }
         try Self.checkName(property.name, what: "property of entity '\(name)'")
         guard !Self.reservedNames.contains(property.name) else {
             throw .invalidModel("'\(name).\(property.name)': '\(property.name)' is a reserved name")
         }
-        guard self.property(named: property.name) == nil, !hasSubentityProperty(named: property.name) else {
+        guard anyProperty(named: property.name) == nil, !hasSubentityProperty(named: property.name) else {
             throw .invalidModel("entity '\(name)' already has a property named '\(property.name)'")
         }
         property.entity = self
@@ -161,7 +239,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     var layout: Layout {
         if let layoutCache { return layoutCache }
-        let all = (superentity?.layout.properties ?? []) + ownProperties
+        // Fetched properties hold no stored value, so they get no slot.
+        let all = (superentity?.layout.properties ?? []) + ownProperties.filter { !($0 is FetchedPropertyDescription) }
         var byName: [String: Int] = [:]
         for (i, p) in all.enumerated() { byName[p.name] = i }
         let kinds: [SlotKind] = all.map { p in
@@ -172,21 +251,50 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let defaults = all.map { ($0 as? AttributeDescription)?.defaultValue ?? .null }
         let built = Layout(properties: all, slotByName: byName, kinds: kinds, defaults: defaults)
         // Slots are per hierarchy: a property keeps its slot in every subentity.
-        for p in ownProperties { p.slot = byName[p.name]! }
+        for p in ownProperties { p.slot = p is FetchedPropertyDescription ? -1 : (byName[p.name] ?? -1) }
         layoutCache = built
         return built
     }
 
     func invalidateLayout() { layoutCache = nil }
 
-    /// Every property, inherited ones first, in slot order.
+    /// Every attribute and relationship, inherited ones first, in slot order. Fetched
+    /// properties have no slot: see `fetchedProperties` and `allProperties`.
     public var properties: [PropertyDescription] { layout.properties }
+
+    /// Fetched properties, inherited ones first.
+    public var fetchedProperties: [FetchedPropertyDescription] {
+        (superentity?.fetchedProperties ?? []) + ownProperties.compactMap { $0 as? FetchedPropertyDescription }
+    }
+
+    /// Attributes, relationships and fetched properties (`properties` in Core Data's sense).
+    public var allProperties: [PropertyDescription] { properties + fetchedProperties }
+
+    public var propertiesByName: [String: PropertyDescription] {
+        Dictionary(allProperties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    public var fetchedPropertiesByName: [String: FetchedPropertyDescription] {
+        Dictionary(fetchedProperties.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    }
 
     public func slot(forKey key: String) -> Int? { layout.slotByName[key] }
 
-    public func property(named name: String) -> PropertyDescription? {
-        let l = layout
-        return l.slotByName[name].map { l.properties[$0] }
+    /// The attribute, relationship or fetched property `name`, inherited ones included.
+    public func property(named name: String) -> PropertyDescription? { anyProperty(named: name) }
+
+    private func anyProperty(named name: String) -> PropertyDescription? {
+        var e: EntityDescription? = self
+        while let current = e {
+            if let p = current.ownProperties.first(where: { $0.name == name }) { return p }
+            e = current.superentity
+        }
+        return nil
+    }
+
+    /// The relationships (inherited ones included) whose destination is `entity`.
+    public func relationships(withDestination entity: EntityDescription) -> [RelationshipDescription] {
+        properties.compactMap { $0 as? RelationshipDescription }.filter { $0.destinationEntity === entity }
     }
 
     public var attributesByName: [String: AttributeDescription] {
@@ -207,5 +315,25 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// This entity and every entity that inherits from it, parents before children.
     public var selfAndDescendants: [EntityDescription] {
         [self] + subentities.sorted { $0.name < $1.name }.flatMap { $0.selfAndDescendants }
+    }
+}
+
+/// A fetch index of an entity: a name and the properties it covers, in order.
+public struct FetchIndexDescription: Sendable, Equatable {
+    public struct Element: Sendable, Equatable {
+        public var property: String
+        public var ascending: Bool
+        public init(property: String, ascending: Bool = true) {
+            self.property = property
+            self.ascending = ascending
+        }
+    }
+
+    public var name: String
+    public var elements: [Element]
+
+    public init(name: String, elements: [Element]) {
+        self.name = name
+        self.elements = elements
     }
 }

@@ -4,239 +4,435 @@ import FoundationEssentials
 enum JSONModelFormat {
     static let formatName = "objectgraph-model"
 
-    // MARK: Reading
-
     static func read(_ data: Data, source: String) throws(ObjectGraphError) -> ManagedObjectModel {
         let root: JSONValue
-        do { root = try JSONValue.parse(data) } catch {
-            throw .invalidModel("\(source): not valid JSON (\(error))")
-        }
-        let r = Reader(source: source)
-        return try r.model(root)
+        do { root = try JSONValue.parse(data) } catch { throw ModelLocation(file: source).error("not valid JSON (\(error))") }
+        return try JSONModelReader(source: source).model(root)
     }
 
-    private struct Reader {
-        let source: String
-
-        func fail(_ message: String) -> ObjectGraphError { .invalidModel("\(source): \(message)") }
-
-        func object(_ v: JSONValue, _ what: String, allowed: Set<String>) throws(ObjectGraphError) -> [String: JSONValue] {
-            guard case .object(let o) = v else { throw fail("\(what) must be a JSON object") }
-            if let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) {
-                throw fail("\(what) has an unknown key '\(unknown)'")
-            }
-            return o
-        }
-
-        func string(_ o: [String: JSONValue], _ key: String, _ what: String) throws(ObjectGraphError) -> String? {
-            guard let v = o[key] else { return nil }
-            guard case .string(let s) = v else { throw fail("\(what): '\(key)' must be a string") }
-            return s
-        }
-
-        func bool(_ o: [String: JSONValue], _ key: String, _ what: String, default d: Bool) throws(ObjectGraphError) -> Bool {
-            guard let v = o[key] else { return d }
-            guard case .bool(let b) = v else { throw fail("\(what): '\(key)' must be true or false") }
-            return b
-        }
-
-        func array(_ o: [String: JSONValue], _ key: String, _ what: String) throws(ObjectGraphError) -> [JSONValue] {
-            guard let v = o[key] else { return [] }
-            guard case .array(let a) = v else { throw fail("\(what): '\(key)' must be an array") }
-            return a
-        }
-
-        func model(_ root: JSONValue) throws(ObjectGraphError) -> ManagedObjectModel {
-            let o = try object(root, "the model", allowed: ["format", "formatVersion", "versionIdentifiers", "entities"])
-            guard try string(o, "format", "the model") == JSONModelFormat.formatName else {
-                throw fail("'format' must be \"\(JSONModelFormat.formatName)\"")
-            }
-            if let v = o["formatVersion"], v != .integer(1) { throw fail("unsupported formatVersion \(v); this library reads 1") }
-            let model = ManagedObjectModel()
-            for v in try array(o, "versionIdentifiers", "the model") {
-                guard case .string(let s) = v else { throw fail("versionIdentifiers must hold strings") }
-                model.versionIdentifiers.append(s)
-            }
-            let entityKeys: Set<String> = ["name", "superentity", "abstract", "attributes", "relationships", "className", "versionHashModifier"]
-            let entityObjects = try array(o, "entities", "the model").enumerated().map { (i, v) throws(ObjectGraphError) in
-                // Name the entity in messages when it has a name, its position otherwise.
-                var what = "entity #\(i + 1)"
-                if case .object(let raw) = v, case .string(let name)? = raw["name"] { what = "entity '\(name)'" }
-                return try object(v, what, allowed: entityKeys)
-            }
-            // Entities first, so relationships and superentities can name any of them.
-            var pending: [(EntityDescription, [String: JSONValue])] = []
-            for (i, eo) in entityObjects.enumerated() {
-                guard let name = try string(eo, "name", "entity #\(i + 1)") else { throw fail("entity #\(i + 1) has no name") }
-                do throws(ObjectGraphError) {
-                    let entity = try model.addEntity(named: name)
-                    pending.append((entity, eo))
-                } catch { throw fail(error.message) }
-            }
-            for (entity, eo) in pending {
-                let what = "entity '\(entity.name)'"
-                do throws(ObjectGraphError) {
-                    if let sup = try string(eo, "superentity", what) {
-                        guard let parent = model.entity(named: sup) else { throw fail("\(what): unknown superentity '\(sup)'") }
-                        try entity.setSuperentity(parent)
-                    }
-                    try entity.setAbstract(try bool(eo, "abstract", what, default: false))
-                    if let c = try string(eo, "className", what) { entity.managedObjectClassName = c }
-                    try entity.setVersionHashModifier(try string(eo, "versionHashModifier", what))
-                } catch { throw error.message.hasPrefix(source) ? error : fail(error.message) }
-            }
-            for (entity, eo) in pending {
-                for v in try array(eo, "attributes", "entity '\(entity.name)'") { try attribute(v, in: entity) }
-            }
-            var inverses: [(RelationshipDescription, String)] = []
-            for (entity, eo) in pending {
-                for v in try array(eo, "relationships", "entity '\(entity.name)'") {
-                    if let pair = try relationship(v, in: entity, model: model) { inverses.append(pair) }
-                }
-            }
-            for (relationship, inverseName) in inverses {
-                let what = "relationship '\(relationship.qualifiedName)'"
-                guard let destination = relationship.destinationEntity,
-                    let inverse = destination.property(named: inverseName) as? RelationshipDescription
-                else { throw fail("\(what): inverse '\(inverseName)' is not a relationship of '\(relationship.destinationEntity?.name ?? "?")'") }
-                if let back = inverse.inverseRelationship, back !== relationship {
-                    throw fail("\(what): its inverse '\(inverse.qualifiedName)' names another inverse")
-                }
-                do throws(ObjectGraphError) { try relationship.setInverse(inverse) } catch { throw fail(error.message) }
-            }
-            for (relationship, _) in inverses where relationship.inverseRelationship == nil {
-                throw fail("relationship '\(relationship.qualifiedName)' has no inverse")
-            }
-            do throws(ObjectGraphError) { try model.validate() } catch { throw fail(error.message) }
-            return model
-        }
-
-        func attribute(_ v: JSONValue, in entity: EntityDescription) throws(ObjectGraphError) {
-            let o = try object(v, "an attribute of '\(entity.name)'", allowed: ["name", "type", "optional", "transient", "default", "versionHashModifier"])
-            guard let name = try string(o, "name", "an attribute of '\(entity.name)'") else { throw fail("an attribute of '\(entity.name)' has no name") }
-            let what = "attribute '\(entity.name).\(name)'"
-            guard let typeName = try string(o, "type", what) else { throw fail("\(what) has no type") }
-            guard let type = AttributeType(name: typeName) else { throw fail("\(what) has an unknown type '\(typeName)'") }
-            do throws(ObjectGraphError) {
-                let a = try entity.addAttribute(named: name, type: type, optional: try bool(o, "optional", what, default: true))
-                try a.setTransient(try bool(o, "transient", what, default: false))
-                try a.setVersionHashModifier(try string(o, "versionHashModifier", what))
-                if let d = o["default"] { try a.setDefaultValue(try defaultValue(d, type: type, what: what)) }
-            } catch { throw error.message.hasPrefix(source) ? error : fail(error.message) }
-        }
-
-        func relationship(_ v: JSONValue, in entity: EntityDescription, model: ManagedObjectModel) throws(ObjectGraphError)
-            -> (RelationshipDescription, String)?
-        {
-            let o = try object(v, "a relationship of '\(entity.name)'",
-                               allowed: ["name", "destination", "inverse", "toMany", "deleteRule", "optional", "minCount", "maxCount", "transient", "versionHashModifier"])
-            guard let name = try string(o, "name", "a relationship of '\(entity.name)'") else { throw fail("a relationship of '\(entity.name)' has no name") }
-            let what = "relationship '\(entity.name).\(name)'"
-            guard let destName = try string(o, "destination", what) else { throw fail("\(what) has no destination") }
-            guard let destination = model.entity(named: destName) else { throw fail("\(what) has an unknown destination entity '\(destName)'") }
-            var rule = DeleteRule.nullify
-            if let ruleName = try string(o, "deleteRule", what) {
-                guard let r = DeleteRule(name: ruleName) else { throw fail("\(what) has an unknown deleteRule '\(ruleName)'") }
-                rule = r
-            }
-            do throws(ObjectGraphError) {
-                let r = try entity.addRelationship(named: name, destination: destination, toMany: try bool(o, "toMany", what, default: false), deleteRule: rule)
-                try r.setOptional(try bool(o, "optional", what, default: true))
-                try r.setTransient(try bool(o, "transient", what, default: false))
-                try r.setVersionHashModifier(try string(o, "versionHashModifier", what))
-                if o["minCount"] != nil || o["maxCount"] != nil {
-                    guard case .integer(let mn) = o["minCount"] ?? .integer(0), case .integer(let mx) = o["maxCount"] ?? .integer(Int64(r.maxCount)) else {
-                        throw fail("\(what): minCount and maxCount must be integers")
-                    }
-                    try r.setCounts(min: Int(mn), max: Int(mx))
-                }
-                return try string(o, "inverse", what).map { (r, $0) }
-            } catch { throw error.message.hasPrefix(source) ? error : fail(error.message) }
-        }
-
-        func defaultValue(_ v: JSONValue, type: AttributeType, what: String) throws(ObjectGraphError) -> AttributeValue {
-            let bad = fail("\(what): default \(v) does not suit type \(type.name)")
-            switch (type, v) {
-            case (_, .null): return .null
-            case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)): return .integer(i)
-            case (.double, .integer(let i)), (.float, .integer(let i)): return .double(Double(i))
-            case (.double, .number(let d)), (.float, .number(let d)): return .double(d)
-            case (.boolean, .bool(let b)): return .boolean(b)
-            case (.string, .string(let s)): return .string(s)
-            case (.decimal, .string(let s)):
-                guard let d = ValueText.decimal(s) else { throw bad }
-                return .decimal(d)
-            case (.decimal, .integer(let i)): return .decimal(Decimal(i))
-            case (.date, .string(let s)):
-                guard let d = ValueText.date(s) else { throw bad }
-                return .date(d)
-            case (.binaryData, .string(let s)):
-                guard let d = Data(base64Encoded: s) else { throw bad }
-                return .data(d)
-            case (.uuid, .string(let s)):
-                guard let u = UUID(uuidString: s) else { throw bad }
-                return .uuid(u)
-            case (.uri, .string(let s)):
-                guard let u = ValueText.uri(s) else { throw bad }
-                return .uri(u)
-            default: throw bad
-            }
-        }
-    }
-
-    // MARK: Writing
-
-    static func write(_ model: ManagedObjectModel) -> String {
-        var root = OrderedJSONObject()
-        root.set("format", .string(formatName))
-        root.set("formatVersion", .integer(1))
-        if !model.versionIdentifiers.isEmpty { root.set("versionIdentifiers", .array(model.versionIdentifiers.map { .string($0) })) }
-        var entities: [JSONValue] = []
+    static func write(_ model: ManagedObjectModel, canonical: Bool = false) -> String {
         var out = ""
-        for entity in model.entitiesSortedByName {
-            var e = OrderedJSONObject()
-            e.set("name", .string(entity.name))
-            if let s = entity.superentity { e.set("superentity", .string(s.name)) }
-            if entity.isAbstract { e.set("abstract", .bool(true)) }
-            if entity.managedObjectClassName != "ManagedObject" { e.set("className", .string(entity.managedObjectClassName)) }
-            if let m = entity.versionHashModifier { e.set("versionHashModifier", .string(m)) }
-            var attributes: [JSONValue] = []
-            var relationships: [JSONValue] = []
-            for p in entity.ownProperties {
-                var po = OrderedJSONObject()
-                po.set("name", .string(p.name))
-                if let a = p as? AttributeDescription {
-                    po.set("type", .string(a.attributeType.name))
-                    if !a.isOptional { po.set("optional", .bool(false)) }
-                    if a.isTransient { po.set("transient", .bool(true)) }
-                    if !a.defaultValue.isNull { po.set("default", jsonDefault(a.defaultValue)) }
-                    if let m = a.versionHashModifier { po.set("versionHashModifier", .string(m)) }
-                    attributes.append(.object(Dictionary(uniqueKeysWithValues: po.pairs.map { ($0.key, $0.value) })))
-                } else if let r = p as? RelationshipDescription {
-                    po.set("destination", .string(r.destinationEntity?.name ?? ""))
-                    if let inv = r.inverseRelationship { po.set("inverse", .string(inv.name)) }
-                    if r.isToMany { po.set("toMany", .bool(true)) }
-                    if r.deleteRule != .nullify { po.set("deleteRule", .string(r.deleteRule.name)) }
-                    if !r.isOptional { po.set("optional", .bool(false)) }
-                    if r.isTransient { po.set("transient", .bool(true)) }
-                    if r.minCount != 0 || (r.maxCount != 0 && r.maxCount != 1) {
-                        po.set("minCount", .integer(Int64(r.minCount)))
-                        po.set("maxCount", .integer(Int64(r.maxCount)))
-                    }
-                    if let m = r.versionHashModifier { po.set("versionHashModifier", .string(m)) }
-                    relationships.append(.object(Dictionary(uniqueKeysWithValues: po.pairs.map { ($0.key, $0.value) })))
-                }
-            }
-            if !attributes.isEmpty { e.set("attributes", .array(attributes)) }
-            if !relationships.isEmpty { e.set("relationships", .array(relationships)) }
-            entities.append(.object(Dictionary(uniqueKeysWithValues: e.pairs.map { ($0.key, $0.value) })))
-        }
-        root.set("entities", .array(entities))
-        JSONValue.writeObject(root.pairs, into: &out, indent: 0)
+        JSONValue.writeObject(JSONModelWriter(canonical: canonical).model(model).pairs, into: &out, indent: 0)
         return out + "\n"
     }
+}
 
-    private static func jsonDefault(_ v: AttributeValue) -> JSONValue {
+private struct JSONModelReader {
+    let source: String
+    typealias Object = [String: JSONValue]
+
+    func at(_ entity: String? = nil, _ property: String? = nil) -> ModelLocation {
+        ModelLocation(file: source, entity: entity, property: property)
+    }
+
+    func object(_ v: JSONValue, _ what: String, allowed: Set<String>, _ loc: ModelLocation) throws(ObjectGraphError) -> Object {
+        guard case .object(let o) = v else { throw loc.error("\(what) must be a JSON object") }
+        if let unknown = o.keys.sorted().first(where: { !allowed.contains($0) }) { throw loc.error("\(what) has an unknown key '\(unknown)'") }
+        return o
+    }
+
+    func string(_ o: Object, _ key: String, _ loc: ModelLocation) throws(ObjectGraphError) -> String? {
+        guard let v = o[key], v != .null else { return nil }
+        guard case .string(let s) = v else { throw loc.error("'\(key)' must be a string") }
+        return s
+    }
+
+    func bool(_ o: Object, _ key: String, _ loc: ModelLocation, default d: Bool = false) throws(ObjectGraphError) -> Bool {
+        guard let v = o[key] else { return d }
+        guard case .bool(let b) = v else { throw loc.error("'\(key)' must be true or false") }
+        return b
+    }
+
+    func int(_ o: Object, _ key: String, _ loc: ModelLocation) throws(ObjectGraphError) -> Int? {
+        guard let v = o[key], v != .null else { return nil }
+        guard case .integer(let i) = v else { throw loc.error("'\(key)' must be an integer") }
+        return Int(i)
+    }
+
+    func array(_ o: Object, _ key: String, _ loc: ModelLocation) throws(ObjectGraphError) -> [JSONValue] {
+        guard let v = o[key] else { return [] }
+        guard case .array(let a) = v else { throw loc.error("'\(key)' must be an array") }
+        return a
+    }
+
+    func strings(_ v: JSONValue, _ what: String, _ loc: ModelLocation) throws(ObjectGraphError) -> [String] {
+        guard case .array(let a) = v else { throw loc.error("\(what) must be an array of strings") }
+        var out: [String] = []
+        for item in a {
+            guard case .string(let s) = item else { throw loc.error("\(what) must be an array of strings") }
+            out.append(s)
+        }
+        return out
+    }
+
+    func stringMap(_ o: Object, _ key: String, _ loc: ModelLocation) throws(ObjectGraphError) -> [String: String] {
+        guard let v = o[key] else { return [:] }
+        guard case .object(let d) = v else { throw loc.error("'\(key)' must be an object of strings") }
+        var out: [String: String] = [:]
+        for (k, x) in d {
+            guard case .string(let s) = x else { throw loc.error("'\(key)' must be an object of strings") }
+            out[k] = s
+        }
+        return out
+    }
+
+    func model(_ root: JSONValue) throws(ObjectGraphError) -> ManagedObjectModel {
+        let file = at()
+        let o = try object(root, "the model", allowed: [
+            "format", "formatVersion", "versionIdentifiers", "entities", "configurations", "fetchRequestTemplates", "localization",
+        ], file)
+        guard try string(o, "format", file) == JSONModelFormat.formatName else { throw file.error("'format' must be \"\(JSONModelFormat.formatName)\"") }
+        if let v = o["formatVersion"], v != .integer(1) { throw file.error("unsupported formatVersion \(v); this library reads 1") }
+        let model = ManagedObjectModel()
+        if let ids = o["versionIdentifiers"] { model.versionIdentifiers = try strings(ids, "versionIdentifiers", file) }
+        model.localizationDictionary = try stringMap(o, "localization", file)
+        let entityKeys: Set<String> = [
+            "name", "superentity", "abstract", "className", "userInfo", "renamingIdentifier", "versionHashModifier", "attributes",
+            "relationships", "fetchedProperties", "uniquenessConstraints", "fetchIndexes",
+        ]
+        var pending: [(EntityDescription, Object)] = []
+        for (i, v) in try array(o, "entities", file).enumerated() {
+            var name: String?
+            if case .object(let raw) = v, case .string(let n)? = raw["name"] { name = n }
+            let loc = at(name)
+            let eo = try object(v, name == nil ? "entity #\(i + 1)" : "the entity", allowed: entityKeys, loc)
+            guard let name else { throw loc.error("entity #\(i + 1) has no name") }
+            do throws(ObjectGraphError) { pending.append((try model.addEntity(named: name), eo)) } catch { throw loc.wrap(error) }
+        }
+        for (entity, eo) in pending {
+            let loc = at(entity.name)
+            do throws(ObjectGraphError) {
+                if let sup = try string(eo, "superentity", loc) {
+                    guard let parent = model.entity(named: sup) else { throw loc.error("unknown superentity '\(sup)'") }
+                    try entity.setSuperentity(parent)
+                }
+                try entity.setAbstract(try bool(eo, "abstract", loc))
+                try entity.setManagedObjectClassName(try string(eo, "className", loc))
+                try entity.setUserInfo(try stringMap(eo, "userInfo", loc))
+                try entity.setRenamingIdentifier(try string(eo, "renamingIdentifier", loc))
+                try entity.setVersionHashModifier(try string(eo, "versionHashModifier", loc))
+            } catch { throw loc.wrap(error) }
+        }
+        var inverses: [(RelationshipDescription, String)] = []
+        for (entity, eo) in pending {
+            let loc = at(entity.name)
+            for v in try array(eo, "attributes", loc) { try attribute(v, in: entity) }
+            for v in try array(eo, "relationships", loc) {
+                if let pair = try relationship(v, in: entity, model: model) { inverses.append(pair) }
+            }
+            for v in try array(eo, "fetchedProperties", loc) { try fetched(v, in: entity) }
+            do throws(ObjectGraphError) {
+                try entity.setUniquenessConstraints(try array(eo, "uniquenessConstraints", loc).map { (c) throws(ObjectGraphError) in
+                    try strings(c, "a uniqueness constraint", loc)
+                })
+                var indexes: [FetchIndexDescription] = []
+                for v in try array(eo, "fetchIndexes", loc) {
+                    let io = try object(v, "a fetch index", allowed: ["name", "elements"], loc)
+                    var elements: [FetchIndexDescription.Element] = []
+                    for ev in try array(io, "elements", loc) {
+                        let x = try object(ev, "a fetch index element", allowed: ["property", "ascending"], loc)
+                        guard let p = try string(x, "property", loc) else { throw loc.error("a fetch index element has no property") }
+                        elements.append(.init(property: p, ascending: try bool(x, "ascending", loc, default: true)))
+                    }
+                    indexes.append(FetchIndexDescription(name: try string(io, "name", loc) ?? "", elements: elements))
+                }
+                try entity.setFetchIndexes(indexes)
+            } catch { throw loc.wrap(error) }
+        }
+        for (relationship, inverseName) in inverses {
+            let loc = at(relationship.entity?.name, relationship.name)
+            guard let destination = relationship.destinationEntity,
+                let inverse = destination.property(named: inverseName) as? RelationshipDescription
+            else { throw loc.error("inverse '\(inverseName)' is not a relationship of '\(relationship.destinationEntity?.name ?? "?")'") }
+            relationship.setInverseOneSided(inverse)
+        }
+        if let c = o["configurations"] {
+            guard case .object(let configs) = c else { throw file.error("'configurations' must map names to arrays of entity names") }
+            for name in configs.keys.sorted() {
+                let members = try strings(configs[name]!, "configuration '\(name)'", file)
+                for m in members where model.entity(named: m) == nil { throw file.error("configuration '\(name)' names an unknown entity '\(m)'") }
+                model.setConfigurationNames(members, forConfiguration: name)
+            }
+        }
+        if let t = o["fetchRequestTemplates"] {
+            guard case .object(let templates) = t else { throw file.error("'fetchRequestTemplates' must map names to fetch requests") }
+            for name in templates.keys.sorted() {
+                let template = try fetchRequest(templates[name]!, "fetch request template '\(name)'", file)
+                guard model.entity(named: template.entityName) != nil else {
+                    throw file.error("fetch request template '\(name)' names an unknown entity '\(template.entityName)'")
+                }
+                model.fetchRequestTemplatesByName[name] = template
+            }
+        }
+        do throws(ObjectGraphError) { try model.validate() } catch { throw file.wrap(error) }
+        return model
+    }
+
+    static let commonKeys: Set<String> = [
+        "name", "optional", "transient", "indexed", "userInfo", "renamingIdentifier", "versionHashModifier", "validation",
+        "indexedBySpotlight", "storedInExternalRecord",
+    ]
+
+    func named(_ v: JSONValue, _ kind: String, in entity: EntityDescription) throws(ObjectGraphError) -> (String, ModelLocation) {
+        guard case .object(let raw) = v, case .string(let name)? = raw["name"] else { throw at(entity.name).error("a \(kind) has no name") }
+        return (name, at(entity.name, name))
+    }
+
+    func common(_ p: PropertyDescription, _ o: Object, _ loc: ModelLocation) throws(ObjectGraphError) {
+        try p.setOptional(try bool(o, "optional", loc, default: true))
+        try p.setTransient(try bool(o, "transient", loc))
+        try p.setIndexed(try bool(o, "indexed", loc))
+        try p.setUserInfo(try stringMap(o, "userInfo", loc))
+        try p.setRenamingIdentifier(try string(o, "renamingIdentifier", loc))
+        try p.setVersionHashModifier(try string(o, "versionHashModifier", loc))
+        try p.setIndexedBySpotlight(try bool(o, "indexedBySpotlight", loc))
+        try p.setStoredInExternalRecord(try bool(o, "storedInExternalRecord", loc))
+        var predicates: [String] = [], warnings: [String] = []
+        for v in try array(o, "validation", loc) {
+            let rule = try object(v, "a validation rule", allowed: ["predicate", "warning"], loc)
+            guard let predicate = try string(rule, "predicate", loc) else { throw loc.error("a validation rule has no predicate") }
+            predicates.append(predicate)
+            warnings.append(try string(rule, "warning", loc) ?? "")
+        }
+        try p.setValidationPredicates(predicates, warnings: warnings)
+    }
+
+    func attribute(_ v: JSONValue, in entity: EntityDescription) throws(ObjectGraphError) {
+        let (name, loc) = try named(v, "attribute", in: entity)
+        let o = try object(v, "the attribute", allowed: Self.commonKeys.union([
+            "type", "default", "valueClassName", "valueTransformerName", "allowsExternalBinaryDataStorage",
+            "preservesValueInHistoryOnDeletion", "minValue", "maxValue", "minLength", "maxLength", "regularExpression", "derivation",
+        ]), loc)
+        guard let typeName = try string(o, "type", loc) else { throw loc.error("attribute has no type") }
+        guard let type = AttributeType(name: typeName) else { throw loc.error("unknown type '\(typeName)'") }
+        do throws(ObjectGraphError) {
+            let a = try entity.addAttribute(named: name, type: type)
+            try common(a, o, loc)
+            if let d = o["default"] { try a.setDefaultValue(try value(d, type: type, loc)) }
+            try a.setAttributeValueClassName(try string(o, "valueClassName", loc))
+            try a.setValueTransformerName(try string(o, "valueTransformerName", loc))
+            try a.setAllowsExternalBinaryDataStorage(try bool(o, "allowsExternalBinaryDataStorage", loc))
+            try a.setPreservesValueInHistoryOnDeletion(try bool(o, "preservesValueInHistoryOnDeletion", loc))
+            try a.setValueBounds(min: try o["minValue"].map { (x) throws(ObjectGraphError) in try value(x, type: type, loc) } ?? .null,
+                                 max: try o["maxValue"].map { (x) throws(ObjectGraphError) in try value(x, type: type, loc) } ?? .null)
+            try a.setLengthBounds(min: try int(o, "minLength", loc), max: try int(o, "maxLength", loc))
+            try a.setRegularExpression(try string(o, "regularExpression", loc))
+            try a.setDerivationExpression(try string(o, "derivation", loc))
+        } catch { throw loc.wrap(error) }
+    }
+
+    func relationship(_ v: JSONValue, in entity: EntityDescription, model: ManagedObjectModel) throws(ObjectGraphError)
+        -> (RelationshipDescription, String)?
+    {
+        let (name, loc) = try named(v, "relationship", in: entity)
+        let o = try object(v, "the relationship", allowed: Self.commonKeys.union([
+            "destination", "inverse", "toMany", "deleteRule", "minCount", "maxCount", "ordered",
+        ]), loc)
+        guard let destName = try string(o, "destination", loc) else { throw loc.error("relationship has no destination") }
+        guard let destination = model.entity(named: destName) else { throw loc.error("unknown destination entity '\(destName)'") }
+        var rule = DeleteRule.nullify
+        if let ruleName = try string(o, "deleteRule", loc) {
+            guard let r = DeleteRule(name: ruleName) else { throw loc.error("unknown deleteRule '\(ruleName)'") }
+            rule = r
+        }
+        let toMany = try bool(o, "toMany", loc)
+        let maxCount = try int(o, "maxCount", loc) ?? (toMany ? 0 : 1)
+        if !toMany && maxCount != 1 && o["toMany"] != nil { throw loc.error("a to-one relationship must have maxCount 1, not \(maxCount)") }
+        do throws(ObjectGraphError) {
+            let r = try entity.addRelationship(named: name, destination: destination, toMany: toMany, deleteRule: rule)
+            try r.setCounts(min: try int(o, "minCount", loc) ?? 0, max: maxCount)
+            try common(r, o, loc)
+            try r.setOrdered(try bool(o, "ordered", loc))
+            return try string(o, "inverse", loc).map { (r, $0) }
+        } catch { throw loc.wrap(error) }
+    }
+
+    func fetched(_ v: JSONValue, in entity: EntityDescription) throws(ObjectGraphError) {
+        let (name, loc) = try named(v, "fetched property", in: entity)
+        let o = try object(v, "the fetched property", allowed: Self.commonKeys.union(["fetchRequest"]), loc)
+        guard let r = o["fetchRequest"] else { throw loc.error("fetched property has no fetchRequest") }
+        do throws(ObjectGraphError) {
+            let f = try entity.addFetchedProperty(named: name, fetchRequest: try fetchRequest(r, "its fetchRequest", loc))
+            try common(f, o, loc)
+        } catch { throw loc.wrap(error) }
+    }
+
+    func fetchRequest(_ v: JSONValue, _ what: String, _ loc: ModelLocation) throws(ObjectGraphError) -> FetchRequestTemplate {
+        let o = try object(v, what, allowed: [
+            "entity", "predicate", "sort", "fetchLimit", "fetchOffset", "fetchBatchSize", "includesSubentities",
+            "returnsDistinctResults", "returnsObjectsAsFaults", "includesPropertyValues", "resultType",
+        ], loc)
+        guard let entity = try string(o, "entity", loc) else { throw loc.error("\(what) names no entity") }
+        var t = FetchRequestTemplate(entityName: entity, predicateFormat: try string(o, "predicate", loc))
+        for s in try array(o, "sort", loc) {
+            let so = try object(s, "a sort key", allowed: ["key", "ascending"], loc)
+            guard let key = try string(so, "key", loc) else { throw loc.error("a sort key has no key") }
+            t.sortKeys.append(SortKey(key, ascending: try bool(so, "ascending", loc, default: true)))
+        }
+        t.fetchLimit = try int(o, "fetchLimit", loc) ?? 0
+        t.fetchOffset = try int(o, "fetchOffset", loc) ?? 0
+        t.fetchBatchSize = try int(o, "fetchBatchSize", loc) ?? 0
+        t.resultType = try int(o, "resultType", loc) ?? 0
+        t.includesSubentities = try bool(o, "includesSubentities", loc, default: true)
+        t.returnsDistinctResults = try bool(o, "returnsDistinctResults", loc)
+        t.returnsObjectsAsFaults = try bool(o, "returnsObjectsAsFaults", loc, default: true)
+        t.includesPropertyValues = try bool(o, "includesPropertyValues", loc, default: true)
+        return t
+    }
+
+    func value(_ v: JSONValue, type: AttributeType, _ loc: ModelLocation) throws(ObjectGraphError) -> AttributeValue {
+        let bad = loc.error("value \(v) does not suit type \(type.name)")
+        switch (type, v) {
+        case (_, .null): return .null
+        case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)): return .integer(i)
+        case (.double, .integer(let i)), (.float, .integer(let i)): return .double(Double(i))
+        case (.double, .number(let d)), (.float, .number(let d)): return .double(d)
+        case (.boolean, .bool(let b)): return .boolean(b)
+        case (.string, .string(let s)): return .string(s)
+        case (.decimal, .string(let s)):
+            guard let d = ValueText.decimal(s) else { throw bad }
+            return .decimal(d)
+        case (.decimal, .integer(let i)): return .decimal(Decimal(i))
+        case (.date, .string(let s)):
+            guard let d = ValueText.date(s) else { throw bad }
+            return .date(d)
+        case (.binaryData, .string(let s)), (.transformable, .string(let s)):
+            guard let d = Data(base64Encoded: s) else { throw bad }
+            return .data(d)
+        case (.uuid, .string(let s)):
+            guard let u = UUID(uuidString: s) else { throw bad }
+            return .uuid(u)
+        case (.uri, .string(let s)):
+            guard let u = ValueText.uri(s) else { throw bad }
+            return .uri(u)
+        default: throw bad
+        }
+    }
+}
+
+private struct JSONModelWriter {
+    let canonical: Bool
+
+    func model(_ model: ManagedObjectModel) -> OrderedJSONObject {
+        var root = OrderedJSONObject()
+        root.set("format", .string(JSONModelFormat.formatName))
+        root.set("formatVersion", .integer(1))
+        if !model.versionIdentifiers.isEmpty { root.set("versionIdentifiers", .array(model.versionIdentifiers.map { .string($0) })) }
+        root.set("entities", .array(model.entitiesSortedByName.map { .object(entity($0)) }))
+        if !model.configurations.isEmpty {
+            var c: [String: JSONValue] = [:]
+            for name in model.configurations {
+                let members = canonical ? model.configurationEntityNames(name).sorted() : model.configurationEntityNames(name)
+                c[name] = .array(members.map { .string($0) })
+            }
+            root.set("configurations", .object(c))
+        }
+        if !model.fetchRequestTemplatesByName.isEmpty {
+            root.set("fetchRequestTemplates", .object(model.fetchRequestTemplatesByName.mapValues { .object(fetchRequest($0).dictionary) }))
+        }
+        if !model.localizationDictionary.isEmpty { root.set("localization", .object(model.localizationDictionary.mapValues { .string($0) })) }
+        return root
+    }
+
+    func entity(_ entity: EntityDescription) -> [String: JSONValue] {
+        var e = OrderedJSONObject()
+        e.set("name", .string(entity.name))
+        if let s = entity.superentity { e.set("superentity", .string(s.name)) }
+        if entity.isAbstract { e.set("abstract", .bool(true)) }
+        if entity.managedObjectClassName != "ManagedObject" { e.set("className", .string(entity.managedObjectClassName)) }
+        if !entity.userInfo.isEmpty { e.set("userInfo", .object(entity.userInfo.mapValues { .string($0) })) }
+        if let r = entity.explicitRenamingIdentifier { e.set("renamingIdentifier", .string(r)) }
+        if let m = entity.versionHashModifier { e.set("versionHashModifier", .string(m)) }
+        var own = entity.ownProperties
+        if canonical { own.sort { $0.name < $1.name } }
+        let attributes = own.compactMap { $0 as? AttributeDescription }.map { JSONValue.object(attribute($0).dictionary) }
+        let relationships = own.compactMap { $0 as? RelationshipDescription }.map { JSONValue.object(relationship($0).dictionary) }
+        let fetched = own.compactMap { $0 as? FetchedPropertyDescription }.map { f -> JSONValue in
+            var o = common(f)
+            o.set("fetchRequest", .object(fetchRequest(f.fetchRequest).dictionary))
+            return .object(o.dictionary)
+        }
+        if !attributes.isEmpty { e.set("attributes", .array(attributes)) }
+        if !relationships.isEmpty { e.set("relationships", .array(relationships)) }
+        if !fetched.isEmpty { e.set("fetchedProperties", .array(fetched)) }
+        if !entity.uniquenessConstraints.isEmpty {
+            e.set("uniquenessConstraints", .array(entity.uniquenessConstraints.map { .array($0.map { .string($0) }) }))
+        }
+        if !entity.fetchIndexes.isEmpty {
+            e.set("fetchIndexes", .array(entity.fetchIndexes.map { index in
+                .object(["name": .string(index.name), "elements": .array(index.elements.map { el in
+                    .object(["property": .string(el.property), "ascending": .bool(el.ascending)])
+                })])
+            }))
+        }
+        return e.dictionary
+    }
+
+    func common(_ p: PropertyDescription) -> OrderedJSONObject {
+        var o = OrderedJSONObject()
+        o.set("name", .string(p.name))
+        if !p.isOptional { o.set("optional", .bool(false)) }
+        if p.isTransient { o.set("transient", .bool(true)) }
+        if p.isIndexed { o.set("indexed", .bool(true)) }
+        if !p.userInfo.isEmpty { o.set("userInfo", .object(p.userInfo.mapValues { .string($0) })) }
+        if let r = p.explicitRenamingIdentifier { o.set("renamingIdentifier", .string(r)) }
+        if let m = p.versionHashModifier { o.set("versionHashModifier", .string(m)) }
+        if !p.validationPredicates.isEmpty {
+            o.set("validation", .array(zip(p.validationPredicates, p.validationWarnings).map {
+                .object(["predicate": .string($0), "warning": .string($1)])
+            }))
+        }
+        if p.isIndexedBySpotlight { o.set("indexedBySpotlight", .bool(true)) }
+        if p.isStoredInExternalRecord { o.set("storedInExternalRecord", .bool(true)) }
+        return o
+    }
+
+    func attribute(_ a: AttributeDescription) -> OrderedJSONObject {
+        var o = common(a)
+        o.set("type", .string(a.attributeType.name))
+        if !a.defaultValue.isNull { o.set("default", Self.json(a.defaultValue)) }
+        if let c = a.attributeValueClassName { o.set("valueClassName", .string(c)) }
+        if let t = a.valueTransformerName { o.set("valueTransformerName", .string(t)) }
+        if a.allowsExternalBinaryDataStorage { o.set("allowsExternalBinaryDataStorage", .bool(true)) }
+        if a.preservesValueInHistoryOnDeletion { o.set("preservesValueInHistoryOnDeletion", .bool(true)) }
+        if !a.minValue.isNull { o.set("minValue", Self.json(a.minValue)) }
+        if !a.maxValue.isNull { o.set("maxValue", Self.json(a.maxValue)) }
+        if let m = a.minLength { o.set("minLength", .integer(Int64(m))) }
+        if let m = a.maxLength { o.set("maxLength", .integer(Int64(m))) }
+        if let r = a.regularExpression { o.set("regularExpression", .string(r)) }
+        if let d = a.derivationExpression { o.set("derivation", .string(d)) }
+        return o
+    }
+
+    func relationship(_ r: RelationshipDescription) -> OrderedJSONObject {
+        var o = common(r)
+        o.set("destination", .string(r.destinationEntity?.name ?? ""))
+        if let inv = r.inverseRelationship { o.set("inverse", .string(inv.name)) }
+        if r.isToMany { o.set("toMany", .bool(true)) }
+        if r.isToMany && r.maxCount != 0 { o.set("maxCount", .integer(Int64(r.maxCount))) }
+        if r.minCount != 0 { o.set("minCount", .integer(Int64(r.minCount))) }
+        if r.deleteRule != .nullify { o.set("deleteRule", .string(r.deleteRule.name)) }
+        if r.isOrdered { o.set("ordered", .bool(true)) }
+        return o
+    }
+
+    func fetchRequest(_ t: FetchRequestTemplate) -> OrderedJSONObject {
+        var o = OrderedJSONObject()
+        o.set("entity", .string(t.entityName))
+        if let p = t.predicateFormat { o.set("predicate", .string(p)) }
+        if !t.sortKeys.isEmpty { o.set("sort", .array(t.sortKeys.map { .object(["key": .string($0.key), "ascending": .bool($0.ascending)]) })) }
+        if t.fetchLimit != 0 { o.set("fetchLimit", .integer(Int64(t.fetchLimit))) }
+        if t.fetchOffset != 0 { o.set("fetchOffset", .integer(Int64(t.fetchOffset))) }
+        if t.fetchBatchSize != 0 { o.set("fetchBatchSize", .integer(Int64(t.fetchBatchSize))) }
+        if t.resultType != 0 { o.set("resultType", .integer(Int64(t.resultType))) }
+        if !t.includesSubentities { o.set("includesSubentities", .bool(false)) }
+        if t.returnsDistinctResults { o.set("returnsDistinctResults", .bool(true)) }
+        if !t.returnsObjectsAsFaults { o.set("returnsObjectsAsFaults", .bool(false)) }
+        if !t.includesPropertyValues { o.set("includesPropertyValues", .bool(false)) }
+        return o
+    }
+
+    static func json(_ v: AttributeValue) -> JSONValue {
         switch v {
         case .null: .null
         case .integer(let i): .integer(i)
@@ -250,4 +446,8 @@ enum JSONModelFormat {
         case .uri(let u): .string(u.absoluteString)
         }
     }
+}
+
+extension OrderedJSONObject {
+    var dictionary: [String: JSONValue] { Dictionary(pairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a }) }
 }

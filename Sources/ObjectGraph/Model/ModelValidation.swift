@@ -1,34 +1,118 @@
 extension ManagedObjectModel {
-    /// Checks what a coordinator relies on: relationships have a destination in this
-    /// model, inverses point back, to-ones have max count 1, defaults suit their types,
-    /// persistent attributes have a storable type. Errors name the entity and property.
+    /// Checks what a coordinator relies on, and what Core Data's model compiler checks:
+    /// hierarchies without cycles, relationships with a destination in this model and an
+    /// inverse that points back, consistent counts, defaults and bounds that suit their
+    /// types, transformers only where values are transformed, configurations, templates,
+    /// constraints and indexes that name what exists. Errors name the entity and property.
     public func validate() throws(ObjectGraphError) {
         for entity in entities {
+            let at = ModelLocation(entity: entity.name)
+            var seen: Set<ObjectIdentifier> = []
+            var ancestor: EntityDescription? = entity
+            while let a = ancestor {
+                guard seen.insert(ObjectIdentifier(a)).inserted else { throw at.error("inheritance cycle through '\(a.name)'") }
+                ancestor = a.superentity
+            }
+            if let parent = entity.superentity, parent.model !== self { throw at.error("superentity '\(parent.name)' is not in the model") }
             for property in entity.ownProperties {
-                let where_ = "'\(entity.name).\(property.name)'"
+                let pat = at.with(entity: entity.name, property: property.name)
+                if EntityDescription.reservedNames.contains(property.name) { throw pat.error("'\(property.name)' is a reserved name") }
                 if let attribute = property as? AttributeDescription {
-                    if !attribute.isTransient && (attribute.attributeType == .undefined || attribute.attributeType == .objectID) {
-                        throw .invalidModel("attribute \(where_) has type \(attribute.attributeType.name), which only transient attributes may have")
+                    try validate(attribute, pat)
+                } else if let relationship = property as? RelationshipDescription {
+                    try validate(relationship, pat)
+                } else if let fetched = property as? FetchedPropertyDescription {
+                    if self.entity(named: fetched.fetchRequest.entityName) == nil {
+                        throw pat.error("fetched property fetches the unknown entity '\(fetched.fetchRequest.entityName)'")
                     }
-                    _ = try attribute.defaultValue.coerced(to: attribute.attributeType, key: property.name, entity: entity.name)
-                }
-                guard let relationship = property as? RelationshipDescription else { continue }
-                guard let destination = relationship.destinationEntity, destination.model === self,
-                    self.entity(named: destination.name) === destination
-                else {
-                    throw .invalidModel("relationship \(where_) has a destination entity that is not in the model")
-                }
-                if let inverse = relationship.inverseRelationship {
-                    guard inverse.inverseRelationship === relationship,
-                        let inverseOwner = inverse.entity, destination.isKind(of: inverseOwner) || inverseOwner.isKind(of: destination)
-                    else {
-                        throw .invalidModel("relationship \(where_): its inverse '\(inverse.qualifiedName)' does not point back at it")
-                    }
-                }
-                if relationship.maxCount != 0 && relationship.minCount > relationship.maxCount {
-                    throw .invalidModel("relationship \(where_) has a min count above its max count")
                 }
             }
+            let names = Set(entity.allProperties.map(\.name))
+            for constraint in entity.uniquenessConstraints {
+                if constraint.isEmpty { throw at.error("an empty uniqueness constraint") }
+                for name in constraint where !names.contains(name) {
+                    throw at.error("uniqueness constraint names the unknown property '\(name)'")
+                }
+            }
+            for index in entity.fetchIndexes {
+                for element in index.elements where !names.contains(element.property) {
+                    throw at.error("fetch index '\(index.name)' names the unknown property '\(element.property)'")
+                }
+            }
+        }
+        for name in configurations {
+            for member in configurationEntityNames(name) where entity(named: member) == nil {
+                throw ModelLocation().error("configuration '\(name)' names the unknown entity '\(member)'")
+            }
+        }
+        for (name, template) in fetchRequestTemplatesByName where entity(named: template.entityName) == nil {
+            throw ModelLocation().error("fetch request template '\(name)' names the unknown entity '\(template.entityName)'")
+        }
+    }
+
+    /// Value classes a transformable attribute can hold without a named transformer.
+    static let classesWithoutTransformer: Set<String> = [
+        "NSData", "Data", "NSString", "String", "NSNumber", "NSDate", "Date", "NSArray", "NSDictionary", "NSURL", "URL", "NSUUID",
+        "UUID", "NSObject", "NSSet",
+    ]
+
+    private func validate(_ attribute: AttributeDescription, _ at: ModelLocation) throws(ObjectGraphError) {
+        let type = attribute.attributeType
+        if !attribute.isTransient && (type == .undefined || type == .objectID) {
+            throw at.error("attribute has type \(type.name), which only transient attributes may have")
+        }
+        do throws(ObjectGraphError) {
+            _ = try attribute.defaultValue.coerced(to: type, key: attribute.name, entity: attribute.entity?.name ?? "?")
+        } catch { throw at.error("default value \(attribute.defaultValue) does not suit type \(type.name): \(error.message)") }
+        if attribute.valueTransformerName != nil && type != .transformable {
+            throw at.error("only transformable attributes take a value transformer; this one is \(type.name)")
+        }
+        // Xcode's customClassName is code-generation data (compiled models drop it), but it
+        // still says which class the values have.
+        let valueClass = attribute.attributeValueClassName ?? attribute.xcodeAttributes.first { $0.0 == "customClassName" }?.1
+        if type == .transformable, attribute.valueTransformerName == nil, let cls = valueClass,
+            !Self.classesWithoutTransformer.contains(cls)
+        {
+            throw at.error("transformable attribute of class '\(cls)' needs a value transformer name to store its values")
+        }
+        if let lo = attribute.minValue.sortKey, let hi = attribute.maxValue.sortKey, lo > hi {
+            throw at.error("minimum value \(attribute.minValue) is above the maximum \(attribute.maxValue)")
+        }
+        if let lo = attribute.minLength, let hi = attribute.maxLength, lo > hi {
+            throw at.error("minimum length \(lo) is above the maximum length \(hi)")
+        }
+        if let pattern = attribute.regularExpression {
+            if type != .string { throw at.error("only string attributes take a regular expression") }
+            do { _ = try Regex(pattern) } catch { throw at.error("regular expression '\(pattern)' is not valid") }
+        }
+    }
+
+    private func validate(_ relationship: RelationshipDescription, _ at: ModelLocation) throws(ObjectGraphError) {
+        guard let destination = relationship.destinationEntity, destination.model === self,
+            entity(named: destination.name) === destination
+        else { throw at.error("the destination entity is not in the model") }
+        if let inverse = relationship.inverseRelationship {
+            guard inverse.inverseRelationship === relationship, let inverseOwner = inverse.entity,
+                destination.isKind(of: inverseOwner) || inverseOwner.isKind(of: destination)
+            else { throw at.error("its inverse '\(inverse.qualifiedName)' does not point back at it") }
+        }
+        if relationship.minCount < 0 || relationship.maxCount < -1 { throw at.error("counts must not be negative") }
+        if relationship.maxCount > 0 && relationship.minCount > relationship.maxCount {
+            throw at.error("min count \(relationship.minCount) is above max count \(relationship.maxCount)")
+        }
+        if relationship.isOrdered && !relationship.isToMany { throw at.error("a to-one relationship cannot be ordered") }
+    }
+}
+
+extension AttributeValue {
+    /// A number for comparing bounds of numbers and dates; nil for other values.
+    var sortKey: Double? {
+        switch self {
+        case .integer(let i): Double(i)
+        case .double(let d): d
+        case .decimal(let d): Double(d.description)
+        case .date(let d): d.timeIntervalSinceReferenceDate
+        default: nil
         }
     }
 }

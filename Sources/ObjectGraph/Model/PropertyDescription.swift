@@ -1,13 +1,27 @@
-/// What every property of an entity has: a name, optionality, transience. Attributes and
-/// relationships refine it. Setters fail once the model is in use by a coordinator.
+/// What every property of an entity has: a name, flags, validation rules, user info and
+/// versioning data. Attributes, relationships and fetched properties refine it. Every
+/// setter fails once the model is in use by a coordinator.
 public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public let name: String
     public internal(set) weak var entity: EntityDescription?
     public private(set) var isOptional: Bool = true
     public private(set) var isTransient: Bool = false
+    /// A hint for stores: the SQLite store may create an index for it.
+    public private(set) var isIndexed: Bool = false
     public private(set) var versionHashModifier: String?
-    public var userInfo: [String: String] = [:]
-    /// The slot of this property in every object of its entity and of its subentities.
+    public private(set) var userInfo: [String: String] = [:]
+    /// Predicates (format strings) a value must satisfy, and the warning each failure reports.
+    public private(set) var validationPredicates: [String] = []
+    public private(set) var validationWarnings: [String] = []
+    /// Spotlight flags: kept as data, no effect on Linux.
+    public private(set) var isIndexedBySpotlight: Bool = false
+    public private(set) var isStoredInExternalRecord: Bool = false
+    private var renamingIdentifierValue: String?
+    /// Xcode attributes with no meaning here (`syncable`, `usesScalarValueType`, ...), kept
+    /// so that a model read from Xcode's format is written back with them.
+    var xcodeAttributes: [(String, String)] = []
+    /// The slot of this property in every object of its entity and of its subentities
+    /// (-1 for fetched properties, which have no stored value).
     public internal(set) var slot: Int = -1
 
     init(name: String) {
@@ -15,7 +29,7 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     }
 
     func checkEditable() throws(ObjectGraphError) {
-        if let model = entity?.model, !model.isEditable { throw .modelImmutable("property '\(name)'") }
+        if let model = entity?.model, !model.isEditable { throw .modelImmutable("property '\(qualifiedName)'") }
     }
 
     public func setOptional(_ optional: Bool) throws(ObjectGraphError) {
@@ -28,127 +42,72 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
         isTransient = transient
     }
 
+    public func setIndexed(_ indexed: Bool) throws(ObjectGraphError) {
+        try checkEditable()
+        isIndexed = indexed
+    }
+
     public func setVersionHashModifier(_ modifier: String?) throws(ObjectGraphError) {
         try checkEditable()
         versionHashModifier = modifier
     }
 
+    public func setUserInfo(_ info: [String: String]) throws(ObjectGraphError) {
+        try checkEditable()
+        userInfo = info
+    }
+
+    /// The name this property had in an earlier model version (mapping and inference
+    /// match properties by it); the property's name when none was set.
+    public var renamingIdentifier: String { renamingIdentifierValue ?? name }
+    /// The renaming identifier only when one was set explicitly.
+    public var explicitRenamingIdentifier: String? { renamingIdentifierValue }
+
+    public func setRenamingIdentifier(_ identifier: String?) throws(ObjectGraphError) {
+        try checkEditable()
+        renamingIdentifierValue = identifier == name ? nil : identifier
+    }
+
+    /// Sets the validation predicates (format strings) and their warnings, index by index.
+    public func setValidationPredicates(_ predicates: [String], warnings: [String]) throws(ObjectGraphError) {
+        try checkEditable()
+        guard predicates.count == warnings.count else {
+            throw .invalidArgument(
+                "'\(qualifiedName)': \(predicates.count) validation predicates but \(warnings.count) warnings; they pair index by index")
+        }
+        validationPredicates = predicates
+        validationWarnings = warnings
+    }
+
+    public func setIndexedBySpotlight(_ flag: Bool) throws(ObjectGraphError) {
+        try checkEditable()
+        isIndexedBySpotlight = flag
+    }
+
+    public func setStoredInExternalRecord(_ flag: Bool) throws(ObjectGraphError) {
+        try checkEditable()
+        isStoredInExternalRecord = flag
+    }
+
+    /// The property's version hash (32 bytes), as the entity hash uses it.
+    public var versionHash: [UInt8] { VersionHash.propertyHash(self) }
+
     /// `Entity.name`, for messages.
     public var qualifiedName: String { "\(entity?.name ?? "?").\(name)" }
 
     public var description: String { qualifiedName }
-}
 
-/// An attribute: a typed value with an optional default.
-public final class AttributeDescription: PropertyDescription, @unchecked Sendable {
-    public private(set) var attributeType: AttributeType
-    public private(set) var defaultValue: AttributeValue = .null
-
-    public init(name: String, type: AttributeType) {
-        self.attributeType = type
-        super.init(name: name)
-    }
-
-    public func setAttributeType(_ type: AttributeType) throws(ObjectGraphError) {
-        try checkEditable()
-        attributeType = type
-        defaultValue = .null
-    }
-
-    /// Sets the value new objects start with; it must suit the attribute's type.
-    public func setDefaultValue(_ value: AttributeValue) throws(ObjectGraphError) {
-        try checkEditable()
-        defaultValue = try value.coerced(to: attributeType, key: name, entity: entity?.name ?? "?")
-    }
-}
-
-/// A relationship to another entity; to-many when `maxCount != 1`.
-public final class RelationshipDescription: PropertyDescription, @unchecked Sendable {
-    public private(set) weak var destinationEntity: EntityDescription?
-    public private(set) weak var inverseRelationship: RelationshipDescription?
-    public private(set) var minCount: Int = 0
-    /// 0 means unbounded.
-    public private(set) var maxCount: Int = 1
-    public private(set) var deleteRule: DeleteRule = .nullify
-
-    public init(name: String, destination: EntityDescription) {
-        self.destinationEntity = destination
-        super.init(name: name)
-    }
-
-    public var isToMany: Bool { maxCount != 1 }
-
-    public func setDestination(_ destination: EntityDescription) throws(ObjectGraphError) {
-        try checkEditable()
-        destinationEntity = destination
-    }
-
-    public func setToMany(_ toMany: Bool) throws(ObjectGraphError) {
-        try checkEditable()
-        maxCount = toMany ? 0 : 1
-    }
-
-    public func setCounts(min: Int, max: Int) throws(ObjectGraphError) {
-        try checkEditable()
-        guard min >= 0, max >= 0, max == 0 || min <= max else {
-            throw .invalidArgument("relationship '\(qualifiedName)': invalid counts min \(min), max \(max)")
-        }
-        minCount = min
-        maxCount = max
-    }
-
-    public func setDeleteRule(_ rule: DeleteRule) throws(ObjectGraphError) {
-        try checkEditable()
-        deleteRule = rule
-    }
-
-    /// Makes `inverse` and this relationship each other's inverse. `nil` clears both sides.
-    public func setInverse(_ inverse: RelationshipDescription?) throws(ObjectGraphError) {
-        try checkEditable()
-        guard let inverse else {
-            if let old = inverseRelationship, old.inverseRelationship === self { old.inverseRelationship = nil }
-            inverseRelationship = nil
-            return
-        }
-        try inverse.checkEditable()
-        guard let destination = destinationEntity, let inverseOwner = inverse.entity,
-            inverseOwner.isKind(of: destination) || destination.isKind(of: inverseOwner)
-        else {
-            throw .invalidModel(
-                "relationship '\(qualifiedName)' cannot have '\(inverse.qualifiedName)' as inverse: it does not belong to the destination '\(destinationEntity?.name ?? "?")'"
-            )
-        }
-        guard let owner = entity, let back = inverse.destinationEntity, owner.isKind(of: back) || back.isKind(of: owner)
-        else {
-            throw .invalidModel(
-                "relationship '\(inverse.qualifiedName)' does not point back at '\(entity?.name ?? "?")', so it cannot be the inverse of '\(qualifiedName)'"
-            )
-        }
-        if let old = inverseRelationship, old !== inverse, old.inverseRelationship === self { old.inverseRelationship = nil }
-        if let old = inverse.inverseRelationship, old !== self, old.inverseRelationship === inverse { old.inverseRelationship = nil }
-        inverseRelationship = inverse
-        inverse.inverseRelationship = self
-    }
-}
-
-/// What deleting an object does to the objects a relationship points at (`NSDeleteRule`).
-public enum DeleteRule: Int, Sendable, CaseIterable {
-    case noAction = 0
-    case nullify = 1
-    case cascade = 2
-    case deny = 3
-
-    public var name: String {
-        switch self {
-        case .noAction: "noAction"
-        case .nullify: "nullify"
-        case .cascade: "cascade"
-        case .deny: "deny"
-        }
-    }
-
-    public init?(name: String) {
-        guard let match = DeleteRule.allCases.first(where: { $0.name == name }) else { return nil }
-        self = match
+    /// Copies what every property has onto `copy` (used by model copying).
+    func copyCommon(to copy: PropertyDescription) {
+        copy.isOptional = isOptional
+        copy.isTransient = isTransient
+        copy.isIndexed = isIndexed
+        copy.versionHashModifier = versionHashModifier
+        copy.userInfo = userInfo
+        copy.validationPredicates = validationPredicates
+        copy.validationWarnings = validationWarnings
+        copy.isIndexedBySpotlight = isIndexedBySpotlight
+        copy.isStoredInExternalRecord = isStoredInExternalRecord
+        copy.renamingIdentifierValue = renamingIdentifierValue
     }
 }

@@ -84,6 +84,7 @@ public enum ErrorUserInfoKey {
     public static let validationValue = "NSValidationErrorValue"
     public static let validationPredicate = "NSValidationErrorPredicate"
     public static let entity = "entity"
+    public static let property = "property"
     public static let filePath = "NSFilePath"
 }
 

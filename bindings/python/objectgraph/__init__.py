@@ -44,7 +44,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
-from .model import Attribute, Entity, Model, Property, Relationship
+from .model import Attribute, Entity, FetchedProperty, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
 
@@ -86,6 +86,7 @@ __all__ = [
     "PropertyKind",
     "RelatedSet",
     "Relationship",
+    "FetchedProperty",
     "Store",
     "StoreError",
     "TypeMismatchError",

@@ -59,6 +59,7 @@ class DeleteRule(IntEnum):
 class PropertyKind(IntEnum):
     ATTRIBUTE = 0
     RELATIONSHIP = 1
+    FETCHED = 2
 
 
 class ValueType(IntEnum):

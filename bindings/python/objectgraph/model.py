@@ -18,7 +18,7 @@ from .enums import AttributeType, DeleteRule, PropertyKind
 from .errors import ErrorCode, make_error
 from .values import Value, take_value, to_value
 
-__all__ = ["Model", "Entity", "Property", "Attribute", "Relationship"]
+__all__ = ["Model", "Entity", "Property", "Attribute", "Relationship", "FetchedProperty"]
 
 
 def _invalid(what: str) -> Exception:
@@ -43,6 +43,19 @@ def _get_enum(getter: Any, handle: Optional[int]) -> int:
 def _set(setter: Any, handle: Optional[int], *args: Any) -> None:
     err = ctypes.c_void_p()
     check(setter(handle, *args, ctypes.byref(err)), err)
+
+
+def _text(getter: Any, *args: Any) -> Optional[str]:
+    """An owned string a getter returns; None when it returns NULL without an error."""
+    err = ctypes.c_void_p()
+    pointer = getter(*args, ctypes.byref(err))
+    if not pointer and err.value:
+        check_handle(pointer, err)
+    return take_string(pointer)
+
+
+def _texts(count: Any, at: Any, handle: Optional[int]) -> List[str]:
+    return [_text(at, handle, i) or "" for i in range(count(handle))]
 
 
 class Model(OwnedHandle):
@@ -73,6 +86,70 @@ class Model(OwnedHandle):
         """Reads a model file (``.json``, in ObjectGraph's model format)."""
         err = ctypes.c_void_p()
         return cls._new(check_handle(lib.og_model_load(encode(path), ctypes.byref(err)), err))
+
+    @classmethod
+    def load_version(cls, path: PathLike, version: Optional[str] = None) -> "Model":
+        """Reads version ``version`` of an ``.xcdatamodeld`` or ``.momd`` folder
+        (None: the current one)."""
+        err = ctypes.c_void_p()
+        name = encode(version) if version is not None else None
+        return cls._new(check_handle(lib.og_model_load_version(encode(path), name, ctypes.byref(err)), err))
+
+    def write(self, path: PathLike) -> None:
+        """Writes the model in the format the extension names: ``.json``,
+        ``.xcdatamodel`` or ``.xcdatamodeld``."""
+        _set(lib.og_model_write, self._h, encode(path))
+
+    def copy(self) -> "Model":
+        """An editable deep copy (the way to change a model in use)."""
+        err = ctypes.c_void_p()
+        return Model._new(check_handle(lib.og_model_copy(self._h, ctypes.byref(err)), err))
+
+    def validate(self) -> None:
+        """Raises InvalidModelError naming the entity and property of a problem."""
+        _set(lib.og_model_validate, self._h)
+
+    @property
+    def version_identifiers(self) -> List[str]:
+        return _texts(lib.og_model_version_identifier_count, lib.og_model_version_identifier_at, self._h)
+
+    @property
+    def configurations(self) -> List[str]:
+        return _texts(lib.og_model_configuration_count, lib.og_model_configuration_at, self._h)
+
+    def entities_for_configuration(self, name: Optional[str]) -> List["Entity"]:
+        """The entities of configuration ``name`` (None: every entity)."""
+        result = []
+        for entity in self.entities:
+            out = ctypes.c_bool()
+            err = ctypes.c_void_p()
+            config = encode(name) if name is not None else None
+            check(lib.og_model_configuration_contains(self._h, config, encode(entity.name), ctypes.byref(out), ctypes.byref(err)), err)
+            if out.value:
+                result.append(entity)
+        return result
+
+    @property
+    def fetch_request_templates(self) -> Dict[str, str]:
+        """Template name -> the entity it fetches."""
+        names = _texts(lib.og_model_template_count, lib.og_model_template_at, self._h)
+        return {n: _text(lib.og_model_template_entity, self._h, encode(n)) or "" for n in names}
+
+    def fetch_request_from_template(self, name: str, **variables: Value) -> str:
+        """The template's predicate with every $VARIABLE replaced; a missing one raises."""
+        keys = (ctypes.c_char_p * max(len(variables), 1))(*[encode(k) for k in variables])
+        handles = [to_value(v) for v in variables.values()]
+        values = (ctypes.c_void_p * max(len(handles), 1))(*handles)
+        try:
+            return _text(lib.og_model_template_substitute, self._h, encode(name), keys, values, len(handles)) or ""
+        finally:
+            for h in handles:
+                lib.og_value_release(h)
+
+    @property
+    def warnings(self) -> List[str]:
+        """What loading skipped or kept without understanding."""
+        return _texts(lib.og_model_warning_count, lib.og_model_warning_at, self._h)
 
     @classmethod
     def from_json(cls, text: Union[str, bytes]) -> "Model":
@@ -138,7 +215,7 @@ class Model(OwnedHandle):
         wrapper = self._properties.get(handle)
         if wrapper is None:
             kind = _get_enum(lib.og_property_kind_of, handle)
-            cls = Relationship if kind == PropertyKind.RELATIONSHIP else Attribute
+            cls = {PropertyKind.RELATIONSHIP: Relationship, PropertyKind.FETCHED: FetchedProperty}.get(kind, Attribute)
             wrapper = self._properties[handle] = cls(self, handle)
         return wrapper
 
@@ -193,8 +270,34 @@ class Entity:
         _set(lib.og_entity_set_abstract, self._h, bool(value))
 
     @property
+    def class_name(self) -> str:
+        return _text(lib.og_entity_class_name, self._h) or ""
+
+    @property
+    def renaming_identifier(self) -> str:
+        return _text(lib.og_entity_renaming_identifier, self._h) or ""
+
+    def user_info(self, key: str) -> Optional[str]:
+        return _text(lib.og_entity_user_info, self._h, encode(key))
+
+    @property
+    def subentities(self) -> List["Entity"]:
+        result = []
+        for index in range(lib.og_entity_subentity_count(self._h)):
+            err = ctypes.c_void_p()
+            result.append(self._model._entity(check_handle(lib.og_entity_subentity_at(self._h, index, ctypes.byref(err)), err)))
+        return result
+
+    def is_kind_of(self, other: "Entity") -> bool:
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        check(lib.og_entity_is_kind_of(self._h, other._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    @property
     def properties(self) -> List["Property"]:
-        """Every property, inherited ones first, in slot order."""
+        """Every attribute and relationship, inherited ones first, in slot order
+        (fetched properties have no slot: reach them by name)."""
         result = []
         for index in range(lib.og_entity_property_count(self._h)):
             err = ctypes.c_void_p()
@@ -325,6 +428,17 @@ class Property:
     def optional(self, value: bool) -> None:
         _set(lib.og_property_set_optional, self._h, bool(value))
 
+    @property
+    def transient(self) -> bool:
+        return _get_bool(lib.og_property_is_transient, self._h)
+
+    @property
+    def renaming_identifier(self) -> str:
+        return _text(lib.og_property_renaming_identifier, self._h) or ""
+
+    def user_info(self, key: str) -> Optional[str]:
+        return _text(lib.og_property_user_info, self._h, encode(key))
+
     def __repr__(self) -> str:
         try:
             return f"<objectgraph.{type(self).__name__} {self.entity.name}.{self.name}>"
@@ -346,6 +460,10 @@ class Attribute(Property):
         handle = lib.og_attribute_default(self._h, ctypes.byref(err))
         return take_value(check_handle(handle, err))
 
+    @property
+    def value_transformer_name(self) -> Optional[str]:
+        return _text(lib.og_attribute_value_transformer_name, self._h)
+
     @default.setter
     def default(self, value: Value) -> None:
         handle = to_value(value, self.type)
@@ -355,8 +473,41 @@ class Attribute(Property):
             lib.og_value_release(handle)
 
 
+class FetchedProperty(Property):
+    """A fetched property: a lazily fetched, one-way list defined by a request."""
+
+    __slots__ = ()
+
+    @property
+    def entity_name(self) -> str:
+        """The entity the request fetches."""
+        return _text(lib.og_fetched_property_entity, self._h) or ""
+
+    @property
+    def predicate(self) -> Optional[str]:
+        """The request's predicate format string."""
+        return _text(lib.og_fetched_property_predicate, self._h)
+
+
 class Relationship(Property):
     __slots__ = ()
+
+    @property
+    def min_count(self) -> int:
+        lo, hi = ctypes.c_int64(), ctypes.c_int64()
+        _set(lib.og_relationship_counts, self._h, ctypes.byref(lo), ctypes.byref(hi))
+        return lo.value
+
+    @property
+    def max_count(self) -> int:
+        """0 (or -1) means unbounded."""
+        lo, hi = ctypes.c_int64(), ctypes.c_int64()
+        _set(lib.og_relationship_counts, self._h, ctypes.byref(lo), ctypes.byref(hi))
+        return hi.value
+
+    @property
+    def ordered(self) -> bool:
+        return _get_bool(lib.og_relationship_is_ordered, self._h)
 
     @property
     def destination(self) -> Entity:
