@@ -1,0 +1,25 @@
+import ObjectGraph
+
+/// One fuzzing input: parse it as a format string (with a few arguments for its
+/// specifiers), and when it parses, print it, parse the printed form back, and evaluate
+/// both on a small object. Parse and evaluation errors are expected; crashes, hangs and
+/// a canonical text that does not parse back are the findings.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let arguments: [PredicateValue] = ["name", 3, 2.5, ["a", 1], "x.y", true, nil]
+    guard let predicate = try? ObjectPredicate(format: text, arguments: arguments) else { return 0 }
+    let printed = predicate.predicateFormat
+    guard let again = try? ObjectPredicate(format: printed) else {
+        fatalError("the canonical text of \(text.debugDescription) does not parse: \(printed.debugDescription)")
+    }
+    if again != predicate {
+        fatalError("\(text.debugDescription) prints as \(printed.debugDescription), which parses to a different predicate")
+    }
+    let object: PredicateValue = [
+        "name": "Zoë", "age": 31, "score": 2.5, "tags": ["a", "b"],
+        "pets": [["name": "Rex", "age": 3], ["name": "Ω", "age": nil]], "team": ["name": "Blue"],
+    ]
+    _ = try? predicate.evaluate(with: object, variables: ["x": 1, "name": "Zoë"])
+    return 0
+}
