@@ -23,3 +23,17 @@ public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     _ = try? predicate.evaluate(with: object, variables: ["x": 1, "name": "Zoë"])
     return 0
 }
+
+/// SwiftPM links an executable's entry point under the name `<target>_main`; hand it to
+/// libFuzzer's driver, which parses the command line and runs the fuzzing loop.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> Int32) -> Int32
+
+@_cdecl("fuzz_predicate_main")
+public func fuzzMain(_ argc: Int32, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    var count = argc
+    var arguments = argv
+    return runFuzzerDriver(&count, &arguments, fuzzPredicate)
+}

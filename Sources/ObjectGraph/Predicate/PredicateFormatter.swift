@@ -87,10 +87,11 @@ enum PredicateFormatter {
     /// The base of `.key` or `[i]`: an operator expression gets brackets.
     private static func postfixOperand(_ e: ObjectExpression) -> String { infixOperand(e) }
 
-    /// A key, `#`-escaped when it is spelled like a keyword.
+    /// A key, `#`-escaped when it is spelled like a keyword or does not start like a name.
     private static func key(_ k: String) -> String {
         if k.hasPrefix("@") { return k }
-        return PredicateKeywords.reserved.contains(k.uppercased()) ? "#" + k : k
+        let startsLikeName = k.unicodeScalars.first.map { $0 == "_" || $0.properties.isAlphabetic } ?? false
+        return !startsLikeName || PredicateKeywords.reserved.contains(k.uppercased()) ? "#" + k : k
     }
 
     static func format(_ v: PredicateValue) -> String {
