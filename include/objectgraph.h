@@ -636,6 +636,15 @@ og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const 
  * checked against the entity when the request is executed (error 140005). */
 og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
 
+/* A NEW fetch request from the model's template `name`
+ * (fetchRequestFromTemplateWithName:substitutionVariables:): its entity, sort
+ * keys and limit, and its predicate parsed with every $VARIABLE replaced by the
+ * value of the same name among the `count` pairs (an OG_VALUE_NULL value tests
+ * against nil). Errors: 140002 for an unknown template, 140022 naming a missing
+ * variable, 140020 when the template's predicate does not parse. */
+og_fetch_request *og_model_fetch_request_from_template(const og_model *model, const char *name, const char *const *names,
+                                                       og_value *const *values, size_t count, og_error **error);
+
 /* Releases a request. NULL is ignored. */
 void og_fetch_request_release(og_fetch_request *request);
 

@@ -30,6 +30,14 @@ final class PredicateSmokeTests: XCTestCase {
         try check("straße ==[c] 'STRASSE'", [], ["straße": "Straße"], true, canonical: "straße ==[c] \"STRASSE\"")
     }
 
+    /// Inputs the fuzzer found: each must be an error or round-trip, never a crash.
+    func testFuzzerFindings() throws {
+        XCTAssertEqual(expectError { _ = try ObjectPredicate(format: "r=5e34444") }?.code, ErrorCode.predicateSyntax)
+        let escaped = try ObjectPredicate(format: "#0 > ss")
+        XCTAssertEqual(escaped.predicateFormat, "#0 > ss")
+        XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)
+    }
+
     func testErrors() {
         XCTAssertThrowsError(try ObjectPredicate(format: "age > ")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)

@@ -6,6 +6,9 @@
 #include "predicate_sample.h"
 
 #define SECONDS_1970_TO_2001 978307200.0
+#ifndef OG_FIXTURES
+#define OG_FIXTURES "Tests/Fixtures/Models"
+#endif
 
 /* Decodes one value of the sample's text form (see sample_to_c.py). */
 static og_value *decode(const char **p) {
@@ -319,7 +322,47 @@ static void fetch_with_predicate(void) {
     og_t_remove_tree(dir);
 }
 
+/* A model's template becomes a real fetch request: parsed, substituted, run. */
+static void template_fetch_request(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "shop.sqlite");
+    og_model *model = NN(og_model_load(OG_FIXTURES "/Shop.xcdatamodeld", &err));
+    og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
+    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    const char *cities[] = {"Paris", "Lyon", "Paris"};
+    for (int i = 0; i < 3; i++) {
+        og_object *customer = NN(og_context_insert(context, "Customer", &err));
+        OK(og_object_set_string(customer, "name", i == 2 ? "Zoé" : "Ann", &err));
+        OK(og_object_set_string(customer, "city", cities[i], &err));
+    }
+    OK(og_context_save(context, &err));
+
+    const char *names[1] = {"CITY"};
+    og_value *paris = NN(og_value_new_string("Paris", &err));
+    og_fetch_request *request = NN(og_model_fetch_request_from_template(model, "CustomersInCity", names, &paris, 1, &err));
+    og_results *results = NN(og_context_fetch(context, request, &err));
+    INTEQ(og_results_count(results), 2);
+    og_results_release(results);
+    og_fetch_request_release(request);
+
+    FAILS_NULL(og_model_fetch_request_from_template(model, "CustomersInCity", NULL, NULL, 0, &err),
+               OG_ERROR_PREDICATE_VARIABLE, "CITY");
+    FAILS_NULL(og_model_fetch_request_from_template(model, "Nope", names, &paris, 1, &err),
+               OG_ERROR_INVALID_ARGUMENT, "Nope");
+    request = NN(og_model_fetch_request_from_template(model, "AllAudit", NULL, NULL, 0, &err));
+    og_fetch_request_release(request);
+
+    og_value_release(paris);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    og_model_release(model);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static const og_t_case cases[] = {
+    {"template_fetch_request", template_fetch_request},
     {"table_sample", table_sample},
     {"composite_values", composite_values},
     {"construction_and_substitution", construction_and_substitution},

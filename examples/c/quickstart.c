@@ -59,6 +59,10 @@ int main(int argc, char **argv) {
 
     context = open_library(path, &coordinator);
     og_fetch_request *request = NEED(og_fetch_request_new("Book", &err));
+    og_value *before = og_value_new_int64(1972); /* %d's argument: an array, not varargs */
+    og_predicate *early = NEED(og_predicate_parse("year < %d", &before, 1, &err));
+    TRY(og_fetch_request_set_predicate(request, early, &err));
+    og_predicate_release(early); og_value_release(before);
     TRY(og_fetch_request_add_sort(request, "year", true, &err));
     og_results *results = NEED(og_context_fetch(context, request, &err));
     for (size_t i = 0; i < og_results_count(results); i++) {

@@ -171,6 +171,7 @@ struct PredicateLexer {
         let t = text(from: start)
         if !isDouble, let v = Int64(t) { return try finish(.integer(v)) }
         guard let v = Double(t) else { throw error("malformed number", at: start) }
+        guard v.isFinite else { throw error("number out of range", at: start) }
         return try finish(.double(v))
     }
 

@@ -257,6 +257,7 @@ _SIGNATURES = {
     "og_predicate_release": (None, [_v]),
     "og_fetch_request_set_predicate": (_i, [_v, _v, _err]),
     "og_fetch_request_add_sort_comparison": (_i, [_v, _s, _b, _i, _err]),
+    "og_model_fetch_request_from_template": (_v, [_v, _s, _p(_s), _p(_v), _z, _err]),
 }
 
 

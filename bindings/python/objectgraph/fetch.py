@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Iterable, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -83,6 +83,33 @@ class FetchRequest(OwnedHandle):
             check(lib.og_fetch_request_add_sort_comparison(self._h, encode(key), ascending, code, ctypes.byref(err)), err)
         self.sort.append((key, ascending))
         return self
+
+    @classmethod
+    def from_template(cls, model: Any, name: str, variables: Optional[Dict[str, Any]] = None,
+                      **more: Any) -> "FetchRequest":
+        """A new request from the model's fetch request template ``name``, its
+        predicate parsed with every ``$VARIABLE`` replaced
+        (fetchRequestFromTemplateWithName:substitutionVariables:). Every variable
+        must be given (None tests against nil); a missing one raises
+        PredicateVariableError."""
+        from .predicate import _variables
+
+        merged: Dict[str, Any] = dict(variables or {})
+        merged.update(more)
+        names, values, count = _variables(merged)
+        err = ctypes.c_void_p()
+        try:
+            handle = lib.og_model_fetch_request_from_template(model._h, encode(name), names, values.array, count,
+                                                              ctypes.byref(err))
+            request = cls.__new__(cls)
+            request._h = check_handle(handle, err)
+        finally:
+            values.release()
+        request._closed = False
+        request.entity = name
+        request.sort = []
+        request._predicate = None
+        return request
 
     def _release(self) -> None:
         lib.og_fetch_request_release(self._h)

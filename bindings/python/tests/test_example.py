@@ -35,8 +35,9 @@ def test_quickstart(tmp_path) -> None:
     ]
     assert lines[7] == "Terry Pratchett: 2 book(s): Mort, Strata"
     assert lines[8] == "Ursula K. Le Guin: 1 book(s): The Dispossessed"
-    assert lines[9].startswith("error 140005: ") and "colour" in lines[9]
-    assert len(lines) == 10
+    assert lines[9] == "before 1985 by Terry: Strata"
+    assert lines[10].startswith("error 140005: ") and "colour" in lines[10]
+    assert len(lines) == 11
     assert path.exists()
 
     # A second run starts over from an empty store.

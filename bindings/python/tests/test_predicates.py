@@ -163,3 +163,24 @@ def test_fetch_with_predicates(books_model: og.Model, open_stack: Any) -> None:
     assert "autor" in str(unknown.value)
     with pytest.raises(og.UsageError):
         ctx.fetch(og.FetchRequest("Book"), None, "pages > 1")
+
+
+def test_fetch_request_from_template(tmp_path: Path) -> None:
+    shop = Path(__file__).resolve().parents[3] / "Tests" / "Fixtures" / "Models" / "Shop.xcdatamodeld"
+    model = og.Model.load(str(shop))
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", str(tmp_path / "shop.sqlite"))
+    with og.Context(coordinator) as ctx:
+        for name, city in [("Ann", "Paris"), ("Bo", "Lyon"), ("Zoé", "Paris")]:
+            ctx.insert("Customer", name=name, city=city)
+        ctx.save()
+        request = og.FetchRequest.from_template(model, "CustomersInCity", CITY="Paris")
+        assert sorted(c.name for c in ctx.fetch(request)) == ["Ann", "Zoé"]
+        nobody = og.FetchRequest.from_template(model, "CustomersInCity", {"CITY": None})
+        assert ctx.fetch(nobody) == []
+        with pytest.raises(og.PredicateVariableError) as caught:
+            og.FetchRequest.from_template(model, "CustomersInCity")
+        assert "CITY" in str(caught.value)
+        with pytest.raises(og.UsageError):
+            og.FetchRequest.from_template(model, "NoSuchTemplate")
+    coordinator.close()
