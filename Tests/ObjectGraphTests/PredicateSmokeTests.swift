@@ -38,6 +38,13 @@ final class PredicateSmokeTests: XCTestCase {
         XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)
     }
 
+    func testEvaluationErrorsNameTheComparisonKeyPathAndTypes() {
+        let error = expectError { _ = try ObjectPredicate(format: "name > 3").evaluate(with: ["name": "Ann"]) }
+        XCTAssertEqual(error?.code, ErrorCode.predicateEvaluation)
+        XCTAssertEqual(error?.message, "in 'name > 3': cannot compare a string with an integer")
+        XCTAssertEqual(error?.userInfoValue(forKey: ErrorUserInfoKey.validationKey), "name")
+    }
+
     func testErrors() {
         XCTAssertThrowsError(try ObjectPredicate(format: "age > ")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)

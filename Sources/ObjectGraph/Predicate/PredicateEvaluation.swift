@@ -21,7 +21,22 @@ struct PredicateEvaluator {
         }
     }
 
+    /// Evaluates a comparison; an error names the comparison and its key path.
     private func compare(_ c: ObjectPredicate.Comparison, _ object: PredicateValue) throws(ObjectGraphError) -> Bool {
+        do {
+            return try compareValues(c, object)
+        } catch {
+            guard error.code == ErrorCode.predicateEvaluation, !error.message.hasPrefix("in '") else { throw error }
+            var e = error
+            e.message = "in '\(PredicateFormatter.format(.comparison(c)))': \(error.message)"
+            if e.userInfoValue(forKey: ErrorUserInfoKey.validationKey) == nil, case .keyPath(_, let path) = c.left {
+                e.userInfo.append((ErrorUserInfoKey.validationKey, path))
+            }
+            throw e
+        }
+    }
+
+    private func compareValues(_ c: ObjectPredicate.Comparison, _ object: PredicateValue) throws(ObjectGraphError) -> Bool {
         let left = try value(c.left, object)
         let right = try value(c.right, object)
         switch c.quantifier {

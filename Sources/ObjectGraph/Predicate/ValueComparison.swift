@@ -48,7 +48,7 @@ enum ValueComparison {
     static func order(_ a: PredicateValue, _ b: PredicateValue, _ options: StringCompareOptions = []) throws(ObjectGraphError) -> Int? {
         guard case .scalar(let x) = a, case .scalar(let y) = b else {
             if a.isNull || b.isNull { return nil }
-            throw .predicateEvaluation("cannot order a \(a.kindName) and a \(b.kindName)")
+            throw .predicateEvaluation("cannot order \(a.kindName.withArticle) and \(b.kindName.withArticle)")
         }
         return try order(x, y, options)
     }
@@ -62,7 +62,15 @@ enum ValueComparison {
         case (.decimal(let x), .decimal(let y)): return x < y ? -1 : x > y ? 1 : 0
         default:
             if let x = number(a), let y = number(b) { return x < y ? -1 : x > y ? 1 : 0 }
-            throw .predicateEvaluation("cannot compare a \(a.kindName) with a \(b.kindName)")
+            throw .predicateEvaluation("cannot compare \(a.kindName.withArticle) with \(b.kindName.withArticle)")
         }
+    }
+}
+
+extension String {
+    /// "an integer", "a string": a kind name with its indefinite article.
+    var withArticle: String {
+        guard let first = first?.lowercased() else { return self }
+        return ("aeiou".contains(first) ? "an " : "a ") + self
     }
 }
