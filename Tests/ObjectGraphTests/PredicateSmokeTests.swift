@@ -33,6 +33,11 @@ final class PredicateSmokeTests: XCTestCase {
     /// Inputs the fuzzer found: each must be an error or round-trip, never a crash.
     func testFuzzerFindings() throws {
         XCTAssertEqual(expectError { _ = try ObjectPredicate(format: "r=5e34444") }?.code, ErrorCode.predicateSyntax)
+        // A combining mark after "@" or "." stays a separate scalar of the key path.
+        for format in ["@\u{65E}2BCnal_hd == 6", "a.\u{65E}b == 1"] {
+            let p = try ObjectPredicate(format: format)
+            XCTAssertEqual(try ObjectPredicate(format: p.predicateFormat), p, format)
+        }
         let escaped = try ObjectPredicate(format: "#0 > ss")
         XCTAssertEqual(escaped.predicateFormat, "#0 > ss")
         XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)

@@ -23,9 +23,9 @@ enum FetchValidation {
         var current = entity
         var throughToMany = false
         var end: End? = nil
-        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let components = KeyPath.components(path)
         for (i, key) in components.enumerated() {
-            if key.hasPrefix("@") {
+            if KeyPath.isCollectionOperator(key) {
                 if i + 1 < components.count { _ = try walk(components[(i + 1)...].joined(separator: "."), from: current) }
                 return nil
             }

@@ -181,7 +181,7 @@ struct PredicateEvaluator {
 
     /// Reads a dotted key path, applying collection operators (`@count`, `@sum.x`, …).
     static func read(_ path: String, from start: PredicateValue) throws(ObjectGraphError) -> PredicateValue {
-        let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let components = KeyPath.components(path)
         return try read(components[...], from: start, path: path)
     }
 
@@ -190,7 +190,7 @@ struct PredicateEvaluator {
         var rest = components
         while let key = rest.first {
             rest = rest.dropFirst()
-            if key.hasPrefix("@") {
+            if KeyPath.isCollectionOperator(key) {
                 return try collectionOperator(key, rest, current, path)
             }
             current = try readKey(key, from: current, path: path)

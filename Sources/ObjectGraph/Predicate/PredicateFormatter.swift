@@ -41,7 +41,7 @@ enum PredicateFormatter {
         case .constant(let v): return format(v)
         case .variable(let name): return "$" + name
         case .keyPath(let base, let path):
-            let keys = path.split(separator: ".", omittingEmptySubsequences: false).map { key(String($0)) }.joined(separator: ".")
+            let keys = KeyPath.components(path).map { key($0) }.joined(separator: ".")
             guard let base else { return keys }
             return postfixOperand(base) + "." + keys
         case .index(let base, let kind):
@@ -89,7 +89,7 @@ enum PredicateFormatter {
 
     /// A key, `#`-escaped when it is spelled like a keyword or does not start like a name.
     private static func key(_ k: String) -> String {
-        if k.hasPrefix("@") { return k }
+        if KeyPath.isCollectionOperator(k) { return k }
         let startsLikeName = k.unicodeScalars.first.map { $0 == "_" || $0.properties.isAlphabetic } ?? false
         return !startsLikeName || PredicateKeywords.reserved.contains(k.uppercased()) ? "#" + k : k
     }

@@ -95,7 +95,7 @@ struct SQLPredicateTranslator {
     /// attribute through to-one relationships.
     mutating func orderTerm(_ key: SortKey, _ scope: Scope) -> String? {
         let context = Context(current: scope)
-        guard case .operand(let o)? = resolve(key.key.split(separator: ".").map(String.init), in: scope, context),
+        guard case .operand(let o)? = resolve(KeyPath.components(key.key), in: scope, context),
             o.kind != .identity
         else { return nil }
         var term = o.sql
@@ -313,7 +313,7 @@ struct SQLPredicateTranslator {
             let s = context.current
             return .operand(Operand(sql: "\(s.alias).Z_PK", kind: .identity, entity: s.entity))
         case .keyPath(let base, let path):
-            let components = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            let components = KeyPath.components(path)
             switch base {
             case nil:
                 return resolve(components, in: context.current, context)
@@ -393,7 +393,7 @@ struct SQLPredicateTranslator {
                 let owner = alias == scope.alias ? scope : Scope(alias: alias, entity: entity)
                 let rest = Array(components[(i + 1)...])
                 let path = ToMany(owner: owner, relationship: r, rest: rest)
-                if let op = rest.first, op.hasPrefix("@") { return aggregate(path, op, Array(rest.dropFirst()), context) }
+                if let op = rest.first, KeyPath.isCollectionOperator(op) { return aggregate(path, op, Array(rest.dropFirst()), context) }
                 return .toMany(path)
             }
             i += 1
