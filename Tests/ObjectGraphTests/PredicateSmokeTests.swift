@@ -38,6 +38,16 @@ final class PredicateSmokeTests: XCTestCase {
             let p = try ObjectPredicate(format: format)
             XCTAssertEqual(try ObjectPredicate(format: p.predicateFormat), p, format)
         }
+        // A key read from a number prints with brackets, so "2." is not read as a number.
+        let numberBase = try ObjectPredicate(format: "a= 2.CAST")
+        XCTAssertEqual(numberBase.predicateFormat, "a == (2).#CAST")
+        XCTAssertEqual(try ObjectPredicate(format: numberBase.predicateFormat), numberBase)
+        // Deep brackets parse in linear time, and too deep is an error, not a crash.
+        let nested = String(repeating: "(", count: 200) + "a > 1" + String(repeating: ")", count: 200)
+        XCTAssertEqual(try ObjectPredicate(format: nested).predicateFormat, "a > 1")
+        let tooDeep = String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000) + " > 1"
+        XCTAssertEqual(expectError { _ = try ObjectPredicate(format: tooDeep) }?.code, ErrorCode.predicateSyntax)
+        XCTAssertEqual(expectError { _ = try ObjectPredicate(format: String(repeating: "NOT ", count: 10000) + "a > 1") }?.code, ErrorCode.predicateSyntax)
         let escaped = try ObjectPredicate(format: "#0 > ss")
         XCTAssertEqual(escaped.predicateFormat, "#0 > ss")
         XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)

@@ -1,8 +1,10 @@
-/// Deleting objects and applying the delete rules of their relationships.
+/// Deleting objects and applying the delete rules of their relationships (§2.7).
 extension ManagedObjectContext {
-    /// Marks `object` deleted and applies its relationships' delete rules now: nullify
-    /// clears the inverse, cascade deletes the destinations, deny is checked at save.
-    /// Deleting an object inserted since the last save forgets it.
+    /// Marks `object` deleted. Its relationships' delete rules apply at once when
+    /// `propagatesDeletesAtEndOfEvent` is on (without an event loop, the delete call is the
+    /// end of the event), otherwise at save: nullify clears the inverse, cascade deletes
+    /// the destinations, deny is checked at save (1600). Deleting an object inserted since
+    /// the last save forgets it.
     public func delete(_ object: ManagedObject) throws(ObjectGraphError) {
         try checkThread()
         guard object.managedObjectContext === self else {
@@ -10,20 +12,38 @@ extension ManagedObjectContext {
         }
         if object.isDeleted { return }
         try object.fireFault(self)
+        object.prepareForDeletion()
         // Destinations are gathered while the object is still in its old state.
+        pendingDestinations[ObjectIdentifier(object)] = try relationshipDestinations(object)
+        if object.isInserted {
+            inserted.remove(object)
+            event.inserted.remove(object)
+            object.isInserted = false
+            object.forgottenInsert = true
+        } else {
+            updated.remove(object)
+            event.updated.remove(object)
+            deleted.insert(object)
+            event.deleted.insert(object)
+        }
+        object.isDeleted = true
+        if propagatesDeletesAtEndOfEvent {
+            try applyDeleteRules(object)
+        } else {
+            deletesToPropagate.insert(object)
+        }
+    }
+
+    private func relationshipDestinations(_ object: ManagedObject) throws(ObjectGraphError) -> [(RelationshipDescription, [ManagedObject])] {
         var effects: [(RelationshipDescription, [ManagedObject])] = []
         for case let r as RelationshipDescription in object.entity.properties {
             effects.append((r, try destinations(of: object, r)))
         }
-        let wasInserted = object.isInserted
-        if wasInserted {
-            inserted.remove(object)
-            object.isInserted = false
-        } else {
-            updated.remove(object)
-            deleted.insert(object)
-        }
-        object.isDeleted = true
+        return effects
+    }
+
+    func applyDeleteRules(_ object: ManagedObject) throws(ObjectGraphError) {
+        let effects = pendingDestinations.removeValue(forKey: ObjectIdentifier(object)) ?? []
         for (r, destinations) in effects {
             switch r.deleteRule {
             case .noAction, .deny:
@@ -37,7 +57,7 @@ extension ManagedObjectContext {
             }
         }
         // A forgotten insert leaves the context entirely.
-        if wasInserted { object.managedObjectContext = nil }
+        if object.forgottenInsert { object.managedObjectContext = nil }
     }
 
     func destinations(of object: ManagedObject, _ r: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {

@@ -1,13 +1,50 @@
 /// Saving: validate every changed object, then write inserts, updates and deletes in one
 /// store transaction; only when it commits do IDs become permanent and snapshots move.
 extension ManagedObjectContext {
+    /// Saves in Core Data's order (§2.11): process pending changes, post will-save, call
+    /// `willSave` (again on objects changed meanwhile, at most `willSavePasses` times),
+    /// validate, write everything in one transaction, make IDs permanent, call `didSave`,
+    /// post did-save. Nothing is written when validation or the store fails.
     public func save() throws(ObjectGraphError) {
         try checkThread()
+        try processPendingChanges()
         guard hasChanges else { return }
+        post(ContextNotification(name: .willSave, context: self))
+        try runWillSave()
+        try processPendingChanges()
         try validatePendingChanges()
         let inserts = inserted.objects, updates = updated.objects, deletes = deleted.objects
-        guard let anyEntity = (inserts + updates + deletes).first?.entity else { return }
+        try write(inserts, updates, deletes)
+        for o in inserts + updates + deletes { o.didSave() }
+        var n = ContextNotification(name: .didSave, context: self)
+        n.inserted = inserts
+        n.updated = updates
+        n.deleted = deletes
+        post(n)
+    }
 
+    /// The bound on `willSave` rounds: a hook that changes its object every time stops here.
+    static let willSavePasses = 16
+
+    private func runWillSave() throws(ObjectGraphError) {
+        var calledAt: [ObjectIdentifier: Int] = [:]
+        for _ in 0..<Self.willSavePasses {
+            let pending = (inserted.objects + updated.objects + deleted.objects).filter { o in
+                calledAt[ObjectIdentifier(o)].map { o.lastChange > $0 } ?? true
+            }
+            if pending.isEmpty { return }
+            for o in pending {
+                calledAt[ObjectIdentifier(o)] = changeStamp
+                o.willSave()
+            }
+            try propagatePendingDeletes()
+        }
+    }
+
+    /// Writes the changes in one store transaction and, once it commits, moves the objects
+    /// to their new committed state.
+    private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
+        guard let anyEntity = (inserts + updates + deletes).first?.entity else { return }
         var newKeys: [ObjectIdentifier: Int64] = [:]
         var written: [(ManagedObject, RowSnapshot)] = []
         var storeIdentifier = ""
@@ -22,7 +59,12 @@ extension ManagedObjectContext {
                 byRoot[ObjectIdentifier(root), default: []].append(o)
             }
             for root in roots {
-                let objects = byRoot[ObjectIdentifier(root)]!
+                // Objects given permanent IDs early keep them.
+                let objects = byRoot[ObjectIdentifier(root)]!.filter { $0.objectID.isTemporaryID }
+                for o in byRoot[ObjectIdentifier(root)]! where !o.objectID.isTemporaryID {
+                    newKeys[ObjectIdentifier(o)] = o.objectID.primaryKey
+                }
+                guard !objects.isEmpty else { continue }
                 var next = try tx.allocatePrimaryKeys(for: root, count: objects.count)
                 for o in objects {
                     newKeys[ObjectIdentifier(o)] = next
@@ -45,8 +87,10 @@ extension ManagedObjectContext {
         // Committed: the objects now match their rows.
         for (o, snapshot) in written {
             if o.isInserted {
-                o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: storeIdentifier)
-                registered[Self.key(o.entity, snapshot.primaryKey)] = o
+                if o.objectID.isTemporaryID {
+                    o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: storeIdentifier)
+                }
+                register(o, Self.key(o.entity, snapshot.primaryKey))
                 o.isInserted = false
             }
             o.snapshot = snapshot
@@ -54,7 +98,7 @@ extension ManagedObjectContext {
             o.changedSlots.removeAll()
         }
         for o in deletes {
-            registered.removeValue(forKey: Self.key(o.entity, o.objectID.primaryKey))
+            unregister(o, Self.key(o.entity, o.objectID.primaryKey))
             o.managedObjectContext = nil
         }
         inserted.removeAll()

@@ -3,10 +3,14 @@ import FoundationEssentials
 /// An object of the graph. Its committed values live in a shared row snapshot; a change
 /// copies the values once and records the changed slots in a bit set. Every accessor
 /// checks that it runs on the thread of the object's context.
-public final class ManagedObject: CustomStringConvertible {
-    public private(set) var entity: EntityDescription
-    public internal(set) var objectID: ManagedObjectID
-    public internal(set) weak var managedObjectContext: ManagedObjectContext?
+///
+/// Subclass it to give an entity life-cycle hooks and validation (see
+/// `ManagedObject+Lifecycle.swift`), and register the subclass under the entity's class
+/// name with `ManagedObjectClasses.register`. Accessors are final; only the hooks are open.
+open class ManagedObject: CustomStringConvertible {
+    public final private(set) var entity: EntityDescription
+    public final internal(set) var objectID: ManagedObjectID
+    public final internal(set) weak var managedObjectContext: ManagedObjectContext?
 
     /// Committed state; nil for a new object or a fault not yet fired.
     var snapshot: RowSnapshot?
@@ -15,25 +19,85 @@ public final class ManagedObject: CustomStringConvertible {
     var changedSlots = SlotSet()
     /// Loaded relationship contents by slot.
     var relations: [RelationState?]?
-    public internal(set) var isInserted = false
-    public internal(set) var isDeleted = false
+    public final internal(set) var isInserted = false
+    public final internal(set) var isDeleted = false
+    /// An insert deleted before any save: it leaves the context once its rules apply.
+    var forgottenInsert = false
+    /// The context's change stamp at this object's last change.
+    var lastChange = 0
 
-    init(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext, snapshot: RowSnapshot?) {
-        self.entity = entity
-        self.objectID = id
-        self.managedObjectContext = context
-        self.snapshot = snapshot
+    /// What the context hands a new instance; subclasses pass it on unchanged.
+    public struct Construction {
+        let entity: EntityDescription
+        let id: ManagedObjectID
+        let context: ManagedObjectContext
+        let snapshot: RowSnapshot?
     }
 
-    public var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
+    public required init(_ construction: Construction) {
+        self.entity = construction.entity
+        self.objectID = construction.id
+        self.managedObjectContext = construction.context
+        self.snapshot = construction.snapshot
+    }
+
+    /// An instance of the class registered for `entity` (this class when none is).
+    static func make(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext, snapshot: RowSnapshot?) -> ManagedObject {
+        let type = context.objectClass(for: entity)
+        return type.init(Construction(entity: entity, id: id, context: context, snapshot: snapshot))
+    }
+
+    open var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
 
     /// Whether the object's values have not been loaded yet.
-    public var isFault: Bool { snapshot == nil && current == nil && !isInserted }
+    public final var isFault: Bool { snapshot == nil && current == nil && !isInserted }
 
     /// Whether the object has unsaved changes (inserted, deleted or updated).
-    public var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
+    public final var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
 
-    public var hasChanges: Bool { isInserted || isDeleted || !changedSlots.isEmpty }
+    public final var hasChanges: Bool { isInserted || isDeleted || !changedSlots.isEmpty }
+
+    // MARK: Life-cycle hooks and validation
+    // Core Data's hooks. Subclasses override them; the base implementations run the
+    // closures registered for the entity (ObjectHooks), which is how C and Python take part.
+
+    /// After insertion; values set here are the object's starting values.
+    open func awakeFromInsert() { hooks?.awakeFromInsert?(self) }
+    /// After the object's values are loaded from the store, with change processing off:
+    /// changes made here do not dirty the object.
+    open func awakeFromFetch() { hooks?.awakeFromFetch?(self) }
+    /// After a rollback or refresh restored the object's values.
+    open func awakeFromSnapshotEvents(_ events: SnapshotEvents) { hooks?.awakeFromSnapshotEvents?(self, events) }
+    /// Before the object is saved (inserted, updated or deleted). Changes made here are
+    /// saved too; the hook runs again on objects changed since, a bounded number of times.
+    open func willSave() { hooks?.willSave?(self) }
+    /// After the save that wrote the object.
+    open func didSave() { hooks?.didSave?(self) }
+    /// When the object is deleted, before its relationships are torn down.
+    open func prepareForDeletion() { hooks?.prepareForDeletion?(self) }
+    open func willTurnIntoFault() { hooks?.willTurnIntoFault?(self) }
+    open func didTurnIntoFault() { hooks?.didTurnIntoFault?(self) }
+
+    /// Validates one property's value, returning the value to use (possibly coerced).
+    /// The model's rules have already passed when this runs.
+    open func validateValue(_ value: PredicateValue, forKey key: String) throws(ObjectGraphError) -> PredicateValue {
+        try hooks?.validateValue?(self, key, value) ?? value
+    }
+    /// Validates the whole object before it is first saved: every property by default.
+    open func validateForInsert() throws(ObjectGraphError) {
+        try validateProperties()
+        try hooks?.validateForInsert?(self)
+    }
+    open func validateForUpdate() throws(ObjectGraphError) {
+        try validateProperties()
+        try hooks?.validateForUpdate?(self)
+    }
+    /// Validates a deletion: deny rules by default.
+    open func validateForDelete() throws(ObjectGraphError) {
+        try validateDenyRules()
+        try hooks?.validateForDelete?(self)
+    }
+
 
     // MARK: Access checks
 
@@ -73,12 +137,12 @@ public final class ManagedObject: CustomStringConvertible {
 
     // MARK: Attributes
 
-    public func value(forKey key: String) throws(ObjectGraphError) -> AttributeValue {
+    public final func value(forKey key: String) throws(ObjectGraphError) -> AttributeValue {
         let context = try context()
         return try attribute(at: try slot(key), key: key, context)
     }
 
-    public func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
+    public final func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
         let context = try context()
         try checkSlot(slot)
         return try attribute(at: slot, key: nil, context)
@@ -95,12 +159,12 @@ public final class ManagedObject: CustomStringConvertible {
         return snapshot.values[slot]
     }
 
-    public func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
+    public final func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
         try setAttribute(value, at: try slot(key), context)
     }
 
-    public func setValue(_ value: AttributeValue, atSlot slot: Int) throws(ObjectGraphError) {
+    public final func setValue(_ value: AttributeValue, atSlot slot: Int) throws(ObjectGraphError) {
         let context = try context()
         try checkSlot(slot)
         try setAttribute(value, at: slot, context)
@@ -138,13 +202,13 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     /// The destination of a to-one relationship, or nil.
-    public func object(forKey key: String) throws(ObjectGraphError) -> ManagedObject? {
+    public final func object(forKey key: String) throws(ObjectGraphError) -> ManagedObject? {
         let context = try context()
         return try toOne(try relationship(key, toMany: false), context)
     }
 
     /// Sets a to-one relationship; the inverse follows on both the old and new destination.
-    public func setObject(_ destination: ManagedObject?, forKey key: String) throws(ObjectGraphError) {
+    public final func setObject(_ destination: ManagedObject?, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
         let r = try relationship(key, toMany: false)
         try context.check(destination, for: r)
@@ -152,13 +216,13 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     /// The destinations of a to-many relationship.
-    public func objects(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
+    public final func objects(forKey key: String) throws(ObjectGraphError) -> [ManagedObject] {
         let context = try context()
         return try toMany(try relationship(key, toMany: true), context).members
     }
 
     /// Adds a destination to a to-many relationship; the inverse follows.
-    public func addObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
+    public final func addObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
         let r = try relationship(key, toMany: true)
         try context.check(destination, for: r)
@@ -166,7 +230,7 @@ public final class ManagedObject: CustomStringConvertible {
     }
 
     /// Removes a destination from a to-many relationship; the inverse follows.
-    public func removeObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
+    public final func removeObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
         let r = try relationship(key, toMany: true)
         try context.check(destination, for: r)

@@ -4,36 +4,113 @@ import Glibc
 #endif
 
 /// A scratch pad of managed objects over a coordinator: it uniques objects (one object per
-/// ID), tracks inserts, updates and deletes, and saves them in one transaction. A context
-/// belongs to the thread that created it; a call from another thread is an error.
-public final class ManagedObjectContext {
+/// ID), tracks inserts, updates and deletes, and saves them in one transaction.
+///
+/// A confinement context belongs to the thread that created it; a private-queue context
+/// to its own serial queue, reached through `perform` and `performAndWait`. A call from
+/// anywhere else is error 140007.
+public final class ManagedObjectContext: @unchecked Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
-    private let ownerThread: pthread_t
+    public let concurrencyType: ConcurrencyType
+    /// The confinement thread, or the thread running the current block of a queue context.
+    var ownerThread: pthread_t?
+    let queue: ContextQueue?
 
-    /// Objects with permanent IDs, by (hierarchy root, primary key).
-    var registered: [ObjectKey: ManagedObject] = [:]
+    /// Objects with permanent IDs, by (hierarchy root, primary key). Unchanged objects are
+    /// held weakly unless `retainsRegisteredObjects`; changed ones are held by the lists.
+    var registered: [ObjectKey: WeakObject] = [:]
+    /// Strong references to every registered object while `retainsRegisteredObjects` is on.
+    var retained: [ObjectIdentifier: ManagedObject] = [:]
     var inserted = ObjectList()
     var updated = ObjectList()
     var deleted = ObjectList()
+    /// Changes since the last `processPendingChanges`, for ObjectsDidChange.
+    var event = EventChanges()
+    /// Deleted objects whose delete rules wait for the save (`propagatesDeletesAtEndOfEvent` off).
+    var deletesToPropagate = ObjectList()
+    var observers = ContextObservers()
+    /// Relationship destinations of deleted objects, kept until their delete rules apply.
+    var pendingDestinations: [ObjectIdentifier: [(RelationshipDescription, [ManagedObject])]] = [:]
+    var entityHooks: [ObjectIdentifier: ObjectHooks] = [:]
+    var hooksCache: [ObjectIdentifier: ObjectHooks?] = [:]
+    var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
+    /// Counts changes, so a save can tell which objects changed after their `willSave`.
+    var changeStamp = 0
+    /// Set while `awakeFromFetch` runs: changes are not recorded then.
+    var changeProcessingSuspended = 0
+
+    /// Anything the application wants to keep with the context.
+    public var userInfo: [String: String] = [:]
+    /// Whether delete rules apply when an object is deleted (the end of the event on a
+    /// platform without an event loop) or only when the context saves.
+    public var propagatesDeletesAtEndOfEvent = true
+    /// Whether unchanged registered objects are kept alive by the context.
+    public var retainsRegisteredObjects = false {
+        didSet {
+            if retainsRegisteredObjects {
+                for case let o? in registered.values.map(\.object) { retained[ObjectIdentifier(o)] = o }
+            } else {
+                retained.removeAll()
+            }
+        }
+    }
 
     struct ObjectKey: Hashable {
         let root: ObjectIdentifier
         let primaryKey: Int64
     }
 
-    public init(coordinator: PersistentStoreCoordinator) {
+    struct WeakObject {
+        weak var object: ManagedObject?
+    }
+
+    public enum ConcurrencyType: Int, Sendable {
+        /// Used directly, only from the thread that created the context.
+        case confinement = 0
+        /// Used inside `perform`/`performAndWait` blocks, on the context's own serial queue.
+        case privateQueue = 1
+        /// Like `privateQueue`, on a queue the library designates as the main one.
+        case mainQueue = 2
+    }
+
+    public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confinement) {
         self.persistentStoreCoordinator = coordinator
-        self.ownerThread = pthread_self()
+        self.concurrencyType = concurrencyType
+        if concurrencyType == .confinement {
+            ownerThread = pthread_self()
+            queue = nil
+        } else {
+            ownerThread = nil
+            queue = concurrencyType == .mainQueue ? ContextQueue.main : ContextQueue(label: "objectgraph.context")
+        }
     }
 
     @inline(__always)
-    /// Fails with `wrongThread` when called off the thread that owns the context.
+    /// Fails with `wrongThread` when called off the thread that owns the context (for a
+    /// queue context: outside its `perform` blocks).
     public func checkThread() throws(ObjectGraphError) {
-        if pthread_equal(ownerThread, pthread_self()) == 0 { throw .wrongThread("a managed object context") }
+        guard let owner = ownerThread, pthread_equal(owner, pthread_self()) != 0 else {
+            throw .wrongThread(concurrencyType == .confinement
+                ? "a managed object context"
+                : "a queue-based managed object context outside perform/performAndWait")
+        }
     }
 
     static func key(_ entity: EntityDescription, _ pk: Int64) -> ObjectKey {
         ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk)
+    }
+
+    /// The registered object for a key, if it is still alive.
+    func registeredObject(_ key: ObjectKey) -> ManagedObject? { registered[key]?.object }
+
+    func register(_ object: ManagedObject, _ key: ObjectKey) {
+        registered[key] = WeakObject(object: object)
+        if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+    }
+
+    func unregister(_ object: ManagedObject, _ key: ObjectKey) {
+        registered.removeValue(forKey: key)
+        retained.removeValue(forKey: ObjectIdentifier(object))
     }
 
     // MARK: Pending changes
@@ -42,15 +119,31 @@ public final class ManagedObjectContext {
     public var insertedObjects: [ManagedObject] { inserted.objects }
     public var updatedObjects: [ManagedObject] { updated.objects }
     public var deletedObjects: [ManagedObject] { deleted.objects }
-    public var registeredObjects: [ManagedObject] { Array(registered.values) + inserted.objects }
+    /// Every object the context knows: registered ones still alive, and new ones.
+    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) + inserted.objects }
 
     func didChange(_ object: ManagedObject) {
-        if !object.isInserted && !object.isDeleted { updated.insert(object) }
+        if changeProcessingSuspended > 0 { return }
+        changeStamp += 1
+        object.lastChange = changeStamp
+        if !object.isInserted && !object.isDeleted {
+            updated.insert(object)
+            event.updated.insert(object)
+        }
+    }
+
+    /// The class to instantiate for an entity: its registered subclass, or ManagedObject.
+    func objectClass(for entity: EntityDescription) -> ManagedObject.Type {
+        if let cached = classCache[ObjectIdentifier(entity)] { return cached }
+        let type = ManagedObjectClasses.type(named: entity.managedObjectClassName) ?? ManagedObject.self
+        classCache[ObjectIdentifier(entity)] = type
+        return type
     }
 
     // MARK: Inserting and looking up
 
-    /// Inserts a new object of `entityName` with its attributes' default values.
+    /// Inserts a new object of `entityName` with its attributes' default values, then calls
+    /// its `awakeFromInsert`.
     public func insertObject(entityName: String) throws(ObjectGraphError) -> ManagedObject {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: entityName)
@@ -59,36 +152,42 @@ public final class ManagedObjectContext {
             e.message = "cannot insert an object of the abstract entity '\(entity.name)'"
             throw e
         }
-        let object = ManagedObject(entity: entity, id: ManagedObjectID(temporaryFor: entity), context: self, snapshot: nil)
+        let object = ManagedObject.make(entity: entity, id: ManagedObjectID(temporaryFor: entity), context: self, snapshot: nil)
         object.isInserted = true
         object.current = entity.layout.defaults
         inserted.insert(object)
+        event.inserted.insert(object)
+        object.awakeFromInsert()
         return object
     }
 
     /// The registered object for a row, or a new fault for it (uniquing: one object per ID).
     func object(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> ManagedObject {
         let key = Self.key(entity, primaryKey)
-        if let existing = registered[key] { return existing }
+        if let existing = registeredObject(key) { return existing }
         let store = try persistentStoreCoordinator.store(for: entity)
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
-        let object = ManagedObject(entity: entity, id: id, context: self, snapshot: nil)
+        let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
         // A destination with subentities is loaded now, so the object has its concrete entity.
         if !entity.subentities.isEmpty { try object.fireFault(self) }
-        registered[key] = object
+        register(object, key)
         return object
     }
 
     /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.
     func object(for row: RowSnapshot, storeIdentifier: String) -> ManagedObject {
         let key = Self.key(row.entity, row.primaryKey)
-        if let existing = registered[key] {
-            if existing.isFault { existing.snapshot = row }
+        if let existing = registeredObject(key) {
+            if existing.isFault {
+                existing.snapshot = row
+                existing.awakeFromFetchIgnoringErrors(self)
+            }
             return existing
         }
         let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
-        let object = ManagedObject(entity: row.entity, id: id, context: self, snapshot: row)
-        registered[key] = object
+        let object = ManagedObject.make(entity: row.entity, id: id, context: self, snapshot: row)
+        register(object, key)
+        if object.hasLifecycleHooks { object.awakeFromFetchIgnoringErrors(self) }
         return object
     }
 
@@ -100,6 +199,25 @@ public final class ManagedObjectContext {
             throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "no object with the temporary ID \(id) in this context")
         }
         return try object(entity: id.entity, primaryKey: id.primaryKey)
+    }
+
+    /// The object for `id` with its values loaded; error 133000 when its row is gone.
+    public func existingObject(with id: ManagedObjectID) throws(ObjectGraphError) -> ManagedObject {
+        let o = try object(with: id)
+        do {
+            try o.fireFault(self)
+        } catch {
+            if !o.hasChanges { unregister(o, Self.key(o.entity, id.primaryKey)) }
+            throw error
+        }
+        return o
+    }
+
+    /// The object registered for `id`, or nil; never touches the store.
+    public func objectRegistered(for id: ManagedObjectID) -> ManagedObject? {
+        guard (try? checkThread()) != nil else { return nil }
+        if id.isTemporaryID { return inserted.objects.first { $0.objectID == id } }
+        return registeredObject(Self.key(id.entity, id.primaryKey))
     }
 
     /// The objects whose to-one `inverse` points at `owner`: the store's rows, then this

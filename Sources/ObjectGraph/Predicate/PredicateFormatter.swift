@@ -84,8 +84,12 @@ enum PredicateFormatter {
         isOperator(e) ? "(" + format(e) + ")" : format(e)
     }
 
-    /// The base of `.key` or `[i]`: an operator expression gets brackets.
-    private static func postfixOperand(_ e: ObjectExpression) -> String { infixOperand(e) }
+    /// The base of `.key` or `[i]`: an operator expression or a number gets brackets
+    /// (`(2).x`, since `2.x` would read as a number).
+    private static func postfixOperand(_ e: ObjectExpression) -> String {
+        if case .constant(.scalar) = e { return "(" + format(e) + ")" }
+        return infixOperand(e)
+    }
 
     /// A key, `#`-escaped when it is spelled like a keyword or does not start like a name.
     private static func key(_ k: String) -> String {

@@ -9,9 +9,27 @@ struct PredicateParser {
     private let arguments: [PredicateValue]
     private var argumentIndex = 0
 
+    /// For each "(" token, the index of its ")" (absent when unbalanced).
+    private let closing: [Int: Int]
+    /// Nesting depth of the rule being parsed, bounded so deep input cannot exhaust the stack.
+    private var depth = 0
+    static let maximumDepth = 256
+
     init(_ format: String, arguments: [PredicateValue]) throws(ObjectGraphError) {
         tokens = try PredicateLexer.tokenize(format)
         self.arguments = arguments
+        var open: [Int] = []
+        var closing: [Int: Int] = [:]
+        for (i, t) in tokens.enumerated() {
+            if t.kind == .punctuation("(") { open.append(i) }
+            if t.kind == .punctuation(")"), let o = open.popLast() { closing[o] = i }
+        }
+        self.closing = closing
+    }
+
+    private mutating func enter() throws(ObjectGraphError) {
+        depth += 1
+        if depth > Self.maximumDepth { throw error("the predicate is nested more than \(Self.maximumDepth) levels deep") }
     }
 
     static func parsePredicate(_ format: String, arguments: [PredicateValue]) throws(ObjectGraphError) -> ObjectPredicate {
@@ -83,6 +101,8 @@ struct PredicateParser {
 
     private mutating func notPredicate() throws(ObjectGraphError) -> ObjectPredicate {
         if isKeyword("NOT") || isPunctuation("!") {
+            try enter()
+            defer { depth -= 1 }
             advance()
             return .not(try notPredicate())
         }
@@ -92,15 +112,14 @@ struct PredicateParser {
     private mutating func primaryPredicate() throws(ObjectGraphError) -> ObjectPredicate {
         if isKeyword("TRUEPREDICATE") { advance(); return .truePredicate }
         if isKeyword("FALSEPREDICATE") { advance(); return .falsePredicate }
-        if isPunctuation("(") {
-            // `(` opens either a predicate or an expression such as `(a + b) > 3`: try the
-            // predicate first and keep it only if no operator follows the closing bracket.
-            let saved = (index, argumentIndex)
+        if isPunctuation("("), let close = closing[index], !startsOperatorOrOperand(at: close + 1) {
+            // `(` opens a predicate unless an operator follows its `)`, as in `(a + b) > 3`.
+            try enter()
+            defer { depth -= 1 }
             advance()
-            if let p = try? predicate(), accept(")"), !startsOperatorOrOperand() {
-                return p
-            }
-            (index, argumentIndex) = saved
+            let p = try predicate()
+            try expect(")")
+            return p
         }
         var quantifier = ComparisonQuantifier.direct
         var negate = false
@@ -125,12 +144,16 @@ struct PredicateParser {
         return negate ? .not(c) : c
     }
 
-    /// After a bracketed predicate, whether the brackets really held an expression.
-    private func startsOperatorOrOperand() -> Bool {
-        if case .punctuation(let p) = current.kind {
-            return ["=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/", "**", ".", "["].contains(p)
+    /// Whether the token at `i` continues an expression (so brackets before it held one).
+    private func startsOperatorOrOperand(at i: Int) -> Bool {
+        guard i < tokens.count else { return false }
+        let t = tokens[i]
+        if case .punctuation(let p) = t.kind {
+            return ["=", "==", "!=", "<>", "<", "<=", "=<", ">", ">=", "=>", "+", "-", "*", "/", "**", ".", "[",
+                    "&", "|", "^", "<<", ">>"].contains(p)
         }
-        return isKeyword("BETWEEN", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES")
+        guard let k = t.keyword else { return false }
+        return ["BETWEEN", "IN", "CONTAINS", "BEGINSWITH", "ENDSWITH", "LIKE", "MATCHES", "UTI-CONFORMS-TO", "UTI-EQUALS"].contains(k)
     }
 
     private mutating func comparisonOperator() throws(ObjectGraphError) -> ComparisonOperator {
@@ -220,6 +243,8 @@ struct PredicateParser {
     }
 
     private mutating func unary() throws(ObjectGraphError) -> ObjectExpression {
+        try enter()
+        defer { depth -= 1 }
         if accept("-") {
             let operand = try unary()
             switch operand {

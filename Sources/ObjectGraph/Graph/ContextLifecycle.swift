@@ -1,0 +1,128 @@
+/// Undoing and forgetting work: rollback, reset, refreshing single objects, and
+/// permanent IDs before a save.
+extension ManagedObjectContext {
+    /// Discards every unsaved change: new objects leave the context, deleted ones come
+    /// back, changed ones return to their committed values (`awakeFromSnapshotEvents`
+    /// with `.rollback`).
+    public func rollback() throws(ObjectGraphError) {
+        try processPendingChanges()
+        for o in inserted.objects {
+            if !o.objectID.isTemporaryID { unregister(o, Self.key(o.entity, o.objectID.primaryKey)) }
+            o.isInserted = false
+            o.managedObjectContext = nil
+        }
+        let restored = updated.objects + deleted.objects
+        for o in restored {
+            o.isDeleted = false
+            discardChanges(o)
+        }
+        // Relationship contents cached anywhere may mention the discarded changes.
+        for case let o? in registered.values.map(\.object) { o.relations = nil }
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        deletesToPropagate.removeAll()
+        pendingDestinations.removeAll()
+        event = EventChanges()
+        for o in restored { o.awakeFromSnapshotEvents(.rollback) }
+    }
+
+    /// Forgets every object: registered and new objects become inaccessible (error
+    /// 140010), unsaved changes are lost, and objects-did-change reports
+    /// `invalidatedAll`.
+    public func reset() throws(ObjectGraphError) {
+        try checkThread()
+        for case let o? in registered.values.map(\.object) { o.managedObjectContext = nil }
+        for o in inserted.objects { o.managedObjectContext = nil }
+        registered.removeAll()
+        retained.removeAll()
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        deletesToPropagate.removeAll()
+        pendingDestinations.removeAll()
+        event = EventChanges()
+        var n = ContextNotification(name: .objectsDidChange, context: self)
+        n.invalidatedAll = true
+        post(n)
+    }
+
+    /// Refreshes an object from the store (`refreshObject:mergeChanges:`). Without merging
+    /// it turns into a fault: unsaved changes, transient values and loaded relationships are
+    /// discarded (`willTurnIntoFault`, `didTurnIntoFault`). With merging its unchanged
+    /// properties take the store's current values and its own changes stay.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws(ObjectGraphError) {
+        try checkThread()
+        guard object.managedObjectContext === self, !object.isInserted else { return }
+        if !mergeChanges {
+            object.willTurnIntoFault()
+            if object.isDeleted {
+                object.isDeleted = false
+                deleted.remove(object)
+            }
+            discardChanges(object)
+            object.snapshot = nil
+            object.didTurnIntoFault()
+        } else {
+            guard let row = try persistentStoreCoordinator.fetchRow(object.objectID) else {
+                throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "\(object) no longer exists in the store")
+            }
+            if var values = object.current {
+                for slot in 0..<values.count where !object.changedSlots.contains(slot) && !object.entity.properties[slot].isTransient {
+                    values[slot] = row.values[slot]
+                }
+                object.current = values
+            }
+            object.snapshot = row
+            if var relations = object.relations {
+                for slot in 0..<relations.count where !object.changedSlots.contains(slot) { relations[slot] = nil }
+                object.relations = relations
+            }
+            object.awakeFromSnapshotEvents(.refresh)
+        }
+        event.refreshed.insert(object)
+    }
+
+    private func discardChanges(_ o: ManagedObject) {
+        o.current = nil
+        o.changedSlots.removeAll()
+        o.relations = nil
+        updated.remove(o)
+        event.updated.remove(o)
+    }
+
+    /// Gives new objects their permanent IDs now (`obtainPermanentIDsForObjects:`); they
+    /// stay inserted until saved. Objects that have permanent IDs are skipped.
+    public func obtainPermanentIDs(for objects: [ManagedObject]) throws(ObjectGraphError) {
+        try checkThread()
+        let pending = objects.filter { $0.objectID.isTemporaryID }
+        for o in pending where o.managedObjectContext !== self || !o.isInserted {
+            throw .invalidArgument("\(o) is not a new object of this context")
+        }
+        guard let first = pending.first else { return }
+        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
+        var roots: [EntityDescription] = []
+        for o in pending {
+            let root = o.entity.rootEntity
+            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
+            byRoot[ObjectIdentifier(root), default: []].append(o)
+        }
+        var assigned: [(ManagedObject, Int64)] = []
+        var storeIdentifier = ""
+        try persistentStoreCoordinator.save(entity: first.entity) { store, tx throws(ObjectGraphError) in
+            storeIdentifier = store.identifier
+            for root in roots {
+                let list = byRoot[ObjectIdentifier(root)]!
+                var next = try tx.allocatePrimaryKeys(for: root, count: list.count)
+                for o in list {
+                    assigned.append((o, next))
+                    next += 1
+                }
+            }
+        }
+        for (o, pk) in assigned {
+            o.objectID = ManagedObjectID(entity: o.entity, primaryKey: pk, storeIdentifier: storeIdentifier)
+            register(o, Self.key(o.entity, pk))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import Dispatch
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The serial queue of a private-queue or main-queue context.
+final class ContextQueue: @unchecked Sendable {
+    let queue: DispatchQueue
+    /// The thread running a block right now, so that a nested `performAndWait` runs inline.
+    var runningThread: pthread_t?
+
+    init(label: String) { queue = DispatchQueue(label: label) }
+
+    /// The queue every main-queue context shares: the library's designated main queue.
+    static let main = ContextQueue(label: "objectgraph.main")
+}
+
+extension ManagedObjectContext {
+    /// Runs `block` on the context's queue and returns at once (`performBlock:`); the
+    /// context processes pending changes after the block. A confinement context runs the
+    /// block at once on the calling thread, which must own it.
+    public func perform(_ block: @escaping @Sendable () -> Void) {
+        guard let queue else {
+            if (try? checkThread()) != nil { runBlock(block) }
+            return
+        }
+        queue.queue.async { [self] in self.runOnQueue(block) }
+    }
+
+    /// Runs `body` on the context's queue and waits for it (`performBlockAndWait:`),
+    /// returning its result. Called from inside a block of the same context, it runs inline.
+    public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
+        guard let queue else { return try body() }
+        if let running = queue.runningThread, pthread_equal(running, pthread_self()) != 0 {
+            return try body()
+        }
+        return try queue.queue.sync { () throws -> T in
+            let previousOwner = ownerThread
+            queue.runningThread = pthread_self()
+            ownerThread = pthread_self()
+            defer {
+                try? processPendingChanges()
+                ownerThread = previousOwner
+                queue.runningThread = nil
+            }
+            return try body()
+        }
+    }
+
+    private func runOnQueue(_ block: () -> Void) {
+        guard let queue else { return }
+        queue.runningThread = pthread_self()
+        ownerThread = pthread_self()
+        runBlock(block)
+        ownerThread = nil
+        queue.runningThread = nil
+    }
+
+    private func runBlock(_ block: () -> Void) {
+        block()
+        try? processPendingChanges()
+    }
+}

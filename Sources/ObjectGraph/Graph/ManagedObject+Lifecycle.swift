@@ -1,0 +1,78 @@
+/// The plumbing of the life-cycle hooks (declared in ManagedObject.swift, where overridable
+/// methods must live): the closures registered for an entity on the context
+/// (`ManagedObjectContext.setHooks`), which is how C and Python take part.
+extension ManagedObject {
+    var hooks: ObjectHooks? { managedObjectContext?.hooks(for: entity) }
+
+    /// Whether fetching must call `awakeFromFetch` on this object.
+    var hasLifecycleHooks: Bool {
+        type(of: self) != ManagedObject.self || managedObjectContext?.hooks(for: entity) != nil
+    }
+
+    func awakeFromFetchIgnoringErrors(_ context: ManagedObjectContext) {
+        guard hasLifecycleHooks else { return }
+        context.changeProcessingSuspended += 1
+        awakeFromFetch()
+        context.changeProcessingSuspended -= 1
+    }
+}
+
+/// What restored an object's values, for `awakeFromSnapshotEvents` (Core Data's
+/// `NSSnapshotEventType` values).
+public struct SnapshotEvents: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let undoInsertion = SnapshotEvents(rawValue: 1 << 1)
+    public static let undoDeletion = SnapshotEvents(rawValue: 1 << 2)
+    public static let undoUpdate = SnapshotEvents(rawValue: 1 << 3)
+    public static let rollback = SnapshotEvents(rawValue: 1 << 4)
+    public static let refresh = SnapshotEvents(rawValue: 1 << 5)
+    public static let mergePolicy = SnapshotEvents(rawValue: 1 << 6)
+}
+
+/// Hooks for one entity given as closures (the C and Python way of subclassing). Hooks of
+/// an entity apply to its subentities unless they have their own.
+public struct ObjectHooks {
+    public typealias Hook = (ManagedObject) -> Void
+    public typealias Validator = (ManagedObject) throws(ObjectGraphError) -> Void
+
+    public var awakeFromInsert: Hook?
+    public var awakeFromFetch: Hook?
+    public var awakeFromSnapshotEvents: ((ManagedObject, SnapshotEvents) -> Void)?
+    public var willSave: Hook?
+    public var didSave: Hook?
+    public var prepareForDeletion: Hook?
+    public var willTurnIntoFault: Hook?
+    public var didTurnIntoFault: Hook?
+    public var validateValue: ((ManagedObject, String, PredicateValue) throws(ObjectGraphError) -> PredicateValue)?
+    public var validateForInsert: Validator?
+    public var validateForUpdate: Validator?
+    public var validateForDelete: Validator?
+
+    public init() {}
+}
+
+extension ManagedObjectContext {
+    /// Sets (or with nil removes) the hooks of an entity in this context.
+    public func setHooks(_ hooks: ObjectHooks?, forEntityName name: String) throws(ObjectGraphError) {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: name)
+        entityHooks[ObjectIdentifier(entity)] = hooks
+        hooksCache.removeAll()
+    }
+
+    /// The hooks that apply to `entity`: its own, or its nearest superentity's.
+    func hooks(for entity: EntityDescription) -> ObjectHooks? {
+        if entityHooks.isEmpty { return nil }
+        let id = ObjectIdentifier(entity)
+        if let cached = hooksCache[id] { return cached }
+        var e: EntityDescription? = entity
+        var found: ObjectHooks? = nil
+        while let current = e, found == nil {
+            found = entityHooks[ObjectIdentifier(current)]
+            e = current.superentity
+        }
+        hooksCache[id] = .some(found)
+        return found
+    }
+}
