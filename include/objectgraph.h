@@ -422,6 +422,122 @@ char *og_model_template_substitute(const og_model *model, const char *name, cons
 size_t og_model_warning_count(const og_model *model);
 char *og_model_warning_at(const og_model *model, size_t index, og_error **error);
 
+/* Removes entity `name`: its subentities lose their parent, relationships
+ * pointing at it are removed, configurations forget it. Handles lent for it
+ * stay valid but belong to no model. OG_ERROR_UNKNOWN_ENTITY when absent. */
+og_status og_model_remove_entity(og_model *model, const char *name, og_error **error);
+
+/* Replaces the version identifiers with `count` strings (copied). */
+og_status og_model_set_version_identifiers(og_model *model, const char *const *identifiers, size_t count,
+                                           og_error **error);
+
+/* Defines or replaces configuration `name` (setEntities:forConfiguration:):
+ * `count` entities of this model, borrowed. Configurations may overlap. */
+og_status og_model_set_configuration_entities(og_model *model, const char *name, og_entity *const *entities,
+                                              size_t count, og_error **error);
+
+/* The entities of configuration `name` (NULL: the default configuration,
+ * every entity, in name order; otherwise in the configuration's order):
+ * *out receives the count, og_model_configuration_entity_at lends entity
+ * `index` (LENT by the model). An unknown configuration is
+ * OG_ERROR_INVALID_ARGUMENT. */
+og_status og_model_configuration_entity_count(const og_model *model, const char *name, size_t *out, og_error **error);
+og_entity *og_model_configuration_entity_at(const og_model *model, const char *name, size_t index, og_error **error);
+
+/* Stores fetch request template `name` (setFetchRequestTemplate:forName:),
+ * replacing one of the same name: it fetches `entity_name` (an entity of the
+ * model), filtered by `predicate` (a format string whose $NAME tokens are
+ * substitution variables; NULL for none), sorted by `sort_count` keys
+ * (sort_keys[i], ascending[i]), at most `fetch_limit` objects (0: no limit).
+ * Everything is copied. */
+og_status og_model_set_template(og_model *model, const char *name, const char *entity_name, const char *predicate,
+                                const char *const *sort_keys, const bool *ascending, size_t sort_count,
+                                int64_t fetch_limit, og_error **error);
+
+/* Removes template `name`; OG_ERROR_INVALID_ARGUMENT when there is none. */
+og_status og_model_remove_template(og_model *model, const char *name, og_error **error);
+
+/* Template `name`'s predicate format string (owned; NULL without an error
+ * when it has none) and fetch limit (0: none). Every template getter fails
+ * with OG_ERROR_INVALID_ARGUMENT for an unknown template. */
+char *og_model_template_predicate(const og_model *model, const char *name, og_error **error);
+og_status og_model_template_fetch_limit(const og_model *model, const char *name, int64_t *out, og_error **error);
+
+/* Template `name`'s sort keys: *out receives their number; sort key `index`
+ * is returned owned, and *ascending receives its direction. */
+og_status og_model_template_sort_count(const og_model *model, const char *name, size_t *out, og_error **error);
+char *og_model_template_sort_at(const og_model *model, const char *name, size_t index, bool *ascending,
+                                og_error **error);
+
+/* Template `name`'s substitution variables (without `$`), in order of first
+ * use: *out receives their number; variable `index` is returned owned. */
+og_status og_model_template_variable_count(const og_model *model, const char *name, size_t *out, og_error **error);
+char *og_model_template_variable_at(const og_model *model, const char *name, size_t index, og_error **error);
+
+/* Replaces the localization dictionary with `count` pairs (copied). Keys:
+ * "Entity/<Entity>", "Property/<property>",
+ * "Property/<property>/Entity/<Entity>", "ErrorString/<text>". */
+og_status og_model_set_localization(og_model *model, const char *const *keys, const char *const *values,
+                                    size_t count, og_error **error);
+
+/* Number of localization entries, key `index` in key order (owned), and the
+ * value for `key` (owned; NULL without an error when there is none). */
+size_t og_model_localization_count(const og_model *model);
+char *og_model_localization_key_at(const og_model *model, size_t index, og_error **error);
+char *og_model_localization(const og_model *model, const char *key, og_error **error);
+
+/* The localized name of an entity, and of a property of an entity (the
+ * per-entity key first, then the general one). Owned; NULL without an error
+ * when the dictionary has none. */
+char *og_model_localized_entity_name(const og_model *model, const char *entity, og_error **error);
+char *og_model_localized_property_name(const og_model *model, const char *property, const char *entity,
+                                       og_error **error);
+
+/* entityVersionHashesByName: for `index` below og_model_entity_count, the
+ * name of entity `index` in name order (owned) and its 32-byte version hash
+ * in `out`. */
+char *og_model_version_hash_at(const og_model *model, size_t index, uint8_t out[32], og_error **error);
+
+/* isConfiguration:compatibleWithStoreMetadata:. *out is true when the store
+ * recorded exactly the entities of configuration `configuration` (NULL: the
+ * default, every entity), each with the hash this model gives it. The
+ * metadata is either `count` entity names with their hashes (`hashes` holds
+ * count × 32 bytes, back to back), or the metadata of a store. An unknown
+ * configuration gives false. */
+og_status og_model_is_configuration_compatible(const og_model *model, const char *configuration,
+                                               const char *const *names, const uint8_t *hashes, size_t count,
+                                               bool *out, og_error **error);
+og_status og_model_is_configuration_compatible_with_store(const og_model *model, const char *configuration,
+                                                          const og_store *store, bool *out, og_error **error);
+
+/* A NEW model merging `count` models (modelByMergingModels:): their entities
+ * (copied), configurations of the same name joined, templates, localization
+ * and version identifiers. A repeated entity or template name is
+ * OG_ERROR_INVALID_MODEL. The parts are borrowed and stay unchanged. */
+og_model *og_model_merge(og_model *const *models, size_t count, og_error **error);
+
+/* modelByMergingModels:forStoreMetadata:: the merged model when its hashes
+ * match the metadata (`hash_count` names and hashes, as for
+ * og_model_is_configuration_compatible; og_store_version_hash_at reads a
+ * store's), NEW. NULL WITHOUT an error (*error untouched) when nothing
+ * matches; NULL with an error only for bad arguments. */
+og_model *og_model_merge_for_metadata(og_model *const *models, size_t count, const char *const *names,
+                                      const uint8_t *hashes, size_t hash_count, og_error **error);
+
+/* Loads and merges every model file directly inside the folder `path`
+ * (.json, .xcdatamodel, .xcdatamodeld, .mom, .momd; current versions): the
+ * Linux form of mergedModelFromBundles:. Other files are ignored. Returns a
+ * NEW model, or NULL with OG_ERROR_INVALID_MODEL (not a folder, a bad file,
+ * entities repeated across files). */
+og_model *og_model_load_directory(const char *path, og_error **error);
+
+/* mergedModelFromBundles:forStoreMetadata:: like og_model_load_directory, but
+ * every version of each versioned folder is tried and only parts whose hashes
+ * the metadata records are merged. A NEW model, or NULL WITHOUT an error when
+ * the result does not match the metadata exactly. */
+og_model *og_model_load_directory_for_metadata(const char *path, const char *const *names, const uint8_t *hashes,
+                                               size_t count, og_error **error);
+
 /* Releases a model. Entities and properties it lent become invalid. Coordinators
  * using it keep their own reference. NULL is ignored. */
 void og_model_release(og_model *model);
@@ -485,6 +601,59 @@ og_property *og_entity_add_attribute(og_entity *entity, const char *name, og_att
  * og_relationship_set_inverse. Returns it, LENT by the model. */
 og_property *og_entity_add_relationship(og_entity *entity, const char *name, og_entity *destination, og_error **error);
 
+/* Makes exactly `count` entities (borrowed) the subentities of `entity`
+ * (setSubentities:): each becomes a child, former children lose their parent. */
+og_status og_entity_set_subentities(og_entity *entity, og_entity *const *subentities, size_t count, og_error **error);
+
+/* Sets the class name (NULL: "ManagedObject"), the renaming identifier (NULL
+ * or the entity's name: none) and the version hash modifier (NULL: none).
+ * Strings are copied. */
+og_status og_entity_set_class_name(og_entity *entity, const char *class_name, og_error **error);
+og_status og_entity_set_renaming_identifier(og_entity *entity, const char *identifier, og_error **error);
+og_status og_entity_set_version_hash_modifier(og_entity *entity, const char *modifier, og_error **error);
+
+/* The version hash modifier: owned, NULL without an error when there is none. */
+char *og_entity_version_hash_modifier(const og_entity *entity, og_error **error);
+
+/* User info: the number of entries, key `index` in key order (owned), and
+ * replacing every entry with `count` pairs (copied). */
+size_t og_entity_user_info_count(const og_entity *entity);
+char *og_entity_user_info_key_at(const og_entity *entity, size_t index, og_error **error);
+og_status og_entity_set_user_info(og_entity *entity, const char *const *keys, const char *const *values, size_t count,
+                                  og_error **error);
+
+/* Uniqueness constraints: each is a list of property names, which crosses the
+ * interface as one string joined with commas ("firstName,lastName"). Number,
+ * constraint `index` (owned), and replacing them all with `count` strings. */
+size_t og_entity_uniqueness_constraint_count(const og_entity *entity);
+char *og_entity_uniqueness_constraint_at(const og_entity *entity, size_t index, og_error **error);
+og_status og_entity_set_uniqueness_constraints(og_entity *entity, const char *const *constraints, size_t count,
+                                               og_error **error);
+
+/* The relationships of `entity` (inherited ones included, in slot order)
+ * whose destination is `destination` (relationshipsWithDestinationEntity:):
+ * their number (0 for invalid handles) and relationship `index`, LENT like
+ * the entity. */
+size_t og_entity_relationship_with_destination_count(const og_entity *entity, const og_entity *destination);
+og_property *og_entity_relationship_with_destination_at(const og_entity *entity, const og_entity *destination,
+                                                        size_t index, og_error **error);
+
+/* Fetched properties (inherited ones first): their number and property
+ * `index`, LENT like the entity. They have no slot. */
+size_t og_entity_fetched_property_count(const og_entity *entity);
+og_property *og_entity_fetched_property_at(const og_entity *entity, size_t index, og_error **error);
+
+/* Adds a fetched property fetching `entity_name` with `predicate` (a format
+ * string that may use $FETCH_SOURCE and $FETCHED_PROPERTY; NULL for none).
+ * Returns it, LENT by the model. */
+og_property *og_entity_add_fetched_property(og_entity *entity, const char *name, const char *entity_name,
+                                            const char *predicate, og_error **error);
+
+/* Removes a property the entity declares (OG_ERROR_UNKNOWN_KEY otherwise); a
+ * relationship's inverse forgets it. Its handle stays valid but belongs to no
+ * entity. */
+og_status og_entity_remove_property(og_entity *entity, const char *name, og_error **error);
+
 /* ------------------------------------------------------------------------ */
 /* Properties: attributes and relationships                                 */
 /* ------------------------------------------------------------------------ */
@@ -547,6 +716,98 @@ char *og_attribute_value_transformer_name(const og_property *attribute, og_error
 char *og_fetched_property_entity(const og_property *fetched, og_error **error);
 char *og_fetched_property_predicate(const og_property *fetched, og_error **error);
 
+/* Flags of every property: transient (never stored), indexed (the SQLite
+ * store indexes the column), and the Spotlight flags (kept as data, no effect
+ * on Linux). */
+og_status og_property_set_transient(og_property *property, bool transient, og_error **error);
+og_status og_property_is_indexed(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_indexed(og_property *property, bool indexed, og_error **error);
+og_status og_property_is_indexed_by_spotlight(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_indexed_by_spotlight(og_property *property, bool flag, og_error **error);
+og_status og_property_is_stored_in_external_record(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_stored_in_external_record(og_property *property, bool flag, og_error **error);
+
+/* Sets the renaming identifier (NULL or the property's name: none) and the
+ * version hash modifier (NULL: none); reads the modifier (owned, NULL without
+ * an error when none). */
+og_status og_property_set_renaming_identifier(og_property *property, const char *identifier, og_error **error);
+og_status og_property_set_version_hash_modifier(og_property *property, const char *modifier, og_error **error);
+char *og_property_version_hash_modifier(const og_property *property, og_error **error);
+
+/* The property's own version hash (32 bytes), as its entity's hash uses it. */
+og_status og_property_version_hash(const og_property *property, uint8_t out[32], og_error **error);
+
+/* User info: number of entries, key `index` in key order (owned), and
+ * replacing every entry with `count` pairs (copied). */
+size_t og_property_user_info_count(const og_property *property);
+char *og_property_user_info_key_at(const og_property *property, size_t index, og_error **error);
+og_status og_property_set_user_info(og_property *property, const char *const *keys, const char *const *values,
+                                    size_t count, og_error **error);
+
+/* Validation predicates (format strings a value must satisfy, with `self`
+ * the value) and the warning each failure reports: their number, predicate
+ * and warning `index` (owned), and replacing them with `count` pairs. */
+size_t og_property_validation_count(const og_property *property);
+char *og_property_validation_predicate_at(const og_property *property, size_t index, og_error **error);
+char *og_property_validation_warning_at(const og_property *property, size_t index, og_error **error);
+og_status og_property_set_validation(og_property *property, const char *const *predicates,
+                                     const char *const *warnings, size_t count, og_error **error);
+
+/* Changes the attribute's type; its default value and value bounds are cleared. */
+og_status og_attribute_set_type(og_property *attribute, og_attribute_type type, og_error **error);
+
+/* Value bounds (numbers and dates): NEW values, OG_VALUE_NULL when unbounded.
+ * Setting takes values of the attribute's type, NULL or OG_VALUE_NULL for no
+ * bound (borrowed); other attribute types give OG_ERROR_INVALID_MODEL. */
+og_value *og_attribute_min_value(const og_property *attribute, og_error **error);
+og_value *og_attribute_max_value(const og_property *attribute, og_error **error);
+og_status og_attribute_set_value_bounds(og_property *attribute, const og_value *min, const og_value *max,
+                                        og_error **error);
+
+/* Length bounds (strings in characters, binary data in bytes); -1 means no
+ * bound, in and out. Other attribute types give OG_ERROR_INVALID_MODEL. */
+og_status og_attribute_length_bounds(const og_property *attribute, int64_t *min, int64_t *max, og_error **error);
+og_status og_attribute_set_length_bounds(og_property *attribute, int64_t min, int64_t max, og_error **error);
+
+/* The regular expression string values must match (owned; NULL without an
+ * error when none), and setting it (NULL: none). */
+char *og_attribute_regular_expression(const og_property *attribute, og_error **error);
+og_status og_attribute_set_regular_expression(og_property *attribute, const char *pattern, og_error **error);
+
+/* Sets the value transformer name of a transformable attribute (NULL: the
+ * default transformer). */
+og_status og_attribute_set_value_transformer_name(og_property *attribute, const char *name, og_error **error);
+
+/* The class name Xcode records for values (attributeValueClassName) and a
+ * derived attribute's expression: owned, NULL without an error when none;
+ * setting them (NULL: none). Kept as data. */
+char *og_attribute_value_class_name(const og_property *attribute, og_error **error);
+og_status og_attribute_set_value_class_name(og_property *attribute, const char *name, og_error **error);
+char *og_attribute_derivation_expression(const og_property *attribute, og_error **error);
+og_status og_attribute_set_derivation_expression(og_property *attribute, const char *expression, og_error **error);
+
+/* allowsExternalBinaryDataStorage and preservesValueInHistoryOnDeletion. */
+og_status og_attribute_allows_external_storage(const og_property *attribute, bool *out, og_error **error);
+og_status og_attribute_set_allows_external_storage(og_property *attribute, bool flag, og_error **error);
+og_status og_attribute_preserves_value_in_history(const og_property *attribute, bool *out, og_error **error);
+og_status og_attribute_set_preserves_value_in_history(og_property *attribute, bool flag, og_error **error);
+
+/* Sets minimum and maximum count (max 1: to-one; 0 or -1: unbounded to-many;
+ * min at most max). OG_ERROR_INVALID_MODEL for impossible counts. */
+og_status og_relationship_set_counts(og_property *relationship, int64_t min, int64_t max, og_error **error);
+
+/* Makes a to-many keep its order; a to-one cannot be ordered
+ * (OG_ERROR_INVALID_MODEL). */
+og_status og_relationship_set_ordered(og_property *relationship, bool ordered, og_error **error);
+
+/* Points the relationship at `destination`, an entity of the same model. */
+og_status og_relationship_set_destination(og_property *relationship, og_entity *destination, og_error **error);
+
+/* Replaces a fetched property's request: the entity it fetches and its
+ * predicate format string (NULL: none). Copied. */
+og_status og_fetched_property_set_request(og_property *fetched, const char *entity_name, const char *predicate,
+                                          og_error **error);
+
 /* ------------------------------------------------------------------------ */
 /* Coordinators and stores                                                  */
 /* ------------------------------------------------------------------------ */
@@ -575,6 +836,12 @@ void og_coordinator_release(og_coordinator *coordinator);
 const char *og_store_type(const og_store *store);
 const char *og_store_path(const og_store *store);
 const char *og_store_uuid(const og_store *store);
+
+/* The version hashes the store's metadata records (NSStoreModelVersionHashes):
+ * their number (0 for an invalid handle), and for `index`, the entity name in
+ * name order (owned) with its 32-byte hash in `out`. */
+size_t og_store_version_hash_count(const og_store *store);
+char *og_store_version_hash_at(const og_store *store, size_t index, uint8_t out[32], og_error **error);
 
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                 */

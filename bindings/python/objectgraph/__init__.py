@@ -44,7 +44,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
-from .model import Attribute, Entity, FetchedProperty, Model, Property, Relationship
+from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
 
@@ -70,6 +70,7 @@ __all__ = [
     "Error",
     "ErrorCode",
     "FetchRequest",
+    "FetchRequestTemplate",
     "IncompatibleStoreError",
     "InvalidHandleError",
     "LibraryNotFoundError",

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import ctypes
-from typing import List
+from typing import Dict, List
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import PathLike, check_handle, decode, encode
+from ._util import PathLike, check_handle, decode, encode, take_string
 from .errors import ErrorCode, make_error
 from .model import Model
 
@@ -31,6 +31,18 @@ class Store:
     @property
     def coordinator(self) -> "Coordinator":
         return self._coordinator
+
+    @property
+    def version_hashes(self) -> Dict[str, bytes]:
+        """The entity version hashes the store's metadata records
+        (NSStoreModelVersionHashes): entity name -> 32 bytes."""
+        result: Dict[str, bytes] = {}
+        for index in range(lib.og_store_version_hash_count(self._h)):
+            out = (ctypes.c_uint8 * 32)()
+            err = ctypes.c_void_p()
+            name = take_string(check_handle(lib.og_store_version_hash_at(self._h, index, out, ctypes.byref(err)), err))
+            result[name or ""] = bytes(out)
+        return result
 
     def __repr__(self) -> str:
         return f"<objectgraph.Store {self.type} {self.path!r} uuid={self.uuid}>"

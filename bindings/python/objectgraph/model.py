@@ -9,7 +9,8 @@ later call passes NULL and the library reports OG_ERROR_INVALID_HANDLE.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Iterator, List, Optional, Union
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -18,7 +19,10 @@ from .enums import AttributeType, DeleteRule, PropertyKind
 from .errors import ErrorCode, make_error
 from .values import Value, take_value, to_value
 
-__all__ = ["Model", "Entity", "Property", "Attribute", "Relationship", "FetchedProperty"]
+__all__ = ["Model", "Entity", "Property", "Attribute", "Relationship", "FetchedProperty", "FetchRequestTemplate"]
+
+#: Version hashes as a store's metadata records them: entity name -> 32 bytes.
+VersionHashes = Mapping[str, bytes]
 
 
 def _invalid(what: str) -> Exception:
@@ -56,6 +60,90 @@ def _text(getter: Any, *args: Any) -> Optional[str]:
 
 def _texts(count: Any, at: Any, handle: Optional[int]) -> List[str]:
     return [_text(at, handle, i) or "" for i in range(count(handle))]
+
+
+def _size(getter: Any, *args: Any) -> int:
+    """A count a fallible getter writes to its `size_t *out`."""
+    out = ctypes.c_size_t()
+    err = ctypes.c_void_p()
+    check(getter(*args, ctypes.byref(out), ctypes.byref(err)), err)
+    return out.value
+
+
+def _c_strings(items: Sequence[Union[str, bytes]]) -> "ctypes.Array[ctypes.c_char_p]":
+    return (ctypes.c_char_p * max(len(items), 1))(*[encode(i) for i in items])
+
+
+def _c_handles(handles: Sequence[Optional[int]]) -> "ctypes.Array[ctypes.c_void_p]":
+    return (ctypes.c_void_p * max(len(handles), 1))(*handles)
+
+
+def _opt(text: Optional[str]) -> Optional[bytes]:
+    return encode(text) if text is not None else None
+
+
+def _pairs(setter: Any, handle: Optional[int], mapping: Mapping[str, str]) -> None:
+    """Calls a setter taking (keys, values, count)."""
+    keys = list(mapping)
+    _set(setter, handle, _c_strings(keys), _c_strings([mapping[k] for k in keys]), len(keys))
+
+
+def _dict(count: Any, key_at: Any, value: Any, handle: Optional[int]) -> Dict[str, str]:
+    return {k: _text(value, handle, encode(k)) or "" for k in _texts(count, key_at, handle)}
+
+
+def _hash_args(hashes: VersionHashes) -> Tuple[Any, Any, int]:
+    """(names, hashes, count) for the C functions that take store metadata."""
+    names = list(hashes)
+    blob = bytearray()
+    for name in names:
+        value = bytes(hashes[name])
+        if len(value) != 32:
+            raise make_error(f"the version hash of {name!r} has {len(value)} bytes, not 32", ErrorCode.INVALID_ARGUMENT)
+        blob += value
+    buffer = (ctypes.c_uint8 * max(len(blob), 1)).from_buffer_copy(bytes(blob) or b"\0")
+    return _c_strings(names), buffer, len(names)
+
+
+def _metadata_hashes(metadata: Any) -> VersionHashes:
+    """A Store's recorded hashes, or a mapping of them as given."""
+    hashes = getattr(metadata, "version_hashes", metadata)
+    return hashes  # type: ignore[no-any-return]
+
+
+def _hashes(at: Any, handle: Optional[int], count: int) -> Dict[str, bytes]:
+    result: Dict[str, bytes] = {}
+    for index in range(count):
+        out = (ctypes.c_uint8 * 32)()
+        name = _text(at, handle, index, out)
+        result[name or ""] = bytes(out)
+    return result
+
+
+def _sort_key(item: Union[str, Tuple[str, bool]]) -> Tuple[str, bool]:
+    if isinstance(item, tuple):
+        return item[0], bool(item[1])
+    return (item[1:], False) if item.startswith("-") else (item, True)
+
+
+@dataclass(frozen=True)
+class FetchRequestTemplate:
+    """A model's named fetch request: the entity, the predicate format string
+    (``$NAME`` tokens are its variables), sort keys as (key, ascending) and a
+    limit (0: none)."""
+
+    entity: str
+    predicate: Optional[str] = None
+    sort: List[Tuple[str, bool]] = field(default_factory=list)
+    limit: int = 0
+    variables: List[str] = field(default_factory=list)
+
+
+def _none_or_raise(err: ctypes.c_void_p) -> None:
+    """For the calls that return NULL without an error when nothing matches."""
+    if err.value:
+        check_handle(None, err)
+    return None
 
 
 class Model(OwnedHandle):
@@ -113,20 +201,23 @@ class Model(OwnedHandle):
     def version_identifiers(self) -> List[str]:
         return _texts(lib.og_model_version_identifier_count, lib.og_model_version_identifier_at, self._h)
 
+    @version_identifiers.setter
+    def version_identifiers(self, identifiers: Iterable[str]) -> None:
+        items = list(identifiers)
+        _set(lib.og_model_set_version_identifiers, self._h, _c_strings(items), len(items))
+
     @property
     def configurations(self) -> List[str]:
         return _texts(lib.og_model_configuration_count, lib.og_model_configuration_at, self._h)
 
     def entities_for_configuration(self, name: Optional[str]) -> List["Entity"]:
-        """The entities of configuration ``name`` (None: every entity)."""
+        """The entities of configuration ``name`` in its order (None: every
+        entity, in name order). UsageError for an unknown configuration."""
+        config = _opt(name)
         result = []
-        for entity in self.entities:
-            out = ctypes.c_bool()
+        for index in range(_size(lib.og_model_configuration_entity_count, self._h, config)):
             err = ctypes.c_void_p()
-            config = encode(name) if name is not None else None
-            check(lib.og_model_configuration_contains(self._h, config, encode(entity.name), ctypes.byref(out), ctypes.byref(err)), err)
-            if out.value:
-                result.append(entity)
+            result.append(self._entity(check_handle(lib.og_model_configuration_entity_at(self._h, config, index, ctypes.byref(err)), err)))
         return result
 
     @property
@@ -145,6 +236,127 @@ class Model(OwnedHandle):
         finally:
             for h in handles:
                 lib.og_value_release(h)
+
+    def set_entities_for_configuration(self, name: str, entities: Iterable[Union["Entity", str]]) -> None:
+        """Defines or replaces configuration ``name`` (entities or their names)."""
+        handles = [(e if isinstance(e, Entity) else self.entity(e))._h for e in entities]
+        _set(lib.og_model_set_configuration_entities, self._h, encode(name), _c_handles(handles), len(handles))
+
+    def configuration_contains(self, name: Optional[str], entity: Union["Entity", str]) -> bool:
+        """Whether configuration ``name`` (None: the default) holds ``entity``."""
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        entity_name = entity.name if isinstance(entity, Entity) else entity
+        check(lib.og_model_configuration_contains(self._h, _opt(name), encode(entity_name), ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def fetch_request_template(self, name: str) -> FetchRequestTemplate:
+        """Template ``name`` in full; UsageError when there is none."""
+        key = encode(name)
+        entity = _text(lib.og_model_template_entity, self._h, key) or ""
+        limit = ctypes.c_int64()
+        _set(lib.og_model_template_fetch_limit, self._h, key, ctypes.byref(limit))
+        sort = []
+        for index in range(_size(lib.og_model_template_sort_count, self._h, key)):
+            ascending = ctypes.c_bool()
+            sort.append((_text(lib.og_model_template_sort_at, self._h, key, index, ctypes.byref(ascending)) or "", ascending.value))
+        variables = [
+            _text(lib.og_model_template_variable_at, self._h, key, i) or ""
+            for i in range(_size(lib.og_model_template_variable_count, self._h, key))
+        ]
+        return FetchRequestTemplate(entity, _text(lib.og_model_template_predicate, self._h, key), sort, limit.value, variables)
+
+    def set_fetch_request_template(
+        self,
+        name: str,
+        entity: Union["Entity", str],
+        predicate: Optional[str] = None,
+        sort: Iterable[Union[str, Tuple[str, bool]]] = (),
+        limit: int = 0,
+    ) -> None:
+        """Stores template ``name`` (replacing one of that name). ``sort`` takes
+        keys ("title", "-year" for descending) or (key, ascending) pairs."""
+        entity_name = entity.name if isinstance(entity, Entity) else entity
+        keys = [_sort_key(item) for item in sort]
+        ascending = (ctypes.c_bool * max(len(keys), 1))(*[a for _, a in keys])
+        _set(lib.og_model_set_template, self._h, encode(name), encode(entity_name), _opt(predicate),
+             _c_strings([k for k, _ in keys]), ascending, len(keys), int(limit))
+
+    def remove_fetch_request_template(self, name: str) -> None:
+        _set(lib.og_model_remove_template, self._h, encode(name))
+
+    @property
+    def localization(self) -> Dict[str, str]:
+        """The localization dictionary ("Entity/Book" -> "Livre", ...)."""
+        return _dict(lib.og_model_localization_count, lib.og_model_localization_key_at, lib.og_model_localization, self._h)
+
+    @localization.setter
+    def localization(self, mapping: Mapping[str, str]) -> None:
+        _pairs(lib.og_model_set_localization, self._h, mapping)
+
+    def localized_entity_name(self, entity: str) -> Optional[str]:
+        return _text(lib.og_model_localized_entity_name, self._h, encode(entity))
+
+    def localized_property_name(self, property: str, entity: str) -> Optional[str]:
+        """The per-entity name first, then the general one; None when neither."""
+        return _text(lib.og_model_localized_property_name, self._h, encode(property), encode(entity))
+
+    @property
+    def entity_version_hashes(self) -> Dict[str, bytes]:
+        """entityVersionHashesByName: entity name -> 32-byte version hash."""
+        return _hashes(lib.og_model_version_hash_at, self._h, int(lib.og_model_entity_count(self._h)))
+
+    def is_configuration_compatible(self, metadata: Any, configuration: Optional[str] = None) -> bool:
+        """isConfiguration:compatibleWithStoreMetadata:. ``metadata`` is a Store
+        or its recorded hashes (entity name -> 32 bytes)."""
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        store = getattr(metadata, "_h", None) if hasattr(metadata, "version_hashes") else None
+        if store is not None:
+            check(lib.og_model_is_configuration_compatible_with_store(
+                self._h, _opt(configuration), store, ctypes.byref(out), ctypes.byref(err)), err)
+        else:
+            names, hashes, count = _hash_args(metadata)
+            check(lib.og_model_is_configuration_compatible(
+                self._h, _opt(configuration), names, hashes, count, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    @classmethod
+    def merge(cls, models: Iterable["Model"], metadata: Any = None) -> Optional["Model"]:
+        """modelByMergingModels: a new model holding every part's entities,
+        configurations, templates and localization. With ``metadata`` (a Store
+        or its hashes), the merged model only when it matches: None otherwise."""
+        parts = list(models)
+        handles = _c_handles([m._h for m in parts])
+        err = ctypes.c_void_p()
+        if metadata is None:
+            return cls._new(check_handle(lib.og_model_merge(handles, len(parts), ctypes.byref(err)), err))
+        names, hashes, count = _hash_args(_metadata_hashes(metadata))
+        handle = lib.og_model_merge_for_metadata(handles, len(parts), names, hashes, count, ctypes.byref(err))
+        if handle:
+            return cls._new(handle)
+        _none_or_raise(err)
+        return None
+
+    @classmethod
+    def load_directory(cls, path: PathLike, metadata: Any = None) -> Optional["Model"]:
+        """Every model file in folder ``path``, merged (mergedModelFromBundles:).
+        With ``metadata`` (a Store or its hashes), every version of versioned
+        folders is tried and only the parts the store knows are merged; None
+        when the result does not match."""
+        err = ctypes.c_void_p()
+        if metadata is None:
+            return cls._new(check_handle(lib.og_model_load_directory(encode(path), ctypes.byref(err)), err))
+        names, hashes, count = _hash_args(_metadata_hashes(metadata))
+        handle = lib.og_model_load_directory_for_metadata(encode(path), names, hashes, count, ctypes.byref(err))
+        if handle:
+            return cls._new(handle)
+        _none_or_raise(err)
+        return None
+
+    def remove_entity(self, name: str) -> None:
+        """Removes an entity; relationships to it and configurations forget it."""
+        _set(lib.og_model_remove_entity, self._h, encode(name))
 
     @property
     def warnings(self) -> List[str]:
@@ -215,7 +427,8 @@ class Model(OwnedHandle):
         wrapper = self._properties.get(handle)
         if wrapper is None:
             kind = _get_enum(lib.og_property_kind_of, handle)
-            cls = {PropertyKind.RELATIONSHIP: Relationship, PropertyKind.FETCHED: FetchedProperty}.get(kind, Attribute)
+            classes: Dict[int, "type[Property]"] = {PropertyKind.RELATIONSHIP: Relationship, PropertyKind.FETCHED: FetchedProperty}
+            cls = classes.get(kind, Attribute)
             wrapper = self._properties[handle] = cls(self, handle)
         return wrapper
 
@@ -271,22 +484,98 @@ class Entity:
 
     @property
     def class_name(self) -> str:
+        """The managed object class name ("ManagedObject" unless set; None resets it)."""
         return _text(lib.og_entity_class_name, self._h) or ""
+
+    @class_name.setter
+    def class_name(self, name: Optional[str]) -> None:
+        _set(lib.og_entity_set_class_name, self._h, _opt(name))
 
     @property
     def renaming_identifier(self) -> str:
+        """The name in an earlier model version (the entity's name unless set)."""
         return _text(lib.og_entity_renaming_identifier, self._h) or ""
+
+    @renaming_identifier.setter
+    def renaming_identifier(self, identifier: Optional[str]) -> None:
+        _set(lib.og_entity_set_renaming_identifier, self._h, _opt(identifier))
+
+    @property
+    def version_hash_modifier(self) -> Optional[str]:
+        return _text(lib.og_entity_version_hash_modifier, self._h)
+
+    @version_hash_modifier.setter
+    def version_hash_modifier(self, modifier: Optional[str]) -> None:
+        _set(lib.og_entity_set_version_hash_modifier, self._h, _opt(modifier))
 
     def user_info(self, key: str) -> Optional[str]:
         return _text(lib.og_entity_user_info, self._h, encode(key))
 
     @property
+    def user_info_dict(self) -> Dict[str, str]:
+        """Every user-info entry; assigning replaces them all."""
+        return _dict(lib.og_entity_user_info_count, lib.og_entity_user_info_key_at, lib.og_entity_user_info, self._h)
+
+    @user_info_dict.setter
+    def user_info_dict(self, mapping: Mapping[str, str]) -> None:
+        _pairs(lib.og_entity_set_user_info, self._h, mapping)
+
+    @property
+    def uniqueness_constraints(self) -> List[List[str]]:
+        """Lists of property names whose values must be unique together."""
+        joined = _texts(lib.og_entity_uniqueness_constraint_count, lib.og_entity_uniqueness_constraint_at, self._h)
+        return [c.split(",") for c in joined]
+
+    @uniqueness_constraints.setter
+    def uniqueness_constraints(self, constraints: Iterable[Sequence[str]]) -> None:
+        joined = [",".join(c) for c in constraints]
+        _set(lib.og_entity_set_uniqueness_constraints, self._h, _c_strings(joined), len(joined))
+
+    @property
     def subentities(self) -> List["Entity"]:
+        """Direct subentities in name order; assigning makes exactly these the children."""
         result = []
         for index in range(lib.og_entity_subentity_count(self._h)):
             err = ctypes.c_void_p()
             result.append(self._model._entity(check_handle(lib.og_entity_subentity_at(self._h, index, ctypes.byref(err)), err)))
         return result
+
+    @subentities.setter
+    def subentities(self, children: Iterable["Entity"]) -> None:
+        handles = [c._h for c in children]
+        _set(lib.og_entity_set_subentities, self._h, _c_handles(handles), len(handles))
+
+    def relationships_with_destination(self, destination: Union["Entity", str]) -> List["Relationship"]:
+        """The relationships (inherited ones included) pointing at ``destination``."""
+        target = destination if isinstance(destination, Entity) else self._model.entity(destination)
+        result = []
+        for index in range(lib.og_entity_relationship_with_destination_count(self._h, target._h)):
+            err = ctypes.c_void_p()
+            handle = check_handle(lib.og_entity_relationship_with_destination_at(self._h, target._h, index, ctypes.byref(err)), err)
+            result.append(self._model._property(handle))
+        return result  # type: ignore[return-value]
+
+    @property
+    def fetched_properties(self) -> Dict[str, "FetchedProperty"]:
+        """Fetched properties by name, inherited ones included."""
+        result = {}
+        for index in range(lib.og_entity_fetched_property_count(self._h)):
+            err = ctypes.c_void_p()
+            prop = self._model._property(check_handle(lib.og_entity_fetched_property_at(self._h, index, ctypes.byref(err)), err))
+            result[prop.name] = prop
+        return result  # type: ignore[return-value]
+
+    def add_fetched_property(self, name: str, entity: Union["Entity", str], predicate: Optional[str] = None) -> "FetchedProperty":
+        """Adds a fetched property: the objects of ``entity`` matching
+        ``predicate`` (which may use $FETCH_SOURCE and $FETCHED_PROPERTY)."""
+        entity_name = entity.name if isinstance(entity, Entity) else entity
+        err = ctypes.c_void_p()
+        handle = lib.og_entity_add_fetched_property(self._h, encode(name), encode(entity_name), _opt(predicate), ctypes.byref(err))
+        return self._model._property(check_handle(handle, err))  # type: ignore[return-value]
+
+    def remove_property(self, name: str) -> None:
+        """Removes a property this entity declares."""
+        _set(lib.og_entity_remove_property, self._h, encode(name))
 
     def is_kind_of(self, other: "Entity") -> bool:
         out = ctypes.c_bool()
@@ -432,12 +721,84 @@ class Property:
     def transient(self) -> bool:
         return _get_bool(lib.og_property_is_transient, self._h)
 
+    @transient.setter
+    def transient(self, value: bool) -> None:
+        _set(lib.og_property_set_transient, self._h, bool(value))
+
+    @property
+    def indexed(self) -> bool:
+        return _get_bool(lib.og_property_is_indexed, self._h)
+
+    @indexed.setter
+    def indexed(self, value: bool) -> None:
+        _set(lib.og_property_set_indexed, self._h, bool(value))
+
+    @property
+    def indexed_by_spotlight(self) -> bool:
+        """Kept as data; no effect on Linux."""
+        return _get_bool(lib.og_property_is_indexed_by_spotlight, self._h)
+
+    @indexed_by_spotlight.setter
+    def indexed_by_spotlight(self, value: bool) -> None:
+        _set(lib.og_property_set_indexed_by_spotlight, self._h, bool(value))
+
+    @property
+    def stored_in_external_record(self) -> bool:
+        """Kept as data; no effect on Linux."""
+        return _get_bool(lib.og_property_is_stored_in_external_record, self._h)
+
+    @stored_in_external_record.setter
+    def stored_in_external_record(self, value: bool) -> None:
+        _set(lib.og_property_set_stored_in_external_record, self._h, bool(value))
+
     @property
     def renaming_identifier(self) -> str:
         return _text(lib.og_property_renaming_identifier, self._h) or ""
 
+    @renaming_identifier.setter
+    def renaming_identifier(self, identifier: Optional[str]) -> None:
+        _set(lib.og_property_set_renaming_identifier, self._h, _opt(identifier))
+
+    @property
+    def version_hash_modifier(self) -> Optional[str]:
+        return _text(lib.og_property_version_hash_modifier, self._h)
+
+    @version_hash_modifier.setter
+    def version_hash_modifier(self, modifier: Optional[str]) -> None:
+        _set(lib.og_property_set_version_hash_modifier, self._h, _opt(modifier))
+
+    @property
+    def version_hash(self) -> bytes:
+        """The property's own 32-byte hash, as its entity's hash uses it."""
+        out = (ctypes.c_uint8 * 32)()
+        _set(lib.og_property_version_hash, self._h, out)
+        return bytes(out)
+
     def user_info(self, key: str) -> Optional[str]:
         return _text(lib.og_property_user_info, self._h, encode(key))
+
+    @property
+    def user_info_dict(self) -> Dict[str, str]:
+        """Every user-info entry; assigning replaces them all."""
+        return _dict(lib.og_property_user_info_count, lib.og_property_user_info_key_at, lib.og_property_user_info, self._h)
+
+    @user_info_dict.setter
+    def user_info_dict(self, mapping: Mapping[str, str]) -> None:
+        _pairs(lib.og_property_set_user_info, self._h, mapping)
+
+    @property
+    def validation(self) -> List[Tuple[str, str]]:
+        """Validation rules as (predicate format, warning) pairs; assigning replaces them."""
+        count = int(lib.og_property_validation_count(self._h))
+        return [
+            (_text(lib.og_property_validation_predicate_at, self._h, i) or "", _text(lib.og_property_validation_warning_at, self._h, i) or "")
+            for i in range(count)
+        ]
+
+    @validation.setter
+    def validation(self, rules: Iterable[Tuple[str, str]]) -> None:
+        pairs = list(rules)
+        _set(lib.og_property_set_validation, self._h, _c_strings([p for p, _ in pairs]), _c_strings([w for _, w in pairs]), len(pairs))
 
     def __repr__(self) -> str:
         try:
@@ -451,7 +812,109 @@ class Attribute(Property):
 
     @property
     def type(self) -> AttributeType:
+        """The attribute type; assigning one clears the default and the value bounds."""
         return AttributeType(_get_enum(lib.og_attribute_type_of, self._h))
+
+    @type.setter
+    def type(self, kind: Union[AttributeType, int, str]) -> None:
+        _set(lib.og_attribute_set_type, self._h, int(AttributeType.parse(kind)))
+
+    def _bound(self, getter: Any) -> Value:
+        err = ctypes.c_void_p()
+        return take_value(check_handle(getter(self._h, ctypes.byref(err)), err))
+
+    def _set_bounds(self, low: Value, high: Value) -> None:
+        kind = self.type
+        handles = [to_value(low, kind), to_value(high, kind)]
+        try:
+            _set(lib.og_attribute_set_value_bounds, self._h, handles[0], handles[1])
+        finally:
+            for h in handles:
+                lib.og_value_release(h)
+
+    @property
+    def min_value(self) -> Value:
+        """The smallest value allowed (numbers and dates); None: no bound."""
+        return self._bound(lib.og_attribute_min_value)
+
+    @min_value.setter
+    def min_value(self, value: Value) -> None:
+        self._set_bounds(value, self.max_value)
+
+    @property
+    def max_value(self) -> Value:
+        return self._bound(lib.og_attribute_max_value)
+
+    @max_value.setter
+    def max_value(self, value: Value) -> None:
+        self._set_bounds(self.min_value, value)
+
+    def _lengths(self) -> Tuple[Optional[int], Optional[int]]:
+        lo, hi = ctypes.c_int64(), ctypes.c_int64()
+        _set(lib.og_attribute_length_bounds, self._h, ctypes.byref(lo), ctypes.byref(hi))
+        return (lo.value if lo.value >= 0 else None, hi.value if hi.value >= 0 else None)
+
+    def _set_lengths(self, low: Optional[int], high: Optional[int]) -> None:
+        _set(lib.og_attribute_set_length_bounds, self._h, -1 if low is None else int(low), -1 if high is None else int(high))
+
+    @property
+    def min_length(self) -> Optional[int]:
+        """The shortest length allowed (strings, binary data); None: no bound."""
+        return self._lengths()[0]
+
+    @min_length.setter
+    def min_length(self, value: Optional[int]) -> None:
+        self._set_lengths(value, self._lengths()[1])
+
+    @property
+    def max_length(self) -> Optional[int]:
+        return self._lengths()[1]
+
+    @max_length.setter
+    def max_length(self, value: Optional[int]) -> None:
+        self._set_lengths(self._lengths()[0], value)
+
+    @property
+    def regular_expression(self) -> Optional[str]:
+        return _text(lib.og_attribute_regular_expression, self._h)
+
+    @regular_expression.setter
+    def regular_expression(self, pattern: Optional[str]) -> None:
+        _set(lib.og_attribute_set_regular_expression, self._h, _opt(pattern))
+
+    @property
+    def value_class_name(self) -> Optional[str]:
+        return _text(lib.og_attribute_value_class_name, self._h)
+
+    @value_class_name.setter
+    def value_class_name(self, name: Optional[str]) -> None:
+        _set(lib.og_attribute_set_value_class_name, self._h, _opt(name))
+
+    @property
+    def derivation_expression(self) -> Optional[str]:
+        return _text(lib.og_attribute_derivation_expression, self._h)
+
+    @derivation_expression.setter
+    def derivation_expression(self, expression: Optional[str]) -> None:
+        _set(lib.og_attribute_set_derivation_expression, self._h, _opt(expression))
+
+    @property
+    def allows_external_storage(self) -> bool:
+        """allowsExternalBinaryDataStorage."""
+        return _get_bool(lib.og_attribute_allows_external_storage, self._h)
+
+    @allows_external_storage.setter
+    def allows_external_storage(self, value: bool) -> None:
+        _set(lib.og_attribute_set_allows_external_storage, self._h, bool(value))
+
+    @property
+    def preserves_value_in_history(self) -> bool:
+        """preservesValueInHistoryOnDeletion."""
+        return _get_bool(lib.og_attribute_preserves_value_in_history, self._h)
+
+    @preserves_value_in_history.setter
+    def preserves_value_in_history(self, value: bool) -> None:
+        _set(lib.og_attribute_set_preserves_value_in_history, self._h, bool(value))
 
     @property
     def default(self) -> Value:
@@ -460,10 +923,6 @@ class Attribute(Property):
         handle = lib.og_attribute_default(self._h, ctypes.byref(err))
         return take_value(check_handle(handle, err))
 
-    @property
-    def value_transformer_name(self) -> Optional[str]:
-        return _text(lib.og_attribute_value_transformer_name, self._h)
-
     @default.setter
     def default(self, value: Value) -> None:
         handle = to_value(value, self.type)
@@ -471,6 +930,14 @@ class Attribute(Property):
             _set(lib.og_attribute_set_default, self._h, handle)
         finally:
             lib.og_value_release(handle)
+
+    @property
+    def value_transformer_name(self) -> Optional[str]:
+        return _text(lib.og_attribute_value_transformer_name, self._h)
+
+    @value_transformer_name.setter
+    def value_transformer_name(self, name: Optional[str]) -> None:
+        _set(lib.og_attribute_set_value_transformer_name, self._h, _opt(name))
 
 
 class FetchedProperty(Property):
@@ -483,31 +950,56 @@ class FetchedProperty(Property):
         """The entity the request fetches."""
         return _text(lib.og_fetched_property_entity, self._h) or ""
 
+    @entity_name.setter
+    def entity_name(self, name: str) -> None:
+        _set(lib.og_fetched_property_set_request, self._h, encode(name), _opt(self.predicate))
+
     @property
     def predicate(self) -> Optional[str]:
         """The request's predicate format string."""
         return _text(lib.og_fetched_property_predicate, self._h)
 
+    @predicate.setter
+    def predicate(self, format: Optional[str]) -> None:
+        _set(lib.og_fetched_property_set_request, self._h, encode(self.entity_name), _opt(format))
+
 
 class Relationship(Property):
     __slots__ = ()
 
-    @property
-    def min_count(self) -> int:
+    def _counts(self) -> Tuple[int, int]:
         lo, hi = ctypes.c_int64(), ctypes.c_int64()
         _set(lib.og_relationship_counts, self._h, ctypes.byref(lo), ctypes.byref(hi))
-        return lo.value
+        return lo.value, hi.value
+
+    def set_counts(self, min_count: int, max_count: int) -> None:
+        """Sets both counts at once (max 1: to-one; 0: unbounded to-many)."""
+        _set(lib.og_relationship_set_counts, self._h, int(min_count), int(max_count))
+
+    @property
+    def min_count(self) -> int:
+        return self._counts()[0]
+
+    @min_count.setter
+    def min_count(self, value: int) -> None:
+        self.set_counts(value, self._counts()[1])
 
     @property
     def max_count(self) -> int:
         """0 (or -1) means unbounded."""
-        lo, hi = ctypes.c_int64(), ctypes.c_int64()
-        _set(lib.og_relationship_counts, self._h, ctypes.byref(lo), ctypes.byref(hi))
-        return hi.value
+        return self._counts()[1]
+
+    @max_count.setter
+    def max_count(self, value: int) -> None:
+        self.set_counts(self._counts()[0], value)
 
     @property
     def ordered(self) -> bool:
         return _get_bool(lib.og_relationship_is_ordered, self._h)
+
+    @ordered.setter
+    def ordered(self, value: bool) -> None:
+        _set(lib.og_relationship_set_ordered, self._h, bool(value))
 
     @property
     def destination(self) -> Entity:
@@ -515,6 +1007,11 @@ class Relationship(Property):
         if not handle:
             raise _invalid("relationship")
         return self._model._entity(handle)
+
+    @destination.setter
+    def destination(self, entity: Union[Entity, str]) -> None:
+        target = entity if isinstance(entity, Entity) else self._model.entity(entity)
+        _set(lib.og_relationship_set_destination, self._h, target._h)
 
     @property
     def inverse(self) -> Optional["Relationship"]:
