@@ -133,6 +133,7 @@ open class ManagedObject: CustomStringConvertible {
         }
         snapshot = row
         entity = row.entity
+        awakeFromFetchIgnoringErrors(context)
     }
 
     // MARK: Attributes

@@ -85,6 +85,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Related objects hold each other through their loaded relationships, as in Core
+    /// Data; a context that goes away breaks those cycles so its objects can be freed.
+    deinit {
+        for case let o? in registered.values.map(\.object) { o.relations = nil }
+        for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
+    }
+
     @inline(__always)
     /// Fails with `wrongThread` when called off the thread that owns the context (for a
     /// queue context: outside its `perform` blocks).

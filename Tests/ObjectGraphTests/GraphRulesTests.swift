@@ -1,0 +1,449 @@
+import Foundation
+@testable import ObjectGraph
+import XCTest
+
+/// One named test per rule of the object graph (inventory §2.2–§2.8, §2.11, §2.12, §2.14).
+final class GraphRulesTests: XCTestCase {
+    override func setUp() { BookObject.events = [] }
+
+    private func savedBook(_ stack: Stack, title: String = "Mort") throws -> (ManagedObject, ManagedObject) {
+        let ctx = stack.context
+        let author = try ctx.insertObject(entityName: "Author")
+        try author.setValue("Terry Pratchett", forKey: "name")
+        let book = try ctx.insertObject(entityName: "Book")
+        try book.setValue(.string(title), forKey: "title")
+        try book.setObject(author, forKey: "author")
+        try ctx.save()
+        return (author, book)
+    }
+
+    // MARK: §2.2 Faulting
+
+    func test_2_2_objectWithIDIsAFaultThatIdentityOperationsDoNotFire() throws {
+        let stack = try lendingStack()
+        let (_, book) = try savedBook(stack)
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        let fault = try other.object(with: book.objectID)
+        XCTAssertTrue(fault.isFault)
+        _ = fault.description; _ = fault.objectID; _ = fault.entity; _ = fault.isInserted; _ = fault.isDeleted
+        _ = fault.isUpdated; _ = fault.faultingState; _ = try fault.hasFault(forRelationshipNamed: "author")
+        XCTAssertTrue(fault.isFault, "identity operations must not fire a fault")
+        XCTAssertEqual(fault.string("title"), "Mort")
+        XCTAssertFalse(fault.isFault)
+        XCTAssertTrue(BookObject.events.contains("awakeFromFetch"))
+    }
+
+    func test_2_2_firingAFaultForADeletedRowIsReferentialIntegrityError() throws {
+        let stack = try lendingStack()
+        let (_, book) = try savedBook(stack)
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        let fault = try other.object(with: book.objectID)
+        try stack.context.delete(book)
+        try stack.context.save()
+        XCTAssertEqual(expectError { _ = try fault.value(forKey: "title") }?.code, ErrorCode.referentialIntegrity)
+        XCTAssertEqual(expectError { _ = try other.existingObject(with: book.objectID) }?.code, ErrorCode.referentialIntegrity)
+    }
+
+    func test_2_2_refreshWithoutMergingTurnsTheObjectIntoAFault() throws {
+        let stack = try lendingStack()
+        let (_, book) = try savedBook(stack)
+        try book.setValue("Changed", forKey: "title")
+        BookObject.events = []
+        try stack.context.refresh(book, mergeChanges: false)
+        XCTAssertEqual(BookObject.events, ["willTurnIntoFault", "didTurnIntoFault"])
+        XCTAssertTrue(book.isFault)
+        XCTAssertFalse(book.isUpdated)
+        XCTAssertEqual(book.string("title"), "Mort")
+    }
+
+    func test_2_2_refreshWithMergingKeepsOwnChangesAndTakesTheStoresOthers() throws {
+        let stack = try lendingStack()
+        let (_, book) = try savedBook(stack)
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        let copy = try other.existingObject(with: book.objectID)
+        try copy.setValue(321, forKey: "pages")
+        try other.save()
+        try book.setValue("Changed", forKey: "title")
+        try stack.context.refresh(book, mergeChanges: true)
+        XCTAssertEqual(book.string("title"), "Changed")
+        XCTAssertEqual(try book.value(forKey: "pages"), 321)
+        XCTAssertTrue(book.isUpdated)
+    }
+
+    func test_2_2_awakeFromFetchChangesDoNotDirtyTheObject() throws {
+        final class Touchy: ManagedObject {
+            override func awakeFromFetch() { try? setValue("touched", forKey: "name") }
+        }
+        ManagedObjectClasses.register(Touchy.self, named: "Touchy")
+        let model = try makeLendingModel()
+        try model.entitiesByName["Author"]!.setManagedObjectClassName("Touchy")
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/touchy.sqlite")
+        let author = try stack.context.insertObject(entityName: "Author")
+        try author.setValue("A", forKey: "name")
+        try stack.context.save()
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        let fetched = try other.fetch(FetchRequest(entityName: "Author"))[0]
+        XCTAssertEqual(fetched.string("name"), "touched")
+        XCTAssertFalse(other.hasChanges)
+    }
+
+    // MARK: §2.3 Uniquing
+
+    func test_2_3_oneInstancePerObjectIDInAContext() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        let fetched = try other.fetch(FetchRequest(entityName: "Book"))[0]
+        XCTAssertTrue(try other.fetch(FetchRequest(entityName: "Book"))[0] === fetched)
+        XCTAssertTrue(try other.object(with: book.objectID) === fetched)
+        let otherAuthor = try other.fetch(FetchRequest(entityName: "Author"))[0]
+        XCTAssertTrue(try otherAuthor.objects(forKey: "books")[0] === fetched)
+        XCTAssertFalse(fetched === book, "each context has its own instance")
+        XCTAssertTrue(other.objectRegistered(for: author.objectID) === otherAuthor)
+    }
+
+    func test_2_3_aFetchNeverOverwritesAChangedObject() throws {
+        let stack = try lendingStack()
+        let (_, book) = try savedBook(stack)
+        try book.setValue("Pending title", forKey: "title")
+        let fetched = try stack.context.fetch(FetchRequest(entityName: "Book"))[0]
+        XCTAssertTrue(fetched === book)
+        XCTAssertEqual(fetched.string("title"), "Pending title")
+    }
+
+    // MARK: §2.4 Object IDs
+
+    func test_2_4_temporaryIDsBecomePermanentAtSaveOrOnRequest() throws {
+        let stack = try lendingStack()
+        let ctx = stack.context
+        let author = try ctx.insertObject(entityName: "Author")
+        try author.setValue("A", forKey: "name")
+        XCTAssertTrue(author.objectID.isTemporaryID)
+        try ctx.obtainPermanentIDs(for: [author])
+        XCTAssertFalse(author.objectID.isTemporaryID)
+        XCTAssertTrue(author.isInserted, "an object with a permanent ID stays inserted until saved")
+        let early = author.objectID
+        try ctx.save()
+        XCTAssertEqual(author.objectID, early)
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT Z_PK FROM ZAUTHOR"), [[String(early.primaryKey)]])
+    }
+
+    // MARK: §2.5 Change tracking
+
+    func test_2_5_anInsertDeletedBeforeSavingLeavesNoTrace() throws {
+        let stack = try lendingStack()
+        var saved: [ContextNotification] = []
+        stack.context.addObserver(for: .didSave) { saved.append($0) }
+        let author = try stack.context.insertObject(entityName: "Author")
+        try stack.context.delete(author)
+        XCTAssertTrue(stack.context.deletedObjects.isEmpty)
+        XCTAssertTrue(stack.context.insertedObjects.isEmpty)
+        XCTAssertFalse(stack.context.hasChanges)
+        try stack.context.save()
+        XCTAssertTrue(saved.isEmpty)
+        XCTAssertNil(author.managedObjectContext)
+    }
+
+    func test_2_5_primitiveSettersAreNotRecorded() throws {
+        let stack = try lendingStack()
+        let (author, _) = try savedBook(stack)
+        try author.setPrimitiveValue("Quiet", forKey: "name")
+        XCTAssertFalse(author.isUpdated)
+        XCTAssertFalse(stack.context.hasChanges)
+        XCTAssertEqual(author.string("name"), "Quiet")
+    }
+
+    func test_2_5_objectsDidChangeIsPostedAtProcessPendingChangesNotForFetches() throws {
+        let stack = try lendingStack()
+        let (author, _) = try savedBook(stack)
+        var posted: [ContextNotification] = []
+        stack.context.addObserver(for: .objectsDidChange) { posted.append($0) }
+        _ = try stack.context.fetch(FetchRequest(entityName: "Book"))
+        try stack.context.processPendingChanges()
+        XCTAssertTrue(posted.isEmpty, "fetching registers objects without a change notification")
+        try author.setValue("New name", forKey: "name")
+        let loan = try stack.context.insertObject(entityName: "Loan")
+        try stack.context.processPendingChanges()
+        XCTAssertEqual(posted.count, 1)
+        XCTAssertTrue(posted[0].updated.contains { $0 === author })
+        XCTAssertTrue(posted[0].inserted.contains { $0 === loan })
+    }
+
+    func test_2_5_changedAndCommittedValuesLeaveTransientsOut() throws {
+        let stack = try lendingStack()
+        let (author, _) = try savedBook(stack)
+        try author.setValue("Renamed", forKey: "name")
+        try author.setValue("not stored", forKey: "scratch")
+        let changed = try author.changedValues()
+        XCTAssertEqual(Set(changed.keys), ["name"])
+        guard case .scalar(.string("Terry Pratchett"))? = try author.committedValues(forKeys: ["name"])["name"] else {
+            return XCTFail("committed values keep the saved name")
+        }
+    }
+
+    // MARK: §2.6 Validation
+
+    func test_2_6_validationRunsAtSaveNotWhenAValueIsSet() throws {
+        let stack = try lendingStack()
+        let book = try stack.context.insertObject(entityName: "Book")
+        try book.setValue(9999, forKey: "pages")   // accepted in memory
+        let error = expectError { try stack.context.save() }
+        XCTAssertEqual(error?.code, ErrorCode.validationNumberTooLarge)
+        XCTAssertEqual(error?.userInfoValue(forKey: ErrorUserInfoKey.validationKey), "pages")
+        XCTAssertEqual(error?.userInfoValue(forKey: ErrorUserInfoKey.validationValue), "9999")
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["0"]], "nothing is written")
+    }
+
+    func test_2_6_eachModelRuleHasItsCode() throws {
+        let stack = try lendingStack()
+        let book = try stack.context.insertObject(entityName: "Book")
+        func code(_ key: String, _ value: PredicateValue) -> Int? {
+            expectError { _ = try book.validate(value, forKey: key) }?.code
+        }
+        XCTAssertEqual(code("pages", 0), ErrorCode.validationNumberTooSmall)
+        XCTAssertEqual(code("pages", 6000), ErrorCode.validationNumberTooLarge)
+        XCTAssertEqual(code("title", ""), ErrorCode.validationStringTooShort)
+        XCTAssertEqual(code("title", .scalar(.string(String(repeating: "x", count: 41)))), ErrorCode.validationStringTooLong)
+        XCTAssertEqual(code("title", nil), ErrorCode.validationMissingMandatoryProperty)
+        XCTAssertEqual(code("isbn", "12-34"), ErrorCode.validationStringPatternMatching)
+        let predicateError = expectError { _ = try book.validate(9, forKey: "rating") }
+        XCTAssertEqual(predicateError?.code, ErrorCode.validation)
+        XCTAssertEqual(predicateError?.message, "a rating is between 0 and 5 stars")
+        XCTAssertEqual(predicateError?.userInfoValue(forKey: ErrorUserInfoKey.validationPredicate), "SELF >= 0 AND SELF <= 5")
+        XCTAssertEqual(code("title", "Untitled"), ErrorCode.validation, "the subclass's own validator runs after the model's rules")
+        XCTAssertNoThrow(try book.validate("978-0123456789", forKey: "isbn"))
+    }
+
+    func test_2_6_severalFailuresAre1560WithDetails() throws {
+        let stack = try lendingStack()
+        let book = try stack.context.insertObject(entityName: "Book")
+        try book.setValue(0, forKey: "pages")
+        try book.setValue(9, forKey: "rating")
+        try stack.context.insertObject(entityName: "Loan")  // no borrower
+        let error = expectError { try stack.context.save() }
+        XCTAssertEqual(error?.code, ErrorCode.validationMultiple)
+        XCTAssertEqual(Set(error?.details.map(\.code) ?? []), [ErrorCode.validationNumberTooSmall, ErrorCode.validation, ErrorCode.validationMissingMandatoryProperty])
+        XCTAssertTrue(stack.context.hasChanges, "the changes stay pending")
+    }
+
+    // MARK: §2.7 Delete rules
+
+    func test_2_7_nullifyCascadeAndDeny() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        let loan = try stack.context.insertObject(entityName: "Loan")
+        try loan.setValue("Ann", forKey: "borrower")
+        try loan.setObject(book, forKey: "book")
+        try stack.context.save()
+        // Deny: a book with loans cannot go.
+        try stack.context.delete(book)
+        XCTAssertTrue(book.isDeleted)
+        XCTAssertEqual(expectError { try stack.context.save() }?.code, ErrorCode.validationRelationshipDeniedDelete)
+        try stack.context.rollback()
+        XCTAssertFalse(book.isDeleted)
+        // Nullify: the loan's book goes, the book forgets the loan.
+        try stack.context.delete(loan)
+        XCTAssertTrue(try book.objects(forKey: "loans").isEmpty)
+        try stack.context.save()
+        // Cascade: the author takes the book along.
+        try stack.context.delete(author)
+        XCTAssertTrue(book.isDeleted)
+        XCTAssertTrue(BookObject.events.contains("prepareForDeletion"))
+        try stack.context.save()
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["0"]])
+    }
+
+    func test_2_7_withoutPropagationAtEndOfEventRulesApplyAtSave() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        stack.context.propagatesDeletesAtEndOfEvent = false
+        try stack.context.delete(author)
+        XCTAssertFalse(book.isDeleted, "the cascade waits for the save")
+        try stack.context.save()
+        XCTAssertNil(book.managedObjectContext)
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["0"]])
+    }
+
+    // MARK: §2.8 Inverses
+
+    func test_2_8_inversesFollowEveryMutation() throws {
+        let stack = try lendingStack()
+        let (first, book) = try savedBook(stack)
+        let second = try stack.context.insertObject(entityName: "Author")
+        try second.setValue("Neil Gaiman", forKey: "name")
+        try book.setObject(second, forKey: "author")
+        XCTAssertFalse(try first.objects(forKey: "books").contains { $0 === book })
+        XCTAssertTrue(try second.objects(forKey: "books").contains { $0 === book })
+        try first.addObject(book, forKey: "books")
+        XCTAssertTrue(try book.object(forKey: "author") === first)
+        XCTAssertTrue(try second.objects(forKey: "books").isEmpty)
+        try first.removeObject(book, forKey: "books")
+        XCTAssertNil(try book.object(forKey: "author"))
+        XCTAssertTrue(first.isUpdated && book.isUpdated)
+    }
+
+    // MARK: §2.11 The save pipeline
+
+    func test_2_11_saveRunsItsStepsInOrder() throws {
+        let stack = try lendingStack()
+        let ctx = stack.context
+        var steps: [String] = []
+        ctx.addObserver(for: .willSave) { _ in steps.append("willSave notification") }
+        ctx.addObserver(for: .didSave) { n in steps.append("didSave notification \(n.inserted.count)") }
+        ctx.addObserver(for: .objectsDidChange) { _ in steps.append("objectsDidChange") }
+        let book = try ctx.insertObject(entityName: "Book")
+        try book.setValue("Eric", forKey: "title")
+        BookObject.events = []
+        try ctx.save()
+        // The change willSave makes to the new object is part of its insert: no second did-change.
+        XCTAssertEqual(steps, ["objectsDidChange", "willSave notification", "didSave notification 1"])
+        XCTAssertEqual(BookObject.events, ["willSave", "willSave", "didSave"], "a change made in willSave runs it once more")
+        XCTAssertEqual(try book.value(forKey: "saveCount"), 1)
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZSAVECOUNT FROM ZBOOK"), [["1"]])
+    }
+
+    func test_2_11_aWillSaveThatAlwaysChangesIsBounded() throws {
+        final class Restless: ManagedObject {
+            nonisolated(unsafe) static var calls = 0
+            override func willSave() {
+                Self.calls += 1
+                try? setValue(.string("round \(Self.calls)"), forKey: "name")
+            }
+        }
+        ManagedObjectClasses.register(Restless.self, named: "Restless")
+        let model = try makeLendingModel()
+        try model.entitiesByName["Author"]!.setManagedObjectClassName("Restless")
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/restless.sqlite")
+        _ = try stack.context.insertObject(entityName: "Author")
+        try stack.context.save()
+        XCTAssertEqual(Restless.calls, ManagedObjectContext.willSavePasses)
+    }
+
+    // MARK: §2.12 Concurrency
+
+    func test_2_12_aConfinementContextRefusesOtherThreads() throws {
+        let stack = try lendingStack()
+        let context = stack.context
+        let code = UncheckedBox<Int?>(nil)
+        let thread = Thread { code.value = expectError { _ = try context.insertObject(entityName: "Author") }?.code }
+        thread.start()
+        while !thread.isFinished { usleep(1000) }
+        XCTAssertEqual(code.value, ErrorCode.wrongThread)
+    }
+
+    func test_2_12_privateQueueContextsWorkInsidePerform() throws {
+        let stack = try lendingStack()
+        let ctx = ManagedObjectContext(coordinator: stack.coordinator, concurrencyType: .privateQueue)
+        XCTAssertEqual(expectError { _ = try ctx.insertObject(entityName: "Author") }?.code, ErrorCode.wrongThread)
+        let count = try ctx.performAndWait { () throws -> Int in
+            let a = try ctx.insertObject(entityName: "Author")
+            try a.setValue("Queued", forKey: "name")
+            // Re-entrant: a nested performAndWait runs inline.
+            try ctx.performAndWait { try ctx.save() }
+            return try ctx.count(for: FetchRequest(entityName: "Author"))
+        }
+        XCTAssertEqual(count, 1)
+        let done = UncheckedBox(false)
+        ctx.perform {
+            done.value = (try? ctx.count(for: FetchRequest(entityName: "Author"))) == 1
+        }
+        ctx.performAndWait {}  // the queue is serial: the block above has run
+        XCTAssertTrue(done.value)
+    }
+
+    // MARK: §2.14 Notifications
+
+    func test_2_14_didSaveCarriesTheSavedSetsAndRemovedObserversStaySilent() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        var received: [ContextNotification] = []
+        let token = stack.context.addObserver(for: .didSave) { received.append($0) }
+        try author.setValue("Renamed", forKey: "name")
+        try stack.context.delete(book)
+        try stack.context.save()
+        XCTAssertEqual(received.count, 1)
+        XCTAssertTrue(received[0].updated.contains { $0 === author })
+        XCTAssertTrue(received[0].deleted.contains { $0 === book })
+        stack.context.removeObserver(token)
+        try author.setValue("Again", forKey: "name")
+        try stack.context.save()
+        XCTAssertEqual(received.count, 1)
+    }
+
+    func test_2_14_resetAndRefreshAreReported() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        var changes: [ContextNotification] = []
+        stack.context.addObserver(for: .objectsDidChange) { changes.append($0) }
+        try stack.context.refresh(book, mergeChanges: false)
+        try stack.context.processPendingChanges()
+        XCTAssertTrue(changes.last?.refreshed.contains { $0 === book } ?? false)
+        try stack.context.reset()
+        XCTAssertTrue(changes.last?.invalidatedAll ?? false)
+        XCTAssertEqual(expectError { _ = try author.value(forKey: "name") }?.code, ErrorCode.objectInaccessible)
+    }
+
+    // MARK: Rollback and registration
+
+    func test_rollbackDiscardsInsertsRestoresDeletesAndValues() throws {
+        let stack = try lendingStack()
+        let (author, book) = try savedBook(stack)
+        let draft = try stack.context.insertObject(entityName: "Author")
+        try author.setValue("Changed", forKey: "name")
+        try stack.context.delete(book)
+        BookObject.events = []
+        try stack.context.rollback()
+        XCTAssertFalse(stack.context.hasChanges)
+        XCTAssertNil(draft.managedObjectContext)
+        XCTAssertFalse(book.isDeleted)
+        XCTAssertEqual(author.string("name"), "Terry Pratchett")
+        XCTAssertTrue(try author.objects(forKey: "books").contains { $0 === book })
+        XCTAssertEqual(BookObject.events, ["awakeFromSnapshotEvents(16)"])
+    }
+
+    func test_unchangedObjectsAreNotKeptAliveUnlessAsked() throws {
+        let stack = try lendingStack()
+        _ = try savedBook(stack)
+        let other = ManagedObjectContext(coordinator: stack.coordinator)
+        weak var weakBook: ManagedObject?
+        do {
+            let books = try other.fetch(FetchRequest(entityName: "Book"))
+            weakBook = books.first
+            XCTAssertNotNil(weakBook)
+        }
+        XCTAssertNil(weakBook, "an unchanged object nobody holds is released")
+        other.retainsRegisteredObjects = true
+        do { weakBook = try other.fetch(FetchRequest(entityName: "Book")).first }
+        XCTAssertNotNil(weakBook)
+        XCTAssertEqual(other.registeredObjects.count, 1)
+    }
+
+    func test_keyPathsAndHooksThroughClosures() throws {
+        let stack = try lendingStack()
+        var hooks = ObjectHooks()
+        var inserted = 0
+        hooks.awakeFromInsert = { _ in inserted += 1 }
+        hooks.validateForInsert = { (o: ManagedObject) throws(ObjectGraphError) in
+            if o.string("borrower") == "Mallory" {
+                throw ObjectGraphError(code: ErrorCode.validation, message: "no loans to Mallory")
+            }
+        }
+        try stack.context.setHooks(hooks, forEntityName: "Loan")
+        let (_, book) = try savedBook(stack)
+        let loan = try stack.context.insertObject(entityName: "Loan")
+        try loan.setValue("Mallory", forKey: "borrower")
+        try loan.setObject(book, forKey: "book")
+        XCTAssertEqual(inserted, 1)
+        XCTAssertEqual(expectError { try stack.context.save() }?.message, "no loans to Mallory")
+        try loan.setValue("Ann", forKey: "borrower")
+        try stack.context.save()
+        guard case .scalar(.string("Terry Pratchett")) = try loan.value(forKeyPath: "book.author.name") else { return XCTFail("key path") }
+        guard case .scalar(.integer(1)) = try book.value(forKeyPath: "loans.@count") else { return XCTFail("@count") }
+    }
+}
+
+/// A mutable box the tests share with other threads and escaping blocks.
+final class UncheckedBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}

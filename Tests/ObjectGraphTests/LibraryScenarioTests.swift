@@ -1,0 +1,69 @@
+import Foundation
+import ObjectGraph
+import XCTest
+
+/// A small lending library used over several saves, with deletes and validation failures
+/// in between; then the store is reopened and the whole graph checked.
+final class LibraryScenarioTests: XCTestCase {
+    func testALibraryOverSeveralSaves() throws {
+        let path = try temporaryDirectory() + "/library.sqlite"
+        do {
+            let stack = try lendingStack(path)
+            let ctx = stack.context
+            func author(_ name: String) throws -> ManagedObject {
+                let a = try ctx.insertObject(entityName: "Author")
+                try a.setValue(.string(name), forKey: "name")
+                return a
+            }
+            func book(_ title: String, _ pages: Int64, by a: ManagedObject) throws -> ManagedObject {
+                let b = try ctx.insertObject(entityName: "Book")
+                try b.setValue(.string(title), forKey: "title")
+                try b.setValue(.integer(pages), forKey: "pages")
+                try b.setObject(a, forKey: "author")
+                return b
+            }
+            let pratchett = try author("Terry Pratchett"), leGuin = try author("Ursula K. Le Guin")
+            let mort = try book("Mort", 272, by: pratchett)
+            _ = try book("Sourcery", 288, by: pratchett)
+            let earthsea = try book("A Wizard of Earthsea", 183, by: leGuin)
+            let dispossessed = try book("The Dispossessed", 387, by: leGuin)
+            try ctx.save()
+
+            // Save 2: loans, and a failed save that changes nothing.
+            let loan = try ctx.insertObject(entityName: "Loan")
+            try loan.setValue("Ann", forKey: "borrower")
+            try loan.setObject(earthsea, forKey: "book")
+            let bad = try ctx.insertObject(entityName: "Loan")
+            try bad.setObject(mort, forKey: "book")  // no borrower: refused
+            XCTAssertEqual(expectError { try ctx.save() }?.code, ErrorCode.validationMissingMandatoryProperty)
+            try ctx.delete(bad)
+            try ctx.save()
+
+            // Save 3: a denied delete, then a permitted one.
+            try ctx.delete(earthsea)
+            XCTAssertEqual(expectError { try ctx.save() }?.code, ErrorCode.validationRelationshipDeniedDelete)
+            try ctx.rollback()
+            try ctx.delete(dispossessed)
+            try mort.setValue(300, forKey: "pages")
+            try ctx.save()
+
+            // Save 4: an author goes, with his books (cascade).
+            try ctx.delete(pratchett)
+            try ctx.save()
+        }
+        let reopened = try lendingStack(path)
+        let ctx = reopened.context
+        let authors = try ctx.fetch(FetchRequest(entityName: "Author", sortKeys: [SortKey("name")]))
+        XCTAssertEqual(authors.map { $0.string("name") }, ["Ursula K. Le Guin"])
+        let books = try ctx.fetch(FetchRequest(entityName: "Book", sortKeys: [SortKey("title")]))
+        XCTAssertEqual(books.map { $0.string("title") }, ["A Wizard of Earthsea"])
+        // Saved when inserted, and again when its loan changed its loans.
+        XCTAssertEqual(try books[0].value(forKey: "saveCount"), 2)
+        let loans = try ctx.fetch(FetchRequest(entityName: "Loan"))
+        XCTAssertEqual(loans.count, 1)
+        XCTAssertTrue(try loans[0].object(forKey: "book") === books[0])
+        XCTAssertTrue(try books[0].object(forKey: "author") === authors[0])
+        let longOnes = try ObjectPredicate(format: "ANY books.loans.borrower == 'Ann'")
+        XCTAssertEqual(try ctx.count(for: FetchRequest(entityName: "Author", predicate: longOnes)), 1)
+    }
+}
