@@ -299,3 +299,63 @@ final class AppleStoreTests: XCTestCase {
         XCTAssertEqual(try fetch(s1, "Person", "firstName == 'Ada'").first?.objects(forKey: "cars").count, 1)
     }
 }
+
+/// Files that are not (or no longer) valid stores: each gives a clear error with Core
+/// Data's code, and the file is left as it was.
+final class BadStoreFileTests: XCTestCase {
+    func copyFixture(_ fixture: AppleStoreTests.Fixture) throws -> String {
+        guard FileManager.default.fileExists(atPath: AppleStoreTests.root) else { throw XCTSkip("no Apple fixtures") }
+        let path = try temporaryDirectory() + "/store.sqlite"
+        try FileManager.default.copyItem(atPath: "\(AppleStoreTests.root)/\(fixture.store)", toPath: path)
+        return path
+    }
+
+    func model(_ fixture: AppleStoreTests.Fixture) throws -> ManagedObjectModel {
+        try ManagedObjectModel(contentsOf: "\(AppleStoreTests.root)/\(fixture.model)", version: fixture.version)
+    }
+
+    func testATruncatedStoreIsRefusedAndLeftAsItWas() throws {
+        let fixture = AppleStoreTests.wibosco2
+        let path = try copyFixture(fixture)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for size in [10, 100, 4096, bytes.count / 2] {
+            try bytes.prefix(size).write(to: URL(fileURLWithPath: path))
+            let e = expectError {
+                let stack = try Stack(model: try self.model(fixture), path: path)
+                _ = try stack.context.fetch(FetchRequest(entityName: "Post"))
+            }
+            XCTAssertEqual(e?.code, ErrorCode.storeInvalidType, "truncated to \(size): \(e?.message ?? "no error")")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes.prefix(size), "truncated to \(size)")
+        }
+    }
+
+    func testACorruptedStoreIsRefusedAndLeftAsItWas() throws {
+        let fixture = AppleStoreTests.wibosco2
+        let path = try copyFixture(fixture)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        for i in 8192..<(8192 + 4096) { bytes[i] = UInt8(truncatingIfNeeded: i &* 31) }
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let e = expectError {
+            let stack = try Stack(model: try self.model(fixture), path: path)
+            _ = try stack.context.fetch(FetchRequest(entityName: "Post"))
+        }
+        XCTAssertEqual(e?.code, ErrorCode.storeInvalidType, e?.message ?? "no error")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+    }
+
+    func testAStoreOfAnotherModelIsRefusedWithTheVersionHashCode() throws {
+        let path = try copyFixture(AppleStoreTests.mwk2)
+        let e = expectError { _ = try Stack(model: try self.model(AppleStoreTests.sample3), path: path) }
+        XCTAssertEqual(e?.code, ErrorCode.storeIncompatibleVersionHash)
+    }
+
+    func testAStoreInAReadOnlyDirectoryGivesAnOpenErrorAndNothingIsLost() throws {
+        guard getuid() != 0 else { throw XCTSkip("directory permissions do not bind root") }
+        let dir = try temporaryDirectory() + "/ro"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
+        let e = expectError { _ = try Stack(model: try makeLibraryModel(), path: dir + "/new.sqlite") }
+        XCTAssertEqual(e?.code, ErrorCode.storeOpen)
+    }
+}

@@ -40,6 +40,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 }
                 try readMetadata(connection)
                 try checkCompatible()
+                try checkIntegrity(connection)
                 try checkTables(connection, tables)
                 // Only a store we accept is changed, and the first change is its journal mode.
                 try connection.execute("PRAGMA journal_mode=WAL")
@@ -161,6 +162,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         for name in stored.keys.sorted() where current[name] == nil {
             throw incompatible(name, "is in the store but not in the model")
+        }
+    }
+
+    /// A damaged file is refused before anything is written to it (`PRAGMA quick_check`:
+    /// every page is read once, without the slower index cross-checks).
+    private func checkIntegrity(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        let result = try db.strings("PRAGMA quick_check(1)")
+        guard result == ["ok"] else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is not a valid store: the database file is damaged (\(result.first ?? "quick_check failed"))",
+                userInfo: [(ErrorUserInfoKey.filePath, path)],
+                details: [SQLiteConnection.sqliteError(code: SQLITE_CORRUPT, message: result.first ?? "database disk image is malformed")])
         }
     }
 
