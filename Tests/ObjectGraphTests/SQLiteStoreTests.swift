@@ -9,8 +9,8 @@ final class SQLiteStoreTests: XCTestCase {
         _ = try Stack(model: try makeLibraryModel(), path: path)
         let schema = sqliteRows(path, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").map { $0[0] }
         XCTAssertEqual(schema, [
-            "CREATE TABLE ZAUTHOR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZRATING INTEGER )",
-            "CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZPAGES INTEGER, ZCOPIES INTEGER, ZPRICE DECIMAL, ZWEIGHT FLOAT, ZWIDTH FLOAT, ZINPRINT INTEGER, ZPUBLISHED TIMESTAMP, ZCOVER BLOB, ZISBNUUID BLOB, ZLINK VARCHAR, ZAUTHOR INTEGER )",
+            "CREATE TABLE ZAUTHOR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZRATING INTEGER, ZNAME VARCHAR )",
+            "CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOPIES INTEGER, ZINPRINT INTEGER, ZPAGES INTEGER, ZAUTHOR INTEGER, ZWEIGHT FLOAT, ZWIDTH FLOAT, ZPUBLISHED TIMESTAMP, ZPRICE DECIMAL, ZLINK VARCHAR, ZTITLE VARCHAR, ZISBNUUID BLOB, ZCOVER BLOB )",
             "CREATE INDEX ZBOOK_ZAUTHOR_INDEX ON ZBOOK (ZAUTHOR)",
             "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
             "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
@@ -96,7 +96,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"),
                        [["1", "Item", "0"], ["2", "Book", "1"], ["3", "Disc", "1"]])
         XCTAssertEqual(sqliteRows(path, "SELECT sql FROM sqlite_master WHERE name = 'ZITEM'")[0][0],
-                       "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR, ZPAGES INTEGER, ZPAGES1 INTEGER )")
+                       "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZPAGES INTEGER, ZPAGES1 INTEGER, ZNAME VARCHAR )")
         let b = try stack.context.insertObject(entityName: "Book")
         try b.setValue(300, forKey: "pages")
         let d = try stack.context.insertObject(entityName: "Disc")
@@ -107,5 +107,128 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = 1"), [["2"]])
         XCTAssertEqual(try stack.context.count(for: FetchRequest(entityName: "Item")), 2)
         XCTAssertEqual(try stack.context.count(for: FetchRequest(entityName: "Disc")), 1)
+    }
+}
+
+/// The whole-model layout: inheritance, many-to-many join tables, ordered to-many,
+/// destination-entity columns, indexes (docs/store-format.md).
+final class SQLiteSchemaTests: XCTestCase {
+    /// Item(1) > Book(2); Shelf(3) holds an ordered to-many of items; Tag(4) ↔ Item.tags
+    /// many-to-many; Tag.related is an ordered inverse-less to-many of tags.
+    func makeModel() throws -> ManagedObjectModel {
+        let model = ManagedObjectModel()
+        let item = try model.addEntity(named: "Item")
+        try item.addAttribute(named: "name", type: .string)
+        try item.addAttribute(named: "code", type: .string).setIndexed(true)
+        try item.setUniquenessConstraints([["code"]])
+        try item.setFetchIndexes([FetchIndexDescription(name: "byName", elements: [.init(property: "name", ascending: false)])])
+        let book = try model.addEntity(named: "Book")
+        try book.setSuperentity(item)
+        try book.addAttribute(named: "pages", type: .integer32)
+        let shelf = try model.addEntity(named: "Shelf")
+        try shelf.addAttribute(named: "label", type: .string)
+        let items = try shelf.addRelationship(named: "items", destination: item, toMany: true)
+        try items.setOrdered(true)
+        let onShelf = try item.addRelationship(named: "shelf", destination: shelf)
+        try items.setInverse(onShelf)
+        let tag = try model.addEntity(named: "Tag")
+        try tag.addAttribute(named: "word", type: .string)
+        let tags = try item.addRelationship(named: "tags", destination: tag, toMany: true)
+        let tagged = try tag.addRelationship(named: "items", destination: item, toMany: true)
+        try tags.setInverse(tagged)
+        let related = try tag.addRelationship(named: "related", destination: tag, toMany: true)
+        try related.setOrdered(true)
+        let favourite = try shelf.addRelationship(named: "favourite", destination: item)
+        _ = favourite
+        return model
+    }
+
+    func testWholeModelLayoutStatementByStatement() throws {
+        let path = try temporaryDirectory() + "/whole.sqlite"
+        _ = try Stack(model: try makeModel(), path: path)
+        let schema = sqliteRows(path, "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name").map { $0[0] }
+        XCTAssertEqual(schema, [
+            "CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZSHELF INTEGER, Z_FOK_SHELF INTEGER, ZPAGES INTEGER, ZCODE VARCHAR, ZNAME VARCHAR )",
+            "CREATE INDEX ZITEM_ZCODE_INDEX ON ZITEM (ZCODE)",
+            "CREATE INDEX ZITEM_ZSHELF_INDEX ON ZITEM (ZSHELF)",
+            "CREATE INDEX ZITEM_Z_ENT_INDEX ON ZITEM (Z_ENT)",
+            "CREATE TABLE ZSHELF ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZFAVOURITE INTEGER, Z1_FAVOURITE INTEGER, ZLABEL VARCHAR )",
+            "CREATE INDEX ZSHELF_ZFAVOURITE_INDEX ON ZSHELF (ZFAVOURITE)",
+            "CREATE TABLE ZTAG ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZWORD VARCHAR )",
+            "CREATE TABLE Z_1TAGS ( Z_1ITEMS INTEGER, Z_4TAGS INTEGER, PRIMARY KEY (Z_1ITEMS, Z_4TAGS) )",
+            "CREATE INDEX Z_1TAGS_Z_4TAGS_INDEX ON Z_1TAGS (Z_4TAGS, Z_1ITEMS)",
+            "CREATE TABLE Z_4RELATED ( Z_4TAG INTEGER, Z_4RELATED INTEGER, Z_FOK_4RELATED INTEGER, PRIMARY KEY (Z_4TAG, Z_4RELATED) )",
+            "CREATE INDEX Z_4RELATED_Z_4RELATED_INDEX ON Z_4RELATED (Z_4RELATED, Z_4TAG)",
+            "CREATE UNIQUE INDEX Z_Item_UNIQUE_code ON ZITEM (ZCODE COLLATE BINARY ASC)",
+            "CREATE INDEX Z_Item_byName ON ZITEM (ZNAME COLLATE BINARY DESC)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+        ])
+        XCTAssertEqual(sqliteRows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT"),
+                       [["1", "Item", "0", "0"], ["2", "Book", "1", "0"], ["3", "Shelf", "0", "0"], ["4", "Tag", "0", "0"]])
+    }
+
+    func testOrderedToManyAndDestinationEntityColumnsAreWrittenAndReadInOrder() throws {
+        let path = try temporaryDirectory() + "/ordered.sqlite"
+        let stack = try Stack(model: try makeModel(), path: path)
+        let shelf = try stack.context.insertObject(entityName: "Shelf")
+        var items: [ManagedObject] = []
+        for (i, entity) in ["Item", "Book", "Item"].enumerated() {
+            let o = try stack.context.insertObject(entityName: entity)
+            try o.setValue(.string("n\(i)"), forKey: "name")
+            try o.setValue(.string("c\(i)"), forKey: "code")
+            try o.setObject(shelf, forKey: "shelf")
+            items.append(o)
+        }
+        try shelf.setObject(items[1], forKey: "favourite")
+        try stack.context.save()
+        // Each new member goes last; the favourite's entity number is Book's (2).
+        XCTAssertEqual(sqliteRows(path, "SELECT ZNAME, Z_FOK_SHELF FROM ZITEM ORDER BY Z_FOK_SHELF").map { $0[1] }, ["1", "2", "3"])
+        XCTAssertEqual(sqliteRows(path, "SELECT Z1_FAVOURITE FROM ZSHELF"), [["2"]])
+        // The store reads an ordered to-many in its order, and writes an explicit order.
+        let store = stack.store
+        let shelfEntity = try XCTUnwrap(stack.model.entity(named: "Shelf"))
+        let itemsRelationship = try XCTUnwrap(shelfEntity.relationshipsByName["items"])
+        let pks = items.map(\.objectID.primaryKey)
+        try store.save { (tx: StoreSaveTransaction) throws(ObjectGraphError) in try tx.setMembers(of: shelf.objectID.primaryKey, through: itemsRelationship, to: [pks[2], pks[0], pks[1]]) }
+        XCTAssertEqual(try store.fetchMembers(of: shelf.objectID.primaryKey, through: itemsRelationship).map(\.primaryKey), [pks[2], pks[0], pks[1]])
+    }
+
+    func testManyToManyPairsLiveInTheJoinTable() throws {
+        let path = try temporaryDirectory() + "/m2m.sqlite"
+        let stack = try Stack(model: try makeModel(), path: path)
+        var tags: [ManagedObject] = []
+        for w in ["red", "green", "blue"] {
+            let t = try stack.context.insertObject(entityName: "Tag")
+            try t.setValue(.string(w), forKey: "word")
+            tags.append(t)
+        }
+        let item = try stack.context.insertObject(entityName: "Book")
+        try item.setValue(.string("x"), forKey: "code")
+        try stack.context.save()
+        let model = stack.model
+        let tagsRelationship = try XCTUnwrap(model.entity(named: "Item")?.relationshipsByName["tags"])
+        let itemsRelationship = try XCTUnwrap(model.entity(named: "Tag")?.relationshipsByName["items"])
+        let related = try XCTUnwrap(model.entity(named: "Tag")?.relationshipsByName["related"])
+        let t = tags.map(\.objectID.primaryKey)
+        try stack.store.save { (tx: StoreSaveTransaction) throws(ObjectGraphError) in
+            try tx.setMembers(of: item.objectID.primaryKey, through: tagsRelationship, to: [t[0], t[2]])
+            try tx.setMembers(of: t[0], through: related, to: [t[2], t[1]])
+        }
+        XCTAssertEqual(sqliteRows(path, "SELECT Z_1ITEMS, Z_4TAGS FROM Z_1TAGS ORDER BY Z_4TAGS"),
+                       [["\(item.objectID.primaryKey)", "\(t[0])"], ["\(item.objectID.primaryKey)", "\(t[2])"]])
+        XCTAssertEqual(try stack.store.fetchMembers(of: item.objectID.primaryKey, through: tagsRelationship).map(\.primaryKey), [t[0], t[2]])
+        XCTAssertEqual(try stack.store.fetchMembers(of: t[2], through: itemsRelationship).map(\.primaryKey), [item.objectID.primaryKey])
+        XCTAssertEqual(try stack.store.fetchMembers(of: t[0], through: related).map(\.primaryKey), [t[2], t[1]])
+        // SQL reaches the members through the join table.
+        let request = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "ANY tags.word == 'blue'"))
+        XCTAssertEqual(try stack.store.fetchRows(request, entity: try XCTUnwrap(model.entity(named: "Item"))).rows.map(\.primaryKey), [item.objectID.primaryKey])
+        let none = FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "tags.@count == 0"))
+        XCTAssertEqual(try stack.store.fetchRows(none, entity: try XCTUnwrap(model.entity(named: "Item"))).rows.count, 0)
+        // Deleting a tag removes its pairs.
+        try stack.context.delete(tags[2])
+        try stack.context.save()
+        XCTAssertEqual(sqliteRows(path, "SELECT COUNT(*) FROM Z_1TAGS"), [["1"]])
+        XCTAssertEqual(sqliteRows(path, "SELECT COUNT(*) FROM Z_4RELATED"), [["1"]])
     }
 }

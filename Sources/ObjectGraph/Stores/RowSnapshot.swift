@@ -1,7 +1,7 @@
 /// A stored row as a store hands it up: the concrete entity, primary key, row version
 /// (`Z_OPT`) and one value per slot of the entity. A to-one relationship's slot holds
 /// the destination's primary key as `.integer`; to-many slots hold `.null` (their
-/// members are found through the inverse). Immutable, so objects can share it.
+/// members are found through the inverse or a join table: `fetchMembers`). Immutable, so objects can share it.
 public final class RowSnapshot: @unchecked Sendable {
     public let entity: EntityDescription
     public let primaryKey: Int64
@@ -31,6 +31,16 @@ public protocol StoreSaveTransaction {
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError)
     func update(_ row: StoreRowWrite) throws(ObjectGraphError)
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError)
+    /// Makes `members` (primary keys, in order for an ordered relationship) the whole
+    /// contents of the to-many `relationship` of the row `primaryKey`. Needed for
+    /// many-to-many and inverse-less to-many relationships (join tables) and for the
+    /// order of ordered ones; a to-many kept through a to-one inverse is otherwise
+    /// written with the members' rows.
+    func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError)
+}
+
+extension StoreSaveTransaction {
+    public func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {}
 }
 
 /// What a store returns for a fetch.
@@ -61,11 +71,22 @@ public protocol PersistentStore: AnyObject {
     func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int?
     /// The row with `primaryKey` in the hierarchy of `entity`, or nil when it is gone.
     func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot?
-    /// The rows whose to-one `inverse` points at `primaryKey`.
+    /// The rows whose `inverse` relationship holds `primaryKey` (a to-one pointing at it,
+    /// or a to-many containing it), in the order of `inverse`'s inverse when that is ordered.
     func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
+    /// The members of the to-many `relationship` of the row `primaryKey`, in order when it
+    /// is ordered; works with or without an inverse.
+    func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
     /// Runs `body` in one transaction: everything it writes lands, or nothing does.
     func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError)
     func close()
+}
+
+extension PersistentStore {
+    public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        guard let inverse = relationship.inverseRelationship else { return [] }
+        return try fetchRows(pointingAt: primaryKey, through: inverse)
+    }
 }
 
 /// Store type names, with Core Data's values.

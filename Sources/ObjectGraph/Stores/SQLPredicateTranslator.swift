@@ -164,7 +164,17 @@ struct SQLPredicateTranslator {
     /// The table, link condition and scope of a to-many's destination rows.
     private mutating func subqueryScope(_ path: ToMany) -> (from: String, link: String, scope: Scope)? {
         let r = path.relationship
-        guard let destination = r.destinationEntity, let inverse = r.inverseRelationship, !inverse.isToMany else { return nil }
+        guard let destination = r.destinationEntity else { return nil }
+        if case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(r)] {
+            // Many-to-many (or inverse-less): the members are reached through the join table.
+            let inner = makeScope(destination)
+            let j = "j" + inner.alias.dropFirst()
+            return (
+                "\(schema.table(destination).name) \(inner.alias) JOIN \(join) \(j) ON \(j).\(memberColumn) = \(inner.alias).Z_PK",
+                "\(j).\(ownerColumn) = \(path.owner.alias).Z_PK", inner
+            )
+        }
+        guard let inverse = r.inverseRelationship, !inverse.isToMany else { return nil }
         let mapping = schema.mapping(destination)
         let column = mapping.columnBySlot[inverse.slot]
         guard column >= 0 else { return nil }

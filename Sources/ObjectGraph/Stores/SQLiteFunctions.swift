@@ -15,6 +15,11 @@ enum SQLiteFunctions {
     }
 
     static func register(_ db: OpaquePointer) {
+        // Triggers Apple's Core Data writes for derived attributes call these; they only
+        // notify Core Data's row cache, so here they do nothing and return NULL.
+        for name in appleTriggerFunctions {
+            sqlite3_create_function_v2(db, name, -1, SQLITE_UTF8, nil, { context, _, _ in sqlite3_result_null(context) }, nil, nil, nil)
+        }
         sqlite3_create_function_v2(
             db, "og_str", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
             { context, _, argv in SQLiteFunctions.stringFunction(context, argv) }, nil, nil, nil)
@@ -30,6 +35,12 @@ enum SQLiteFunctions {
                 { box in Unmanaged<CollationBox>.fromOpaque(box!).release() })
         }
     }
+
+    /// Functions named in the triggers of stores written by Apple's Core Data.
+    static let appleTriggerFunctions = [
+        "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+        "NSCoreDataTriggerUpdateAffectedObjectValue", "NSCoreDataTriggerInsertUpdateAffectedObjectValue",
+    ]
 
     private final class CollationBox {
         let comparison: SortComparison

@@ -2,7 +2,9 @@ import CSQLite
 import FoundationEssentials
 
 /// The writes of one save inside the SQLite store's open transaction. Each entity has
-/// one INSERT, one UPDATE and one DELETE statement, prepared once and reused.
+/// one INSERT, one UPDATE and one DELETE statement, prepared once and reused; a row's
+/// destination-entity columns are filled in just before COMMIT, when every row of the
+/// save exists.
 struct SQLiteSaveTransaction: StoreSaveTransaction {
     let store: SQLiteStore
     let db: SQLiteConnection
@@ -23,29 +25,24 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        let mapping = store.schema.mapping(row.entity)
-        let table = store.schema.tables[mapping.tableIndex]
-        let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[$0.element].name }
-        let sql = "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))"
-        let s = try db.prepare(sql)
+        let plan = store.writePlan(row.entity)
+        let s = try db.prepare(plan.insertSQL)
         db.bind(s, 1, row.primaryKey)
-        db.bind(s, 2, Int64(mapping.number))
+        db.bind(s, 2, Int64(plan.number))
         db.bind(s, 3, row.version)
-        for (i, slot) in slots.enumerated() { bind(s, Int32(i + 4), row.values[slot.offset]) }
+        for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 4), row.values[slot]) }
         try db.run(s)
+        if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
     }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        let mapping = store.schema.mapping(row.entity)
-        let table = store.schema.tables[mapping.tableIndex]
-        let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }
-        let sets = ["Z_OPT = ?"] + slots.map { "\(table.columns[$0.element].name) = ?" }
-        let s = try db.prepare("UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+        let plan = store.writePlan(row.entity)
+        let s = try db.prepare(plan.updateSQL)
         db.bind(s, 1, row.version)
-        for (i, slot) in slots.enumerated() { bind(s, Int32(i + 2), row.values[slot.offset]) }
-        db.bind(s, Int32(slots.count + 2), row.primaryKey)
+        for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 2), row.values[slot]) }
+        db.bind(s, Int32(plan.slots.count + 2), row.primaryKey)
         try db.run(s)
+        if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
     }
 
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
@@ -53,6 +50,64 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
         let s = try db.prepare("DELETE FROM \(table.name) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         try db.run(s)
+        // The row leaves every join table it is in.
+        let root = entity.rootEntity
+        for join in store.schema.joinTables {
+            var columns: [String] = []
+            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
+            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
+            for column in columns {
+                let d = try db.prepare("DELETE FROM \(join.name) WHERE \(column) = ?")
+                db.bind(d, 1, primaryKey)
+                try db.run(d)
+            }
+        }
+    }
+
+    func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
+        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)] else {
+            throw .invalidArgument("'\(relationship.qualifiedName)' is not a stored to-many relationship")
+        }
+        switch storage {
+        case .inverseColumn(let tableIndex, _, let orderColumn):
+            // Membership lives in the members' own rows; only the order is written here.
+            guard let orderColumn else { return }
+            let table = store.schema.tables[tableIndex]
+            let s = try db.prepare("UPDATE \(table.name) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            for (i, member) in members.enumerated() {
+                db.bind(s, 1, Int64(i + 1))
+                db.bind(s, 2, member)
+                try db.run(s)
+            }
+        case .join(let table, let ownerColumn, let memberColumn, let orderColumn):
+            let existing = try db.prepare("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?")
+            db.bind(existing, 1, primaryKey)
+            var old = Set<Int64>()
+            while sqlite3_step(existing) == SQLITE_ROW { old.insert(sqlite3_column_int64(existing, 0)) }
+            sqlite3_reset(existing)
+            let wanted = Set(members)
+            let remove = try db.prepare("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
+            for member in old where !wanted.contains(member) {
+                db.bind(remove, 1, primaryKey)
+                db.bind(remove, 2, member)
+                try db.run(remove)
+            }
+            let add = try db.prepare("INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?)")
+            for member in members where !old.contains(member) {
+                db.bind(add, 1, primaryKey)
+                db.bind(add, 2, member)
+                try db.run(add)
+            }
+            if let orderColumn {
+                let order = try db.prepare("UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
+                for (i, member) in members.enumerated() {
+                    db.bind(order, 1, Int64(i + 1))
+                    db.bind(order, 2, primaryKey)
+                    db.bind(order, 3, member)
+                    try db.run(order)
+                }
+            }
+        }
     }
 
     /// Binds a value in its storage form: dates as seconds since 2001, UUIDs as 16 bytes,

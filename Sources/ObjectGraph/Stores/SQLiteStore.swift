@@ -13,6 +13,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     let schema: SQLiteSchema
     let model: ManagedObjectModel
     private var connection: SQLiteConnection?
+    /// Per entity, its INSERT and UPDATE (built once).
+    var plans: [ObjectIdentifier: WritePlan] = [:]
+    /// Rows written in the open save whose destination-entity columns need filling.
+    var touched: [(Int, Int64)] = []
 
     /// Opens the store at `path`, creating it when the file is missing or empty.
     public init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
@@ -23,9 +27,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let connection = try SQLiteConnection(path: path)
         self.connection = connection
         do throws(ObjectGraphError) {
-            try connection.execute("PRAGMA journal_mode=WAL")
             let tables = Set(try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
             if tables.isEmpty {
+                try connection.execute("PRAGMA journal_mode=WAL")
                 try create(connection)
             } else {
                 guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
@@ -36,7 +40,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 }
                 try readMetadata(connection)
                 try checkCompatible()
-                try checkTables(tables)
+                try checkIntegrity(connection)
+                try checkTables(connection, tables)
+                // Only a store we accept is changed, and the first change is its journal mode.
+                try connection.execute("PRAGMA journal_mode=WAL")
             }
         } catch {
             connection.close()
@@ -158,11 +165,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    private func checkTables(_ tables: Set<String>) throws(ObjectGraphError) {
-        for table in schema.tables where !tables.contains(table.name) {
+    /// A damaged file is refused before anything is written to it (`PRAGMA quick_check`:
+    /// every page is read once, without the slower index cross-checks).
+    private func checkIntegrity(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        let result = try db.strings("PRAGMA quick_check(1)")
+        guard result == ["ok"] else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is not a valid store: the database file is damaged (\(result.first ?? "quick_check failed"))",
+                userInfo: [(ErrorUserInfoKey.filePath, path)],
+                details: [SQLiteConnection.sqliteError(code: SQLITE_CORRUPT, message: result.first ?? "database disk image is malformed")])
+        }
+    }
+
+    /// Every table and column the model needs must be there (extra ones, such as Core
+    /// Data's history tables and Z_MODELCACHE, are left alone).
+    private func checkTables(_ db: SQLiteConnection, _ tables: Set<String>) throws(ObjectGraphError) {
+        var existing: [String: Set<String>] = [:]
+        for name in schema.tables.map(\.name) + schema.joinTables.map(\.name) where tables.contains(name) {
+            existing[name] = Set(try db.strings("SELECT name FROM pragma_table_info('\(name)')"))
+        }
+        if let (table, column) = schema.missing(in: existing) {
             throw ObjectGraphError(
                 code: ErrorCode.storeIncompatibleSchema,
-                message: "the store '\(path)' has no table \(table.name) for entity '\(table.root.name)'")
+                message: column.map { "the store '\(path)' has no column \($0) in table \(table)" } ?? "the store '\(path)' has no table \(table)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
     }
 
@@ -278,8 +305,38 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         guard let owner = inverse.entity else { return [] }
         let mapping = schema.mapping(owner)
         let table = schema.tables[mapping.tableIndex]
-        let column = table.columns[mapping.columnBySlot[inverse.slot]].name
-        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE \(column) = ? ORDER BY Z_PK")
+        // The order of the relationship being read (the inverse's inverse), when ordered.
+        var forwardOrder: String?
+        if let forward = inverse.inverseRelationship, forward.isOrdered, let storage = schema.toMany[ObjectIdentifier(forward)] {
+            switch storage {
+            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + $0 }
+            case .join(_, _, _, let o): forwardOrder = o.map { "j." + $0 }
+            }
+        }
+        let order = (forwardOrder.map { [$0] } ?? []) + ["t0.Z_PK"]
+        let sql: String
+        if inverse.isToMany {
+            guard case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(inverse)] else { return [] }
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(ownerColumn) = t0.Z_PK WHERE j.\(memberColumn) = ? ORDER BY \(order.joined(separator: ", "))"
+        } else {
+            let column = table.columns[mapping.columnBySlot[inverse.slot]].name
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
+        }
+        let s = try db.prepare(sql)
+        db.bind(s, 1, primaryKey)
+        return try readRows(s, table: table, db: db)
+    }
+
+    public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        if let inverse = relationship.inverseRelationship { return try fetchRows(pointingAt: primaryKey, through: inverse) }
+        guard let destination = relationship.destinationEntity,
+            case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
+        else { return [] }
+        let table = schema.table(destination)
+        let order = (orderColumn.map { ["j." + $0] } ?? []) + ["t0.Z_PK"]
+        let s = try db.prepare(
+            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) = ? ORDER BY \(order.joined(separator: ", "))")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db)
     }
@@ -371,7 +428,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let db = try open()
         try db.execute("BEGIN IMMEDIATE")
         do throws(ObjectGraphError) {
+            touched.removeAll()
             try body(SQLiteSaveTransaction(store: self, db: db))
+            try fillDestinationEntityColumns(db)
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
@@ -380,6 +439,85 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             throw error
         }
+    }
+}
+
+// MARK: Write plans
+
+extension SQLiteStore {
+    /// The INSERT and UPDATE of one entity: which slots they bind, and the order columns
+    /// they maintain (a row that joins an ordered to-many goes last).
+    struct WritePlan {
+        let number: Int
+        let tableIndex: Int
+        let slots: [Int]
+        let insertSQL: String
+        let updateSQL: String
+        let needsEntityFixup: Bool
+    }
+
+    func writePlan(_ entity: EntityDescription) -> WritePlan {
+        if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[mapping.tableIndex]
+        // Derived attributes are computed by the store (Apple's triggers), never written.
+        let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }.map(\.offset).filter { slot in
+            (entity.properties[slot] as? AttributeDescription)?.derivationExpression == nil
+        }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].name }
+        var values = (1...names.count).map { "?\($0)" }
+        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].name) = ?\($0.offset + 2)" }
+        var fixup = false
+        for column in table.columns {
+            switch column.role {
+            case .value: break
+            case .destinationEntity(let r):
+                if let owner = r.entity, entity.isKind(of: owner) { fixup = true }
+            case .order(let ordered):
+                guard let r = ordered.inverseRelationship, let owner = r.entity, entity.isKind(of: owner),
+                    let position = slots.firstIndex(of: r.slot)
+                else { continue }
+                let fk = table.columns[mapping.columnBySlot[r.slot]].name
+                let name = column.name, tableName = table.name
+                func last(_ n: Int) -> String { "(SELECT IFNULL(MAX(\(name)), 0) + 1 FROM \(tableName) WHERE \(fk) = ?\(n))" }
+                names.append(column.name)
+                let i = position + 4, u = position + 2
+                values.append("CASE WHEN ?\(i) IS NULL THEN NULL ELSE \(last(i)) END")
+                sets.append(
+                    "\(column.name) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.name) ELSE \(last(u)) END")
+            }
+        }
+        let plan = WritePlan(
+            number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
+            insertSQL: "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+            updateSQL: "UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
+            needsEntityFixup: fixup)
+        plans[ObjectIdentifier(entity)] = plan
+        return plan
+    }
+
+    /// Sets each `Z<n>_<NAME>` column of the rows this save wrote to the entity number of
+    /// the row its to-one points at.
+    func fillDestinationEntityColumns(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        guard !touched.isEmpty else { return }
+        var statements: [Int: OpaquePointer] = [:]
+        for (tableIndex, primaryKey) in touched {
+            if statements[tableIndex] == nil {
+                let table = schema.tables[tableIndex]
+                var sets: [String] = []
+                for column in table.columns {
+                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity else { continue }
+                    let fk = "Z" + r.name.uppercased()
+                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.name ?? fk
+                    sets.append("\(column.name) = (SELECT d.Z_ENT FROM \(schema.table(destination).name) d WHERE d.Z_PK = \(table.name).\(fkColumn))")
+                }
+                statements[tableIndex] = try db.prepare("UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+            }
+            let s = statements[tableIndex]!
+            db.bind(s, 1, primaryKey)
+            try db.run(s)
+        }
+        touched.removeAll()
     }
 }
 
