@@ -2,7 +2,7 @@ import Foundation
 import ObjectGraph
 
 /// The library app the object-graph tests share: authors, books (validated), loans (deny
-/// their book's deletion), built in code. `Book` objects are instances of `BookObject`.
+/// their book's deletion), tags (many-to-many with books), built in code. `Book` objects are instances of `BookObject`.
 func makeLendingModel() throws -> ManagedObjectModel {
     let model = ManagedObjectModel()
     let author = try model.addEntity(named: "Author")
@@ -25,6 +25,11 @@ func makeLendingModel() throws -> ManagedObjectModel {
     let books = try author.addRelationship(named: "books", destination: book, toMany: true, deleteRule: .cascade)
     let writtenBy = try book.addRelationship(named: "author", destination: author, deleteRule: .nullify)
     try books.setInverse(writtenBy)
+    let tag = try model.addEntity(named: "Tag")
+    try tag.addAttribute(named: "name", type: .string, optional: false)
+    let tags = try book.addRelationship(named: "tags", destination: tag, toMany: true, deleteRule: .nullify)
+    let tagged = try tag.addRelationship(named: "books", destination: book, toMany: true, deleteRule: .nullify)
+    try tags.setInverse(tagged)
     let loans = try book.addRelationship(named: "loans", destination: loan, toMany: true, deleteRule: .deny)
     let lent = try loan.addRelationship(named: "book", destination: book, deleteRule: .nullify)
     try loans.setInverse(lent)

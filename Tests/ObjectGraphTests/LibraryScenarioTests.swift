@@ -27,6 +27,14 @@ final class LibraryScenarioTests: XCTestCase {
             _ = try book("Sourcery", 288, by: pratchett)
             let earthsea = try book("A Wizard of Earthsea", 183, by: leGuin)
             let dispossessed = try book("The Dispossessed", 387, by: leGuin)
+            // Tags are many-to-many: a join table in the store.
+            let fantasy = try ctx.insertObject(entityName: "Tag"), classic = try ctx.insertObject(entityName: "Tag")
+            try fantasy.setValue("fantasy", forKey: "name")
+            try classic.setValue("classic", forKey: "name")
+            for b in [mort, earthsea, dispossessed] { try b.addObject(fantasy, forKey: "tags") }
+            try classic.addObject(earthsea, forKey: "books")
+            try classic.addObject(dispossessed, forKey: "books")
+            XCTAssertEqual(try earthsea.objects(forKey: "tags").count, 2)
             try ctx.save()
 
             // Save 2: loans, and a failed save that changes nothing.
@@ -45,7 +53,9 @@ final class LibraryScenarioTests: XCTestCase {
             try ctx.rollback()
             try ctx.delete(dispossessed)
             try mort.setValue(300, forKey: "pages")
+            try mort.removeObject(fantasy, forKey: "tags")
             try ctx.save()
+            XCTAssertEqual(sqliteRows(path, "SELECT COUNT(*) FROM Z_2TAGS").first?.first, "2", "join rows left: fantasy and classic, both on Earthsea")
 
             // Save 4: an author goes, with his books (cascade).
             try ctx.delete(pratchett)
@@ -63,6 +73,11 @@ final class LibraryScenarioTests: XCTestCase {
         XCTAssertEqual(loans.count, 1)
         XCTAssertTrue(try loans[0].object(forKey: "book") === books[0])
         XCTAssertTrue(try books[0].object(forKey: "author") === authors[0])
+        let tags = try ctx.fetch(FetchRequest(entityName: "Tag", sortKeys: [SortKey("name")]))
+        XCTAssertEqual(tags.map { $0.string("name") }, ["classic", "fantasy"])
+        XCTAssertEqual(try books[0].objects(forKey: "tags").compactMap { $0.string("name") }.sorted(), ["classic", "fantasy"])
+        XCTAssertEqual(try tags[1].objects(forKey: "books").count, 1, "fantasy: Earthsea only (Mort untagged, then deleted with its author)")
+        XCTAssertEqual(try ctx.count(for: FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "ANY tags.name == 'classic'"))), 1)
         let longOnes = try ObjectPredicate(format: "ANY books.loans.borrower == 'Ann'")
         XCTAssertEqual(try ctx.count(for: FetchRequest(entityName: "Author", predicate: longOnes)), 1)
     }

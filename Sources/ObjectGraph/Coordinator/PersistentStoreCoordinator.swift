@@ -69,6 +69,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRow(entity: id.entity, primaryKey: id.primaryKey) }
     }
 
+    func fetchMembers(of id: ManagedObjectID, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchMembers(of: id.primaryKey, through: relationship) }
+    }
+
     func fetchRows(pointingAt id: ManagedObjectID, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRows(pointingAt: id.primaryKey, through: inverse) }
     }

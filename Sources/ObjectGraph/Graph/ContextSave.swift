@@ -82,6 +82,7 @@ extension ManagedObjectContext {
                 written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values)))
             }
             for o in deletes { try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey) }
+            try writeMembers(inserts + updates, newKeys, tx)
         }
 
         // Committed: the objects now match their rows.
@@ -104,6 +105,29 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+    }
+
+    /// Writes the contents of changed to-many relationships the members' rows do not
+    /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
+    private func writeMembers(_ objects: [ManagedObject], _ newKeys: [ObjectIdentifier: Int64], _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
+        for o in objects {
+            for (slot, kind) in o.entity.layout.kinds.enumerated() {
+                guard case .toMany(let r) = kind, !r.isTransient, let s = o.state(slot) else { continue }
+                guard o.isInserted || o.changedSlots.contains(slot) else { continue }
+                let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
+                guard explicit || r.isOrdered else { continue }
+                let owner = newKeys[ObjectIdentifier(o)] ?? o.objectID.primaryKey
+                var members: [Int64] = []
+                for m in s.members where !m.isDeleted {
+                    if let pk = newKeys[ObjectIdentifier(m)] {
+                        members.append(pk)
+                    } else if !m.objectID.isTemporaryID {
+                        members.append(m.objectID.primaryKey)
+                    }
+                }
+                try tx.setMembers(of: owner, through: r, to: members)
+            }
+        }
     }
 
     /// One value per slot, as the store keeps it: attributes as they are, a to-one as the

@@ -265,8 +265,16 @@ open class ManagedObject: CustomStringConvertible {
     func toMany(_ r: RelationshipDescription, _ context: ManagedObjectContext) throws(ObjectGraphError) -> RelationState {
         if let s = state(r.slot) { return s }
         let s = RelationState()
-        if let inverse = r.inverseRelationship {
+        if let inverse = r.inverseRelationship, !inverse.isToMany {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
+        } else if !isInserted {
+            // Many-to-many and inverse-less: the store's join table. Both sides of a pair are
+            // loaded before either changes, so what is loaded later agrees with memory.
+            let storeIdentifier = objectID.storeIdentifier ?? ""
+            for row in try context.persistentStoreCoordinator.fetchMembers(of: objectID, through: r) {
+                let member = context.object(for: row, storeIdentifier: storeIdentifier)
+                if !member.isDeleted { s.add(member) }
+            }
         }
         setState(s, r.slot)
         return s
