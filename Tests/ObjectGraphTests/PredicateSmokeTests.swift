@@ -48,6 +48,18 @@ final class PredicateSmokeTests: XCTestCase {
         let tooDeep = String(repeating: "(", count: 5000) + "1" + String(repeating: ")", count: 5000) + " > 1"
         XCTAssertEqual(expectError { _ = try ObjectPredicate(format: tooDeep) }?.code, ErrorCode.predicateSyntax)
         XCTAssertEqual(expectError { _ = try ObjectPredicate(format: String(repeating: "NOT ", count: 10000) + "a > 1") }?.code, ErrorCode.predicateSyntax)
+        // A chain of prefix operators prints without brackets, so it parses back within the depth bound.
+        let chain = "sum({2, " + String(repeating: "~", count: 200) + "1}) == 1"
+        let chained = try ObjectPredicate(format: chain)
+        XCTAssertEqual(try ObjectPredicate(format: chained.predicateFormat), chained)
+        // A long machine-made chain stays flat, so its text parses back whatever its length.
+        let chainOfOrs = (1...2000).map { "id == \($0)" }.joined(separator: " OR ")
+        let ors = try ObjectPredicate(format: chainOfOrs)
+        XCTAssertEqual(ors.predicateFormat, chainOfOrs)
+        XCTAssertEqual(try ObjectPredicate(format: ors.predicateFormat), ors)
+        let nots = String(repeating: "NOT ", count: 200) + "a > 1"
+        let negated = try ObjectPredicate(format: nots)
+        XCTAssertEqual(try ObjectPredicate(format: negated.predicateFormat), negated)
         let escaped = try ObjectPredicate(format: "#0 > ss")
         XCTAssertEqual(escaped.predicateFormat, "#0 > ss")
         XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)

@@ -59,7 +59,11 @@ enum PredicateFormatter {
                 // An operand that is itself an operator expression always gets brackets.
                 return infixOperand(args[0]) + " " + symbol + " " + infixOperand(args[1])
             }
-            if selector == "onesComplement:", args.count == 1 { return "~" + infixOperand(args[0]) }
+            if selector == "onesComplement:", args.count == 1 {
+                // Prefix operators chain without brackets: "~~x", as it was written.
+                if case .function("onesComplement:", let inner) = args[0], inner.count == 1 { return "~" + format(args[0]) }
+                return "~" + infixOperand(args[0])
+            }
             if selector == "now" || selector == "random" { return selector + "()" }
             return selector + "(" + args.map { format($0) }.joined(separator: ", ") + ")"
         case .method(let receiver, let selector, let args):

@@ -79,24 +79,25 @@ struct PredicateParser {
 
     // MARK: Predicates
 
-    /// AND and OR chains build binary, left-associative compounds, as Foundation's parser
-    /// does, so `a AND b AND c` prints `(a AND b) AND c`.
+    /// An AND or OR chain becomes one compound of all its terms, so a long machine-made
+    /// chain (`id == 1 OR id == 2 OR …`) stays flat: it prints without nested brackets and
+    /// evaluates without deep recursion.
     mutating func predicate() throws(ObjectGraphError) -> ObjectPredicate {
-        var p = try andPredicate()
+        var parts = [try andPredicate()]
         while isKeyword("OR") || isPunctuation("||") {
             advance()
-            p = .or([p, try andPredicate()])
+            parts.append(try andPredicate())
         }
-        return p
+        return parts.count == 1 ? parts[0] : .or(parts)
     }
 
     private mutating func andPredicate() throws(ObjectGraphError) -> ObjectPredicate {
-        var p = try notPredicate()
+        var parts = [try notPredicate()]
         while isKeyword("AND") || isPunctuation("&&") {
             advance()
-            p = .and([p, try notPredicate()])
+            parts.append(try notPredicate())
         }
-        return p
+        return parts.count == 1 ? parts[0] : .and(parts)
     }
 
     private mutating func notPredicate() throws(ObjectGraphError) -> ObjectPredicate {
@@ -114,8 +115,10 @@ struct PredicateParser {
         if isKeyword("FALSEPREDICATE") { advance(); return .falsePredicate }
         if isPunctuation("("), let close = closing[index], !startsOperatorOrOperand(at: close + 1) {
             // `(` opens a predicate unless an operator follows its `)`, as in `(a + b) > 3`.
-            try enter()
-            defer { depth -= 1 }
+            // Brackets right after NOT are how NOT prints its operand: counted once, with the NOT.
+            let afterNot = index > 0 && (tokens[index - 1].keyword == "NOT" || tokens[index - 1].kind == .punctuation("!"))
+            if !afterNot { try enter() }
+            defer { if !afterNot { depth -= 1 } }
             advance()
             let p = try predicate()
             try expect(")")
