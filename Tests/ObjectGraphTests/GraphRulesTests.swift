@@ -282,6 +282,49 @@ final class GraphRulesTests: XCTestCase {
         XCTAssertTrue(first.isUpdated && book.isUpdated)
     }
 
+    func test_2_8_setReplacementAndOrderedInsertionKeepInverses() throws {
+        let model = try makeLendingModel()
+        let shelf = try model.addEntity(named: "Shelf")
+        let slots = try shelf.addRelationship(named: "books", destination: model.entitiesByName["Book"]!, toMany: true)
+        try slots.setOrdered(true)
+        let onShelf = try model.entitiesByName["Book"]!.addRelationship(named: "shelf", destination: shelf)
+        try slots.setInverse(onShelf)
+        let path = try temporaryDirectory() + "/shelves.sqlite"
+        var order: [String] = []
+        do {
+            ManagedObjectClasses.register(BookObject.self)
+            let stack = try Stack(model: model, path: path)
+            let ctx = stack.context
+            let s = try ctx.insertObject(entityName: "Shelf")
+            var books: [ManagedObject] = []
+            for title in ["A", "B", "C"] {
+                let b = try ctx.insertObject(entityName: "Book")
+                try b.setValue(.string(title), forKey: "title")
+                books.append(b)
+            }
+            try s.setObjects([books[2], books[0]], forKey: "books")
+            XCTAssertTrue(try books[2].object(forKey: "shelf") === s)
+            XCTAssertNil(try books[1].object(forKey: "shelf"))
+            try s.insertObject(books[1], at: 1, forKey: "books")
+            order = try s.objects(forKey: "books").compactMap { $0.string("title") }
+            XCTAssertEqual(order, ["C", "B", "A"])
+            try s.setObjects([books[0]], forKey: "books")
+            XCTAssertNil(try books[2].object(forKey: "shelf"))
+            try s.setObjects([books[1], books[0], books[2]], forKey: "books")
+            try ctx.save()
+        }
+        let reopened = try Stack(model: try { () throws -> ManagedObjectModel in
+            let m = try makeLendingModel()
+            let sh = try m.addEntity(named: "Shelf")
+            let r = try sh.addRelationship(named: "books", destination: m.entitiesByName["Book"]!, toMany: true)
+            try r.setOrdered(true)
+            try r.setInverse(try m.entitiesByName["Book"]!.addRelationship(named: "shelf", destination: sh))
+            return m
+        }(), path: path)
+        let shelfAgain = try reopened.context.fetch(FetchRequest(entityName: "Shelf"))[0]
+        XCTAssertEqual(try shelfAgain.objects(forKey: "books").compactMap { $0.string("title") }, ["B", "A", "C"], "an ordered relationship keeps its order in the store")
+    }
+
     // MARK: §2.11 The save pipeline
 
     func test_2_11_saveRunsItsStepsInOrder() throws {

@@ -230,6 +230,36 @@ open class ManagedObject: CustomStringConvertible {
         try context.addToMany(self, r, destination)
     }
 
+    /// Makes `destinations` the whole contents of a to-many relationship (in this order for
+    /// an ordered one): removed members lose their inverse, added ones gain it.
+    public final func setObjects(_ destinations: [ManagedObject], forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        let r = try relationship(key, toMany: true)
+        for d in destinations { try context.check(d, for: r) }
+        let wanted = Set(destinations.map(ObjectIdentifier.init))
+        for old in try toMany(r, context).members where !wanted.contains(ObjectIdentifier(old)) {
+            try context.removeFromMany(self, r, old)
+        }
+        for (i, d) in destinations.enumerated() {
+            try context.addToMany(self, r, d)
+            if r.isOrdered { try toMany(r, context).move(d, to: i) }
+        }
+        context.mark(self, r.slot)
+    }
+
+    /// Inserts a destination at `position` of an ordered to-many relationship (appends for
+    /// an unordered one); the inverse follows.
+    public final func insertObject(_ destination: ManagedObject, at position: Int, forKey key: String) throws(ObjectGraphError) {
+        let context = try context()
+        let r = try relationship(key, toMany: true)
+        try context.check(destination, for: r)
+        try context.addToMany(self, r, destination)
+        if r.isOrdered {
+            try toMany(r, context).move(destination, to: position)
+            context.mark(self, r.slot)
+        }
+    }
+
     /// Removes a destination from a to-many relationship; the inverse follows.
     public final func removeObject(_ destination: ManagedObject, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
@@ -295,12 +325,19 @@ final class RelationState {
         members.append(o)
     }
 
+    /// Removes a member, keeping the others in order (ordered relationships depend on it).
     func remove(_ o: ManagedObject) {
         guard let i = index.removeValue(forKey: ObjectIdentifier(o)) else { return }
-        let last = members.removeLast()
-        if i < members.count {
-            members[i] = last
-            index[ObjectIdentifier(last)] = i
-        }
+        members.remove(at: i)
+        for j in i..<members.count { index[ObjectIdentifier(members[j])] = j }
+    }
+
+    /// Moves a member to `position` (clamped), for ordered relationships.
+    func move(_ o: ManagedObject, to position: Int) {
+        guard let i = index[ObjectIdentifier(o)] else { return }
+        members.remove(at: i)
+        let p = max(0, min(position, members.count))
+        members.insert(o, at: p)
+        for j in min(i, p)..<members.count { index[ObjectIdentifier(members[j])] = j }
     }
 }
