@@ -70,9 +70,9 @@ final class BookObject: ManagedObject {
 }
 
 /// A coordinator over an SQLite file in a fresh directory, with the lending model.
-func lendingStack(_ path: String? = nil) throws -> Stack {
+func lendingStack(_ path: String? = nil, type: String = StoreType.sqlite) throws -> Stack {
     ManagedObjectClasses.register(BookObject.self)
-    return try Stack(model: try makeLendingModel(), path: path ?? (try temporaryDirectory() + "/lending.sqlite"))
+    return try Stack(model: try makeLendingModel(), path: path ?? (try temporaryDirectory() + "/lending.sqlite"), type: type)
 }
 
 extension ManagedObject {

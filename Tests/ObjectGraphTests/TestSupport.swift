@@ -67,17 +67,17 @@ func sqliteRows(_ path: String, _ sql: String) -> [[String]] {
     return rows
 }
 
-/// A coordinator with one SQLite store and one context.
+/// A coordinator with one store (SQLite unless told) and one context.
 final class Stack {
     let model: ManagedObjectModel
     let coordinator: PersistentStoreCoordinator
     let store: PersistentStore
     let context: ManagedObjectContext
 
-    init(model: ManagedObjectModel, path: String) throws {
+    init(model: ManagedObjectModel, path: String, type: String = StoreType.sqlite) throws {
         self.model = model
         coordinator = try PersistentStoreCoordinator(model: model)
-        store = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        store = try coordinator.addPersistentStore(type: type, path: path)
         context = ManagedObjectContext(coordinator: coordinator)
     }
 }

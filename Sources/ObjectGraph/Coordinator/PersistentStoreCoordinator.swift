@@ -24,16 +24,38 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     @discardableResult
     public func addPersistentStore(type: String, path: String) throws(ObjectGraphError) -> PersistentStore {
         try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
-            let store: PersistentStore
-            switch type {
-            case StoreType.sqlite:
-                store = try SQLiteStore(path: path, model: managedObjectModel)
-            default:
-                throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(StoreType.sqlite)")
+            guard let factory = Self.factory(for: type) else {
+                let known = Self.registeredStoreTypes.joined(separator: ", ")
+                throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(known)")
             }
+            let store = try factory(path, managedObjectModel)
             persistentStores.append(store)
             return store
         }
+    }
+
+    /// Makes a store of one type: from its path and the coordinator's model.
+    public typealias StoreFactory = (_ path: String, _ model: ManagedObjectModel) throws(ObjectGraphError) -> PersistentStore
+
+    private static let registryLock = RecursiveLock()
+    nonisolated(unsafe) private static var registry: [String: StoreFactory] = [
+        StoreType.sqlite: { (path, model) throws(ObjectGraphError) in try SQLiteStore(path: path, model: model) },
+        StoreType.inMemory: { (path, model) throws(ObjectGraphError) in InMemoryStore(path: path, model: model) },
+    ]
+
+    /// The registered store types, in name order (`registeredStoreTypes`).
+    public static var registeredStoreTypes: [String] {
+        registryLock.withLock { registry.keys.sorted() }
+    }
+
+    /// Registers `factory` under `type` (`registerStoreClass:forStoreType:`); nil unregisters it.
+    /// A type must be registered before a store of it can be added.
+    public static func registerStoreType(_ type: String, factory: StoreFactory?) {
+        registryLock.withLock { registry[type] = factory }
+    }
+
+    static func factory(for type: String) -> StoreFactory? {
+        registryLock.withLock { registry[type] }
     }
 
     /// The store that holds objects of `entity` (the first store, while there is one store per coordinator).

@@ -22,6 +22,13 @@ public struct StoreRowWrite {
     public var primaryKey: Int64
     public var version: Int64
     public var values: [AttributeValue]
+
+    public init(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) {
+        self.entity = entity
+        self.primaryKey = primaryKey
+        self.version = version
+        self.values = values
+    }
 }
 
 /// The writes of one save, applied by a store in one transaction.
