@@ -816,8 +816,10 @@ og_status og_fetched_property_set_request(og_property *fetched, const char *enti
  * naming the entity and property) and becomes immutable. */
 og_coordinator *og_coordinator_new(og_model *model, og_error **error);
 
-/* Adds a store of `type` ("SQLite") at `path`: created when missing, opened
- * when present. Returns the store, LENT by the coordinator. Errors:
+/* Adds a store of `type` at `path`: created when missing, opened when present.
+ * Types: "SQLite" (a file), "InMemory" (rows kept in memory only, lost when
+ * the coordinator goes; `path` may be NULL and is only a name). Returns the
+ * store, LENT by the coordinator. Errors:
  * OG_ERROR_STORE_INVALID_TYPE (unknown type, or a file that is not a store),
  * OG_ERROR_STORE_OPEN (a path that cannot be opened),
  * OG_ERROR_STORE_INCOMPATIBLE_VERSION (a store written with a model whose

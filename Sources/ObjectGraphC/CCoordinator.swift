@@ -14,7 +14,10 @@ public func og_coordinator_add_store(_ c: OpaquePointer?, _ type: UnsafePointer<
                                      _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
-        let store = try coordinator.addPersistentStore(type: try string(type, "the store type"), path: try string(path, "the path"))
+        let kind = try string(type, "the store type")
+        // A store without a file (InMemory) takes a NULL path; file stores refuse an empty one.
+        let file = path == nil ? "" : try string(path, "the path")
+        let store = try coordinator.addPersistentStore(type: kind, path: file)
         return try handles.lend(store, from: c) { StoreBox(store) }
     }
 }

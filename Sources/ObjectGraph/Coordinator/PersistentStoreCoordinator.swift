@@ -39,7 +39,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private static let registryLock = RecursiveLock()
     nonisolated(unsafe) private static var registry: [String: StoreFactory] = [
-        StoreType.sqlite: { (path, model) throws(ObjectGraphError) in try SQLiteStore(path: path, model: model) },
+        StoreType.sqlite: { (path, model) throws(ObjectGraphError) in
+            guard !path.isEmpty else { throw .invalidArgument("an SQLite store needs the path of its file") }
+            return try SQLiteStore(path: path, model: model)
+        },
         StoreType.inMemory: { (path, model) throws(ObjectGraphError) in InMemoryStore(path: path, model: model) },
     ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
@@ -69,10 +69,12 @@ class Coordinator(OwnedHandle):
     def model(self) -> Model:
         return self._model
 
-    def add_store(self, type: str, path: PathLike) -> Store:
-        """Adds a store of ``type`` ("SQLite") at ``path``, created when missing."""
+    def add_store(self, type: str, path: Optional[PathLike] = None) -> Store:
+        """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
+        (a file) or "InMemory" (kept in memory only; no path needed)."""
         err = ctypes.c_void_p()
-        handle = lib.og_coordinator_add_store(self._h, encode(type), encode(path), ctypes.byref(err))
+        raw_path = None if path is None else encode(path)
+        handle = lib.og_coordinator_add_store(self._h, encode(type), raw_path, ctypes.byref(err))
         store = Store(self, check_handle(handle, err))
         self._stores.append(store)
         return store
