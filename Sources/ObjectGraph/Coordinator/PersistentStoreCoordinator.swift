@@ -44,6 +44,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             return try SQLiteStore(path: path, model: model)
         },
         StoreType.inMemory: { (path, model) throws(ObjectGraphError) in InMemoryStore(path: path, model: model) },
+        StoreType.binary: { (path, model) throws(ObjectGraphError) in try BinaryStore(path: path, model: model) },
     ]
 
     /// The registered store types, in name order (`registeredStoreTypes`).

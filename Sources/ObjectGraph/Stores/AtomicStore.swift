@@ -1,0 +1,254 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One record of an atomic store (`NSAtomicStoreCacheNode`): its entity, reference
+/// object (the primary key, unique in the entity's hierarchy), version, one value per
+/// slot of the entity (a to-one holds the destination's key, to-many slots `.null`),
+/// and the member keys of to-many relationships kept as lists (many-to-many,
+/// inverse-less and ordered ones; a to-many with a to-one inverse is known from its
+/// members' to-one values).
+public final class AtomicStoreCacheNode {
+    public let entity: EntityDescription
+    public let referenceObject: Int64
+    public var version: Int64
+    public var values: [AttributeValue]
+    public var members: [String: [Int64]]
+
+    public init(entity: EntityDescription, referenceObject: Int64, version: Int64 = 1, values: [AttributeValue]? = nil, members: [String: [Int64]] = [:]) {
+        self.entity = entity
+        self.referenceObject = referenceObject
+        self.version = version
+        self.values = values ?? entity.layout.defaults
+        self.members = members
+    }
+
+    /// The value of the attribute or to-one `key` (a to-one as the destination's key).
+    public func value(forKey key: String) -> AttributeValue? {
+        guard let slot = entity.layout.slotByName[key], slot < values.count else { return nil }
+        return values[slot]
+    }
+
+    /// Sets the attribute or to-one `key`; false when the entity has no such property.
+    @discardableResult
+    public func setValue(_ value: AttributeValue, forKey key: String) -> Bool {
+        guard let slot = entity.layout.slotByName[key], slot < values.count else { return false }
+        values[slot] = value
+        return true
+    }
+}
+
+/// The base of stores that hold their whole data set in memory and read and write it as
+/// a whole (`NSAtomicStore`). A subclass overrides `load()` (read the file, then
+/// `addCacheNodes` and `metadata`) and `save()` (write `cacheNodes` and `metadata`);
+/// it may override `newReferenceObjects(for:count:)` and `willRemove(_:)`. Fetches run
+/// in memory. A save applies the context's changes to the nodes and then calls `save()`;
+/// when that throws, the nodes are as they were before.
+open class AtomicStore: PersistentStore, @unchecked Sendable {
+    public let type: String
+    public let path: String
+    public let model: ManagedObjectModel
+    public var identifier: String
+    /// The metadata saved with the data; `NSStoreType` and `NSStoreUUID` are kept in it.
+    public var metadata: [String: PropertyListValue]
+    var state = MemoryRows()
+
+    /// Opens the store at `path`: a missing or empty file means a new store; otherwise
+    /// `load()` reads it. The model must match the version hashes the metadata records.
+    public init(type: String, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        self.type = type
+        self.path = path
+        self.model = model
+        self.identifier = UUID().uuidString
+        self.metadata = [:]
+        metadata = freshMetadata()
+        if Self.fileSize(path) > 0 {
+            try load()
+            if let uuid = metadata[StoreMetadataKey.storeUUID]?.stringValue { identifier = uuid }
+            metadata[StoreMetadataKey.storeType] = .string(type)
+            metadata[StoreMetadataKey.storeUUID] = .string(identifier)
+            try checkVersionHashes()
+        }
+    }
+
+    /// Metadata of a new store: type, UUID and the model's version hashes.
+    public func freshMetadata() -> [String: PropertyListValue] {
+        [
+            StoreMetadataKey.storeType: .string(type),
+            StoreMetadataKey.storeUUID: .string(identifier),
+            StoreMetadataKey.modelVersionHashes: .dictionary(model.entityVersionHashesByName.mapValues { .data($0) }),
+            StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
+            StoreMetadataKey.modelVersionHashesVersion: .integer(3),
+        ]
+    }
+
+    static func fileSize(_ path: String) -> Int {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int(info.st_size) : -1
+    }
+
+    private func checkVersionHashes() throws(ObjectGraphError) {
+        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
+        let current = model.entityVersionHashesByName
+        for name in Set(stored.keys).union(current.keys).sorted() where stored[name]?.dataValue != current[name] {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleVersionHash,
+                message: "the model used to open the store '\(path)' is incompatible with the one used to create it: entity '\(name)' differs",
+                userInfo: [(ErrorUserInfoKey.entity, name), (ErrorUserInfoKey.filePath, path)])
+        }
+    }
+
+    // MARK: To override
+
+    /// Reads the file at `path` into nodes (`addCacheNodes`) and `metadata`. Called only
+    /// when the file exists and is not empty.
+    open func load() throws(ObjectGraphError) {}
+
+    /// Writes every node (`cacheNodes`) and `metadata` to `path`, whole.
+    open func save() throws(ObjectGraphError) {}
+
+    /// The first of `count` new, consecutive reference objects (primary keys) for new
+    /// objects of `entity`, unique in its hierarchy. The default counts up from the
+    /// largest key the hierarchy has used.
+    open func newReferenceObjects(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
+        state.maxKey(entity.rootEntity) + 1
+    }
+
+    /// Called in a save, before `save()`, with the nodes of the deleted objects.
+    open func willRemove(_ nodes: [AtomicStoreCacheNode]) {}
+
+    // MARK: Nodes
+
+    /// Registers nodes read by `load()`.
+    public func addCacheNodes(_ nodes: [AtomicStoreCacheNode]) throws(ObjectGraphError) {
+        for node in nodes {
+            guard node.entity.model === model else {
+                throw .invalidArgument("a cache node of entity '\(node.entity.name)' belongs to another model than the store's")
+            }
+            guard node.values.count == node.entity.properties.count else {
+                throw .invalidArgument("a cache node of '\(node.entity.name)' has \(node.values.count) values; the entity has \(node.entity.properties.count) slots")
+            }
+            state.load(RowSnapshot(entity: node.entity, primaryKey: node.referenceObject, version: node.version, values: node.values))
+            for (name, list) in node.members {
+                guard let r = node.entity.relationshipsByName[name], r.isToMany else {
+                    throw .invalidArgument("'\(node.entity.name)' has no to-many relationship '\(name)'")
+                }
+                state.register(r)
+                state.loadMembers(of: node.referenceObject, through: r, list)
+            }
+        }
+    }
+
+    /// Keeps `key` used in the hierarchy of `entity` (keys handed out but not saved).
+    public func noteReferenceObject(_ key: Int64, for entity: EntityDescription) {
+        state.loadMaxKey(entity, key)
+    }
+
+    /// The largest key used in the hierarchy of `entity`.
+    public func largestReferenceObject(for entity: EntityDescription) -> Int64 { state.maxKey(entity) }
+
+    /// Every node, hierarchy by hierarchy, in key order.
+    public var cacheNodes: [AtomicStoreCacheNode] {
+        var lists: [ObjectIdentifier: [Int64: [String: [Int64]]]] = [:]
+        for (_, r) in state.relationships {
+            guard let owner = r.entity?.rootEntity else { continue }
+            for (pk, list) in state.recordedMembers(of: r) { lists[ObjectIdentifier(owner), default: [:]][pk, default: [:]][r.name] = list }
+        }
+        return state.allRows.map { row in
+            let node = AtomicStoreCacheNode(entity: row.entity, referenceObject: row.primaryKey, version: row.version, values: row.values)
+            for (name, list) in lists[ObjectIdentifier(row.entity.rootEntity)]?[row.primaryKey] ?? [:] where row.entity.relationshipsByName[name] != nil {
+                node.members[name] = list
+            }
+            return node
+        }
+    }
+
+    /// The node of `entity` with `referenceObject`, or nil.
+    public func cacheNode(for entity: EntityDescription, referenceObject: Int64) -> AtomicStoreCacheNode? {
+        guard let row = state.row(entity, referenceObject) else { return nil }
+        let node = AtomicStoreCacheNode(entity: row.entity, referenceObject: row.primaryKey, version: row.version, values: row.values)
+        for (_, r) in state.relationships where row.entity.isKind(of: r.entity ?? row.entity) && r.entity.map({ row.entity.isKind(of: $0) }) == true {
+            if let list = state.recordedMembers(of: row.primaryKey, through: r) { node.members[r.name] = list }
+        }
+        return node
+    }
+
+    // MARK: PersistentStore
+
+    public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
+        state.fetch(request, entity: entity)
+    }
+
+    public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
+        state.count(request, entity: entity)
+    }
+
+    public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        state.row(entity, primaryKey)
+    }
+
+    public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        state.fetchRows(pointingAt: primaryKey, through: inverse)
+    }
+
+    public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        state.fetchMembers(of: primaryKey, through: relationship)
+    }
+
+    public func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        let tx = AtomicSaveTransaction(store: self, state: state)
+        try body(tx)
+        if !tx.deleted.isEmpty { willRemove(tx.deleted) }
+        let before = state
+        state = tx.state
+        do throws(ObjectGraphError) {
+            try save()
+        } catch {
+            state = before
+            if error.code == ErrorCode.storeSave { throw error }
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(path)' could not save: \(error.message)", details: [error])
+        }
+    }
+
+    open func close() {}
+}
+
+/// A save of an atomic store: the changes land on a copy of the nodes, with keys from
+/// the store's `newReferenceObjects`.
+final class AtomicSaveTransaction: StoreSaveTransaction {
+    let store: AtomicStore
+    let inner: MemorySaveTransaction
+    var deleted: [AtomicStoreCacheNode] = []
+    var state: MemoryRows { inner.state }
+
+    init(store: AtomicStore, state: MemoryRows) {
+        self.store = store
+        self.inner = MemorySaveTransaction(state)
+    }
+
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
+        let first = try store.newReferenceObjects(for: entity, count: count)
+        let last = first + Int64(count) - 1
+        for key in [first, last] where inner.state.row(entity.rootEntity, key) != nil {
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(store.path)' handed out reference object \(key) of '\(entity.rootEntity.name)', which is in use")
+        }
+        inner.state.loadMaxKey(entity, last)
+        return first
+    }
+
+    func insert(_ row: StoreRowWrite) throws(ObjectGraphError) { try inner.insert(row) }
+
+    func update(_ row: StoreRowWrite) throws(ObjectGraphError) { try inner.update(row) }
+
+    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
+        if let row = inner.state.row(entity, primaryKey) {
+            deleted.append(AtomicStoreCacheNode(entity: row.entity, referenceObject: primaryKey, version: row.version, values: row.values))
+        }
+        try inner.delete(entity: entity, primaryKey: primaryKey)
+    }
+
+    func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
+        try inner.setMembers(of: primaryKey, through: relationship, to: members)
+    }
+}

@@ -1,0 +1,209 @@
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Binary store: an atomic store in one file (docs/store-format.md, "Binary store
+/// files"): the signature `OGBINARY`, a format version, then a binary property list of
+/// the metadata, the key counters and every record. Saves write a temporary file next
+/// to the store and rename it over the store, so the file is always whole.
+public final class BinaryStore: AtomicStore, @unchecked Sendable {
+    public static let signature: [UInt8] = Array("OGBINARY".utf8)
+    public static let formatVersion: UInt32 = 1
+
+    public init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        guard !path.isEmpty else { throw .invalidArgument("a Binary store needs the path of its file") }
+        try super.init(type: StoreType.binary, path: path, model: model)
+    }
+
+    public override func load() throws(ObjectGraphError) {
+        let root = try Self.readRoot(path)
+        if let meta = root["metadata"]?.dictionaryValue { metadata = meta }
+        try checkModel()
+        var nodes: [AtomicStoreCacheNode] = []
+        for item in root["nodes"]?.arrayValue ?? [] {
+            guard let dict = item.dictionaryValue, let name = dict["entity"]?.stringValue, let pk = dict["pk"]?.integerValue else {
+                throw Self.damaged(path, "a record has no entity or key")
+            }
+            guard let entity = model.entity(named: name) else {
+                throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "the store '\(path)' has records of entity '\(name)', which the model does not have")
+            }
+            let node = AtomicStoreCacheNode(entity: entity, referenceObject: pk, version: dict["version"]?.integerValue ?? 1,
+                                            values: [AttributeValue](repeating: .null, count: entity.properties.count))
+            for (key, value) in dict["values"]?.dictionaryValue ?? [:] {
+                guard let slot = entity.layout.slotByName[key] else { continue }
+                node.values[slot] = try Self.attributeValue(value, for: entity.properties[slot], path: path)
+            }
+            for (key, value) in dict["members"]?.dictionaryValue ?? [:] {
+                node.members[key] = (value.arrayValue ?? []).compactMap(\.integerValue)
+            }
+            nodes.append(node)
+        }
+        try addCacheNodes(nodes)
+        for (name, value) in root["keys"]?.dictionaryValue ?? [:] {
+            if let entity = model.entity(named: name), let key = value.integerValue { noteReferenceObject(key, for: entity) }
+        }
+    }
+
+    /// A store written with another version of the model is refused before its records are read.
+    private func checkModel() throws(ObjectGraphError) {
+        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
+        let current = model.entityVersionHashesByName
+        for name in Set(stored.keys).union(current.keys).sorted() where stored[name]?.dataValue != current[name] {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleVersionHash,
+                message: "the model used to open the store '\(path)' is incompatible with the one used to create it: entity '\(name)' differs",
+                userInfo: [(ErrorUserInfoKey.entity, name), (ErrorUserInfoKey.filePath, path)])
+        }
+    }
+
+    public override func save() throws(ObjectGraphError) {
+        var records: [PropertyListValue] = []
+        for node in cacheNodes {
+            var values: [String: PropertyListValue] = [:]
+            for (slot, property) in node.entity.properties.enumerated() where slot < node.values.count {
+                if let v = Self.plistValue(node.values[slot]) { values[property.name] = v }
+            }
+            var record: [String: PropertyListValue] = [
+                "entity": .string(node.entity.name), "pk": .integer(node.referenceObject),
+                "version": .integer(node.version), "values": .dictionary(values),
+            ]
+            if !node.members.isEmpty { record["members"] = .dictionary(node.members.mapValues { .array($0.map { .integer($0) }) }) }
+            records.append(.dictionary(record))
+        }
+        var keys: [String: PropertyListValue] = [:]
+        for entity in model.entities where entity.superentity == nil {
+            let key = largestReferenceObject(for: entity)
+            if key > 0 { keys[entity.name] = .integer(key) }
+        }
+        let root: PropertyListValue = .dictionary(["metadata": .dictionary(metadata), "keys": .dictionary(keys), "nodes": .array(records)])
+        try Self.writeFile(path, Self.header + BinaryPropertyList.encode(root))
+    }
+
+    static var header: [UInt8] {
+        signature + [UInt8(formatVersion >> 24 & 0xFF), UInt8(formatVersion >> 16 & 0xFF), UInt8(formatVersion >> 8 & 0xFF), UInt8(formatVersion & 0xFF)]
+    }
+
+    // MARK: Metadata without a stack
+
+    /// The metadata of the Binary store file at `path`.
+    public static func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        try readRoot(path)["metadata"]?.dictionaryValue ?? [:]
+    }
+
+    /// Replaces the metadata of the Binary store file at `path`, keeping its records.
+    public static func setMetadata(_ metadata: [String: PropertyListValue], at path: String) throws(ObjectGraphError) {
+        var root = try readRoot(path)
+        root["metadata"] = .dictionary(metadata)
+        try writeFile(path, header + BinaryPropertyList.encode(.dictionary(root)))
+    }
+
+    // MARK: Files
+
+    static func damaged(_ path: String, _ why: String) -> ObjectGraphError {
+        ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid Binary store: \(why)", userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    static func readRoot(_ path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        let bytes = try readFile(path)
+        guard bytes.count >= 12, Array(bytes[0..<8]) == signature else {
+            throw damaged(path, "it does not start with the signature OGBINARY")
+        }
+        let version = bytes[8..<12].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        guard version == formatVersion else { throw damaged(path, "format version \(version) is not \(formatVersion)") }
+        let plist: PropertyListValue
+        do { plist = try BinaryPropertyList.decode(Array(bytes[12...])) } catch {
+            throw damaged(path, "its contents cannot be read (\(error))")
+        }
+        guard case .dictionary(let root) = plist else { throw damaged(path, "its contents are not a dictionary") }
+        return root
+    }
+
+    static func readFile(_ path: String) throws(ObjectGraphError) -> [UInt8] {
+        guard let f = fopen(path, "rb") else {
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "cannot open '\(path)': \(String(cString: strerror(errno)))", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        defer { fclose(f) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, f)
+            if n > 0 { bytes.append(contentsOf: buffer[0..<n]) }
+            if n < buffer.count { break }
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`.
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws(ObjectGraphError) {
+        let temporary = path + ".tmp-\(getpid())"
+        func failure(_ what: String) -> ObjectGraphError {
+            ObjectGraphError(code: ErrorCode.storeSave, message: "cannot write '\(path)': \(what): \(String(cString: strerror(errno)))", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard fd >= 0 else { throw failure("cannot create \(temporary)") }
+        var written = 0
+        while written < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + written, bytes.count - written) }
+            if n <= 0 {
+                let error = failure("write failed")
+                _ = Glibc.close(fd)
+                unlink(temporary)
+                throw error
+            }
+            written += n
+        }
+        if fsync(fd) != 0 || Glibc.close(fd) != 0 {
+            let error = failure("flush failed")
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename failed")
+            unlink(temporary)
+            throw error
+        }
+    }
+
+    // MARK: Values
+
+    static func plistValue(_ value: AttributeValue) -> PropertyListValue? {
+        switch value {
+        case .null: nil
+        case .integer(let i): .integer(i)
+        case .double(let d): .real(d)
+        case .boolean(let b): .boolean(b)
+        case .string(let s): .string(s)
+        case .date(let d): .date(d)
+        case .data(let d): .data(Array(d))
+        case .decimal(let d): .string(d.description)
+        case .uuid(let u): .string(u.uuidString)
+        case .uri(let u): .string(u.absoluteString)
+        }
+    }
+
+    static func attributeValue(_ value: PropertyListValue, for property: PropertyDescription, path: String) throws(ObjectGraphError) -> AttributeValue {
+        guard let a = property as? AttributeDescription else {
+            guard let key = value.integerValue else { throw damaged(path, "'\(property.name)' does not hold a key") }
+            return .integer(key)
+        }
+        let result: AttributeValue?
+        switch (a.attributeType, value) {
+        case (.integer16, .integer(let i)), (.integer32, .integer(let i)), (.integer64, .integer(let i)): result = .integer(i)
+        case (.double, .real(let d)), (.float, .real(let d)): result = .double(d)
+        case (.boolean, .boolean(let b)): result = .boolean(b)
+        case (.string, .string(let s)): result = .string(s)
+        case (.date, .date(let d)): result = .date(d)
+        case (.decimal, .string(let s)): result = Decimal(string: s).map { .decimal($0) }
+        case (.uuid, .string(let s)): result = UUID(uuidString: s).map { .uuid($0) }
+        case (.uri, .string(let s)): result = URL(string: s).map { .uri($0) }
+        case (_, .data(let d)): result = .data(Data(d))
+        case (_, .integer(let i)): result = .integer(i)
+        case (_, .real(let d)): result = .double(d)
+        case (_, .string(let s)): result = .string(s)
+        default: result = nil
+        }
+        guard let result else { throw damaged(path, "'\(property.entity?.name ?? "?").\(property.name)' holds a value of the wrong type") }
+        return result
+    }
+}
