@@ -817,14 +817,45 @@ og_status og_fetched_property_set_request(og_property *fetched, const char *enti
 og_coordinator *og_coordinator_new(og_model *model, og_error **error);
 
 /* Adds a store of `type` at `path`: created when missing, opened when present.
- * Types: "SQLite" (a file), "InMemory" (rows kept in memory only, lost when
- * the coordinator goes; `path` may be NULL and is only a name). Returns the
+ * Types: "SQLite" (a file), "Binary" (an atomic store in one file, rewritten
+ * whole at each save), "InMemory" (rows kept in memory only, lost when the
+ * coordinator goes; `path` may be NULL and is only a name), and the types
+ * registered with og_register_atomic_store_type. Returns the
  * store, LENT by the coordinator. Errors:
  * OG_ERROR_STORE_INVALID_TYPE (unknown type, or a file that is not a store),
  * OG_ERROR_STORE_OPEN (a path that cannot be opened),
  * OG_ERROR_STORE_INCOMPATIBLE_VERSION (a store written with a model whose
  * version hashes differ; the message names the entity). */
 og_store *og_coordinator_add_store(og_coordinator *coordinator, const char *type, const char *path, og_error **error);
+
+/* An atomic store implemented in C: the library keeps the store's records in
+ * memory and hands the callbacks the whole store as one document in the Binary
+ * store format (docs/store-format.md), to keep wherever they like.
+ *  - load: put the document for `path` in *bytes (allocated with malloc; the
+ *    library frees it) and *length, and return 0; return 1 when there is no
+ *    store yet (a new, empty one); anything else fails (OG_ERROR_STORE_OPEN).
+ *  - save: keep the `length` bytes as the whole document for `path`; return 0,
+ *    anything else fails the save (OG_ERROR_STORE_SAVE, nothing changes).
+ *  - release (may be NULL): called with `userdata` once the type is
+ *    unregistered and no store of it is open.
+ * Callbacks run on the thread that adds the store or saves a context. */
+typedef struct og_atomic_store_callbacks {
+    void *userdata;
+    int (*load)(void *userdata, const char *path, uint8_t **bytes, size_t *length);
+    int (*save)(void *userdata, const char *path, const uint8_t *bytes, size_t length);
+    void (*release)(void *userdata);
+} og_atomic_store_callbacks;
+
+/* Registers `type` (registerStoreClass:forStoreType:) so og_coordinator_add_store
+ * can add stores of it; the table is copied. Registering a type again replaces
+ * its table. Errors: OG_ERROR_INVALID_ARGUMENT for a built-in type name
+ * ("SQLite", "InMemory", "Binary"), an empty name, or a table without load or save. */
+og_status og_register_atomic_store_type(const char *type, const og_atomic_store_callbacks *callbacks, og_error **error);
+
+/* Unregisters a type registered with og_register_atomic_store_type; stores of
+ * it already added stay usable. OG_ERROR_STORE_INVALID_TYPE when it is not
+ * registered, OG_ERROR_INVALID_ARGUMENT for a built-in type. */
+og_status og_unregister_store_type(const char *type, og_error **error);
 
 /* Number of stores added. */
 size_t og_coordinator_store_count(const og_coordinator *coordinator);

@@ -1,4 +1,5 @@
-/* The store types beyond SQLite, one ctest per case: the in-memory store. */
+/* The store types beyond SQLite, one ctest per case: the in-memory store, the
+ * Binary store, and an atomic store implemented through the callback table. */
 #include "library_model.h"
 #include "og_test_cases.h"
 
@@ -86,8 +87,154 @@ static void in_memory(void) {
     og_coordinator_release(coordinator);
 }
 
+/* Writes two authors' books, saves; returns the coordinator. */
+static void fill(og_coordinator *coordinator) {
+    og_context *context = NN(og_context_new(coordinator, &err));
+    og_object *pratchett = NN(og_context_insert(context, "Author", &err));
+    OK(og_object_set_string(pratchett, "name", "Terry Pratchett", &err));
+    og_object *mort = insert_book(context, "Mort", 1987, pratchett);
+    og_value *v = NN(og_value_new_decimal("12345.678", &err));
+    OK(og_object_set_value(mort, "price", v, &err));
+    og_value_release(v);
+    OK(og_object_set_date(mort, "published", 567993600.5, &err));
+    OK(og_object_set_data(mort, "cover", "\x89PNG\x00", 5, &err));
+    insert_book(context, "Sourcery", 1988, pratchett);
+    OK(og_context_save(context, &err));
+    og_context_release(context);
+}
+
+/* Reads back what fill wrote, through a fresh context. */
+static void check_filled(og_coordinator *coordinator) {
+    og_context *context = NN(og_context_new(coordinator, &err));
+    char buffer[256];
+    titles(context, "author.name == 'Terry Pratchett'", buffer, sizeof buffer);
+    STREQ(buffer, "Mort,Sourcery");
+    titles(context, "price > 100 AND medium < 1988", buffer, sizeof buffer);
+    STREQ(buffer, "Mort");
+    og_context_release(context);
+}
+
+static void binary(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "books.binary");
+    og_store *store;
+    og_coordinator *coordinator = open_with("Binary", path, &store);
+    STREQ(og_store_type(store), "Binary");
+    char uuid[64];
+    snprintf(uuid, sizeof uuid, "%s", NN(og_store_uuid(store)));
+    fill(coordinator);
+    check_filled(coordinator);
+    og_coordinator_release(coordinator);
+
+    /* The file starts with its signature and format version. */
+    FILE *f = fopen(path, "rb");
+    unsigned char head[12];
+    CHECK(f && fread(head, 1, 12, f) == 12);
+    fclose(f);
+    CHECK(memcmp(head, "OGBINARY\0\0\0\1", 12) == 0);
+
+    /* Reopened by a new coordinator: same UUID, same records. */
+    coordinator = open_with("Binary", path, &store);
+    STREQ(og_store_uuid(store), uuid);
+    check_filled(coordinator);
+    og_coordinator_release(coordinator);
+
+    /* A file that is not a Binary store is refused. */
+    char *bad = og_t_path(dir, "bad.binary");
+    og_t_write_file(bad, "SQLite format 3 or anything else");
+    og_model *model = library_model_new(false);
+    coordinator = NN(og_coordinator_new(model, &err));
+    og_model_release(model);
+    FAILS_NULL(og_coordinator_add_store(coordinator, "Binary", bad, &err), OG_ERROR_STORE_INVALID_TYPE, "OGBINARY");
+    og_coordinator_release(coordinator);
+    free(bad);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
+/* A C atomic store that keeps its document in memory. */
+struct notebook {
+    uint8_t *bytes;
+    size_t length;
+    int loads, saves, released;
+    bool fail_save;
+};
+
+static int notebook_load(void *userdata, const char *path, uint8_t **bytes, size_t *length) {
+    struct notebook *n = userdata;
+    CHECK(strcmp(path, "shelf") == 0);
+    n->loads++;
+    if (n->bytes == NULL) return 1;
+    *bytes = malloc(n->length);
+    memcpy(*bytes, n->bytes, n->length);
+    *length = n->length;
+    return 0;
+}
+
+static int notebook_save(void *userdata, const char *path, const uint8_t *bytes, size_t length) {
+    struct notebook *n = userdata;
+    (void)path;
+    if (n->fail_save) return 28;
+    free(n->bytes);
+    n->bytes = malloc(length);
+    memcpy(n->bytes, bytes, length);
+    n->length = length;
+    n->saves++;
+    return 0;
+}
+
+static void notebook_release(void *userdata) { ((struct notebook *)userdata)->released++; }
+
+static void atomic_callbacks(void) {
+    struct notebook n = {0};
+    og_atomic_store_callbacks callbacks = {&n, notebook_load, notebook_save, notebook_release};
+    OK(og_register_atomic_store_type("Notebook", &callbacks, &err));
+    FAILS(og_register_atomic_store_type("SQLite", &callbacks, &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
+    og_atomic_store_callbacks half = {&n, notebook_load, NULL, NULL};
+    FAILS(og_register_atomic_store_type("Half", &half, &err), OG_ERROR_INVALID_ARGUMENT, "save");
+
+    og_store *store;
+    og_coordinator *coordinator = open_with("Notebook", "shelf", &store);
+    STREQ(og_store_type(store), "Notebook");
+    INTEQ(n.loads, 1);
+    fill(coordinator);
+    INTEQ(n.saves, 1);
+    CHECK(n.length > 12 && memcmp(n.bytes, "OGBINARY", 8) == 0);
+
+    /* A save the callback refuses changes nothing. */
+    n.fail_save = true;
+    og_context *context = NN(og_context_new(coordinator, &err));
+    insert_book(context, "Lost", 2000, NULL);
+    FAILS(og_context_save(context, &err), OG_ERROR_STORE_SAVE, "Notebook");
+    og_context_release(context);
+    n.fail_save = false;
+    og_coordinator_release(coordinator);
+
+    /* Another coordinator loads the document back. */
+    coordinator = open_with("Notebook", "shelf", &store);
+    INTEQ(n.loads, 2);
+    check_filled(coordinator);
+    og_context *fresh = NN(og_context_new(coordinator, &err));
+    char buffer[256];
+    titles(fresh, NULL, buffer, sizeof buffer);
+    STREQ(buffer, "Mort,Sourcery");
+    og_context_release(fresh);
+
+    /* Unregistered: no new stores; the table is released once none is open. */
+    OK(og_unregister_store_type("Notebook", &err));
+    FAILS(og_unregister_store_type("Notebook", &err), OG_ERROR_STORE_INVALID_TYPE, "Notebook");
+    FAILS(og_unregister_store_type("Binary", &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
+    FAILS_NULL(og_coordinator_add_store(coordinator, "Notebook", "shelf", &err), OG_ERROR_STORE_INVALID_TYPE, "Notebook");
+    INTEQ(n.released, 0);
+    og_coordinator_release(coordinator);
+    INTEQ(n.released, 1);
+    free(n.bytes);
+}
+
 static const og_t_case cases[] = {
     {"in_memory", in_memory},
+    {"binary", binary},
+    {"atomic_callbacks", atomic_callbacks},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

@@ -63,7 +63,7 @@ open class AtomicStore: PersistentStore, @unchecked Sendable {
         self.identifier = UUID().uuidString
         self.metadata = [:]
         metadata = freshMetadata()
-        if Self.fileSize(path) > 0 {
+        if hasStoredData() {
             try load()
             if let uuid = metadata[StoreMetadataKey.storeUUID]?.stringValue { identifier = uuid }
             metadata[StoreMetadataKey.storeType] = .string(type)
@@ -100,6 +100,10 @@ open class AtomicStore: PersistentStore, @unchecked Sendable {
     }
 
     // MARK: To override
+
+    /// Whether there is a store to load: by default, a file at `path` that is not empty
+    /// (a missing or zero-length file means a new store).
+    open func hasStoredData() -> Bool { Self.fileSize(path) > 0 }
 
     /// Reads the file at `path` into nodes (`addCacheNodes`) and `metadata`. Called only
     /// when the file exists and is not empty.

@@ -7,7 +7,9 @@ import Glibc
 /// files"): the signature `OGBINARY`, a format version, then a binary property list of
 /// the metadata, the key counters and every record. Saves write a temporary file next
 /// to the store and rename it over the store, so the file is always whole.
-public final class BinaryStore: AtomicStore, @unchecked Sendable {
+/// Subclasses keep the document format and store its bytes elsewhere (`readDocument`,
+/// `writeDocument`), as stores implemented through the C callback table do.
+open class BinaryStore: AtomicStore, @unchecked Sendable {
     public static let signature: [UInt8] = Array("OGBINARY".utf8)
     public static let formatVersion: UInt32 = 1
 
@@ -16,8 +18,27 @@ public final class BinaryStore: AtomicStore, @unchecked Sendable {
         try super.init(type: StoreType.binary, path: path, model: model)
     }
 
+    /// A store of `type` in the Binary document format, kept where `readDocument` and
+    /// `writeDocument` say.
+    public override init(type: String, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        try super.init(type: type, path: path, model: model)
+    }
+
+    /// The store's document (signature, version, property list), or nil when there is
+    /// no store yet. The default reads the file at `path`.
+    open func readDocument() throws(ObjectGraphError) -> [UInt8]? {
+        try Self.readFile(path)
+    }
+
+    /// Keeps the store's whole document. The default writes a temporary file beside
+    /// `path` and renames it over `path`.
+    open func writeDocument(_ bytes: [UInt8]) throws(ObjectGraphError) {
+        try Self.writeFile(path, bytes)
+    }
+
     public override func load() throws(ObjectGraphError) {
-        let root = try Self.readRoot(path)
+        guard let bytes = try readDocument() else { return }
+        let root = try Self.decodeRoot(bytes, path: path)
         if let meta = root["metadata"]?.dictionaryValue { metadata = meta }
         try checkModel()
         var nodes: [AtomicStoreCacheNode] = []
@@ -77,7 +98,7 @@ public final class BinaryStore: AtomicStore, @unchecked Sendable {
             if key > 0 { keys[entity.name] = .integer(key) }
         }
         let root: PropertyListValue = .dictionary(["metadata": .dictionary(metadata), "keys": .dictionary(keys), "nodes": .array(records)])
-        try Self.writeFile(path, Self.header + BinaryPropertyList.encode(root))
+        try writeDocument(Self.header + BinaryPropertyList.encode(root))
     }
 
     static var header: [UInt8] {
@@ -105,7 +126,10 @@ public final class BinaryStore: AtomicStore, @unchecked Sendable {
     }
 
     static func readRoot(_ path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
-        let bytes = try readFile(path)
+        try decodeRoot(try readFile(path), path: path)
+    }
+
+    static func decodeRoot(_ bytes: [UInt8], path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
         guard bytes.count >= 12, Array(bytes[0..<8]) == signature else {
             throw damaged(path, "it does not start with the signature OGBINARY")
         }

@@ -19,7 +19,7 @@ from ._lib import LibraryNotFoundError, lib as _c, library_path
 from . import codes as _codes
 from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...)
 from .context import Context
-from .coordinator import Coordinator, Store
+from .coordinator import Coordinator, Store, register_atomic_store_type, unregister_store_type
 from .enums import AttributeType, DeleteRule, PropertyKind, ValueType
 from .errors import (
     DOMAIN_COCOA,
@@ -98,5 +98,7 @@ __all__ = [
     "ValueType",
     "WrongThreadError",
     "library_path",
+    "register_atomic_store_type",
+    "unregister_store_type",
     "library_version",
 ] + [_name for _name in dir(_codes) if _name.isupper()]

@@ -279,6 +279,8 @@ _SIGNATURES = {
     "og_store_type": (_s, [_v]),
     "og_store_path": (_s, [_v]),
     "og_store_uuid": (_s, [_v]),
+    "og_register_atomic_store_type": (_i, [_s, _v, _err]),
+    "og_unregister_store_type": (_i, [_s, _err]),
     # Contexts
     "og_context_new": (_v, [_v, _err]),
     "og_context_insert": (_v, [_v, _s, _err]),

@@ -3,16 +3,88 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import PathLike, check_handle, decode, encode, take_string
+from ._util import PathLike, check, check_handle, decode, encode, take_string
 from .errors import ErrorCode, make_error
 from .model import Model
 
-__all__ = ["Coordinator", "Store"]
+__all__ = ["Coordinator", "Store", "register_atomic_store_type", "unregister_store_type"]
+
+_LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
+                         ctypes.POINTER(ctypes.c_size_t))
+_SAVE = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p, ctypes.c_size_t)
+_RELEASE = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+class _AtomicStoreCallbacks(ctypes.Structure):
+    """og_atomic_store_callbacks."""
+    _fields_ = [("userdata", ctypes.c_void_p), ("load", _LOAD), ("save", _SAVE), ("release", _RELEASE)]
+
+
+_libc = ctypes.CDLL(None)
+_libc.malloc.restype = ctypes.c_void_p
+_libc.malloc.argtypes = [ctypes.c_size_t]
+
+# Registered tables by serial number: the ctypes callbacks must outlive the library's use of them.
+_tables: Dict[int, tuple] = {}
+_serial = [0]
+
+
+def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]],
+                               save: Callable[[str, bytes], None]) -> None:
+    """Registers an atomic store type implemented in Python. ``load(path)``
+    returns the store's document (bytes in the Binary store format) or None
+    when there is no store yet; ``save(path, document)`` keeps the whole
+    document. An exception in either fails the open or the save. Afterwards
+    ``coordinator.add_store(type, path)`` adds stores of it."""
+
+    def on_load(_userdata, path, out_bytes, out_length):  # type: ignore[no-untyped-def]
+        try:
+            document = load(path.decode("utf-8"))
+        except Exception:
+            return -1
+        if document is None:
+            return 1
+        buffer = _libc.malloc(max(len(document), 1))
+        if not buffer:
+            return -1
+        ctypes.memmove(buffer, document, len(document))
+        out_bytes[0] = buffer
+        out_length[0] = len(document)
+        return 0
+
+    def on_save(_userdata, path, data, length):  # type: ignore[no-untyped-def]
+        try:
+            save(path.decode("utf-8"), ctypes.string_at(data, length) if length else b"")
+        except Exception:
+            return -1
+        return 0
+
+    _serial[0] += 1
+    key = _serial[0]
+
+    def on_release(_userdata):  # type: ignore[no-untyped-def]
+        _tables.pop(key, None)
+
+    table = _AtomicStoreCallbacks(key, _LOAD(on_load), _SAVE(on_save), _RELEASE(on_release))
+    _tables[key] = (table, on_load, on_save, on_release)
+    err = ctypes.c_void_p()
+    try:
+        check(lib.og_register_atomic_store_type(encode(type), ctypes.addressof(table), ctypes.byref(err)), err)
+    except BaseException:
+        _tables.pop(key, None)
+        raise
+
+
+def unregister_store_type(type: str) -> None:
+    """Unregisters a type registered with register_atomic_store_type; stores of
+    it already added stay usable."""
+    err = ctypes.c_void_p()
+    check(lib.og_unregister_store_type(encode(type), ctypes.byref(err)), err)
 
 
 class Store:
@@ -71,7 +143,9 @@ class Coordinator(OwnedHandle):
 
     def add_store(self, type: str, path: Optional[PathLike] = None) -> Store:
         """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
-        (a file) or "InMemory" (kept in memory only; no path needed)."""
+        (a file), "Binary" (an atomic store in one file), "InMemory" (kept in
+        memory only; no path needed), or a type registered with
+        register_atomic_store_type."""
         err = ctypes.c_void_p()
         raw_path = None if path is None else encode(path)
         handle = lib.og_coordinator_add_store(self._h, encode(type), raw_path, ctypes.byref(err))

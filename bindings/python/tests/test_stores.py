@@ -61,3 +61,69 @@ def test_a_failed_save_changes_nothing(stack) -> None:
             ctx.save()
     with og.Context(coordinator) as ctx:
         assert [b.title for b in ctx.fetch("Book")] == ["Kept"], store.type
+
+
+def test_binary_store_round_trip(tmp_path, books_model) -> None:
+    path = tmp_path / "books.binary"
+    with og.Coordinator(books_model) as coordinator:
+        store = coordinator.add_store("Binary", path)
+        assert store.type == "Binary"
+        uuid = store.uuid
+        with og.Context(coordinator) as ctx:
+            ctx.insert("Book", title="Mort", year=1987, rating=4.5, author=ctx.insert("Author", name="Terry"))
+            ctx.save()
+    assert path.read_bytes()[:12] == b"OGBINARY\x00\x00\x00\x01"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["books.binary"]
+    with og.Coordinator(books_model) as coordinator:
+        assert coordinator.add_store("Binary", path).uuid == uuid
+        with og.Context(coordinator) as ctx:
+            (book,) = ctx.fetch("Book")
+            assert (book.title, book.year, book.rating, book.author.name) == ("Mort", 1987, 4.5, "Terry")
+    (tmp_path / "bad.binary").write_bytes(b"nothing of the kind")
+    with og.Coordinator(books_model) as coordinator:
+        with pytest.raises(og.Error) as info:
+            coordinator.add_store("Binary", tmp_path / "bad.binary")
+        assert info.value.code == og.ErrorCode.STORE_INVALID_TYPE
+
+
+def test_an_atomic_store_written_in_python(books_model) -> None:
+    documents = {}
+    calls = []
+
+    def load(path):
+        calls.append(("load", path))
+        return documents.get(path)
+
+    def save(path, document):
+        if path == "refuse":
+            raise OSError("disk full")
+        calls.append(("save", path))
+        documents[path] = document
+
+    og.register_atomic_store_type("Notebook", load, save)
+    try:
+        with pytest.raises(og.Error):
+            og.register_atomic_store_type("SQLite", load, save)
+        with og.Coordinator(books_model) as coordinator:
+            coordinator.add_store("Notebook", "shelf")
+            with og.Context(coordinator) as ctx:
+                ctx.insert("Book", title="Mort", author=ctx.insert("Author", name="Terry"))
+                ctx.save()
+        assert calls == [("load", "shelf"), ("save", "shelf")]
+        assert documents["shelf"].startswith(b"OGBINARY")
+        with og.Coordinator(books_model) as coordinator:
+            coordinator.add_store("Notebook", "shelf")
+            with og.Context(coordinator) as ctx:
+                assert [b.author.name for b in ctx.fetch("Book")] == ["Terry"]
+        with og.Coordinator(books_model) as coordinator:
+            coordinator.add_store("Notebook", "refuse")
+            with og.Context(coordinator) as ctx:
+                ctx.insert("Book", title="Lost")
+                with pytest.raises(og.Error) as info:
+                    ctx.save()
+                assert info.value.code == og.ErrorCode.STORE_SAVE
+    finally:
+        og.unregister_store_type("Notebook")
+    with pytest.raises(og.Error) as info:
+        og.unregister_store_type("Notebook")
+    assert info.value.code == og.ErrorCode.STORE_INVALID_TYPE

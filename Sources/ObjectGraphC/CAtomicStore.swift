@@ -1,0 +1,98 @@
+import ObjectGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// og_register_atomic_store_type, og_unregister_store_type: atomic stores implemented in C.
+
+/// The layout of `og_atomic_store_callbacks` (include/objectgraph.h).
+struct CAtomicStoreCallbacks {
+    var userdata: UnsafeMutableRawPointer?
+    var load: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?) -> Int32)?
+    var save: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int) -> Int32)?
+    var release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
+}
+
+/// A registered callback table: released (its `release` called) when the type is
+/// unregistered and no store of it is open.
+final class CallbackTable: @unchecked Sendable {
+    let type: String
+    let callbacks: CAtomicStoreCallbacks
+
+    init(type: String, callbacks: CAtomicStoreCallbacks) {
+        self.type = type
+        self.callbacks = callbacks
+    }
+
+    deinit { callbacks.release?(callbacks.userdata) }
+}
+
+/// An atomic store whose document (the Binary store format) the C callbacks keep.
+final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
+    let table: CallbackTable
+
+    init(table: CallbackTable, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        self.table = table
+        try super.init(type: table.type, path: path, model: model)
+    }
+
+    override func hasStoredData() -> Bool { true }
+
+    override func readDocument() throws(ObjectGraphError) -> [UInt8]? {
+        guard let load = table.callbacks.load else { return nil }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        let rc = path.withCString { load(table.callbacks.userdata, $0, &bytes, &length) }
+        defer { free(bytes) }
+        switch rc {
+        case 0: return bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+        case 1: return nil
+        default:
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "the load callback of store type '\(table.type)' failed (\(rc)) for '\(path)'")
+        }
+    }
+
+    override func writeDocument(_ bytes: [UInt8]) throws(ObjectGraphError) {
+        guard let save = table.callbacks.save else {
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "store type '\(table.type)' has no save callback")
+        }
+        let rc = path.withCString { p in bytes.withUnsafeBufferPointer { save(table.callbacks.userdata, p, $0.baseAddress, $0.count) } }
+        guard rc == 0 else {
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the save callback of store type '\(table.type)' failed (\(rc)) for '\(path)'")
+        }
+    }
+}
+
+private let builtInTypes: Set<String> = [StoreType.sqlite, StoreType.inMemory, StoreType.binary]
+
+@_cdecl("og_register_atomic_store_type")
+public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callbacks: UnsafeRawPointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let name = try string(type, "the store type")
+        guard let callbacks else { throw .invalidArgument("the callback table is NULL") }
+        guard !name.isEmpty, !builtInTypes.contains(name) else {
+            throw .invalidArgument("'\(name)' cannot be registered: it is empty or a built-in store type")
+        }
+        let table = CallbackTable(type: name, callbacks: callbacks.load(as: CAtomicStoreCallbacks.self))
+        guard table.callbacks.load != nil, table.callbacks.save != nil else {
+            throw .invalidArgument("the callback table of '\(name)' needs both load and save")
+        }
+        PersistentStoreCoordinator.registerStoreType(name) { (path, model) throws(ObjectGraphError) in
+            try CallbackAtomicStore(table: table, path: path, model: model)
+        }
+        return OG_OK
+    }
+}
+
+@_cdecl("og_unregister_store_type")
+public func og_unregister_store_type(_ type: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let name = try string(type, "the store type")
+        guard !builtInTypes.contains(name) else { throw .invalidArgument("'\(name)' is a built-in store type") }
+        guard PersistentStoreCoordinator.registeredStoreTypes.contains(name) else {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "no store type '\(name)' is registered")
+        }
+        PersistentStoreCoordinator.registerStoreType(name, factory: nil)
+        return OG_OK
+    }
+}
