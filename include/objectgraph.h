@@ -857,6 +857,31 @@ og_status og_register_atomic_store_type(const char *type, const og_atomic_store_
  * registered, OG_ERROR_INVALID_ARGUMENT for a built-in type. */
 og_status og_unregister_store_type(const char *type, og_error **error);
 
+/* Detaches `store` (removePersistentStore:) and closes it; its handle stays
+ * valid (type, path, UUID) until the coordinator is released. Objects fetched
+ * from it can no longer load or save. OG_ERROR_INVALID_ARGUMENT when it is not
+ * attached. */
+og_status og_coordinator_remove_store(og_coordinator *coordinator, og_store *store, og_error **error);
+
+/* Read-only stores (setReadOnly:): a save that would write to a read-only store
+ * fails with OG_ERROR_STORE_OPERATION and writes nothing. */
+og_status og_coordinator_set_store_read_only(og_coordinator *coordinator, og_store *store, bool read_only,
+                                             og_error **error);
+og_status og_coordinator_is_store_read_only(og_coordinator *coordinator, og_store *store, bool *out, og_error **error);
+
+/* Store metadata without a stack (metadataForPersistentStoreOfType:URL: and
+ * setMetadata:forPersistentStoreOfType:URL:) for SQLite and Binary files.
+ * `type` NULL: found from the file's first bytes; a type that does not match
+ * the file is OG_ERROR_STORE_TYPE_MISMATCH. The getter returns the value of
+ * `key` (a string, or an integer as text), OWNED; NULL WITHOUT an error when
+ * the key is absent. The setter sets `key` to `value` (NULL removes it) and
+ * writes the metadata now; NSStoreType and NSStoreUUID are always kept. A
+ * missing file is OG_ERROR_STORE_OPEN, another kind of file
+ * OG_ERROR_STORE_INVALID_TYPE. */
+char *og_store_file_metadata_string(const char *type, const char *path, const char *key, og_error **error);
+og_status og_store_file_set_metadata_string(const char *type, const char *path, const char *key, const char *value,
+                                            og_error **error);
+
 /* Number of stores added. */
 size_t og_coordinator_store_count(const og_coordinator *coordinator);
 
@@ -910,6 +935,12 @@ og_results *og_context_fetch(og_context *context, const og_fetch_request *reques
 /* Counts the objects the request would return. */
 og_status og_context_count(og_context *context, const og_fetch_request *request, size_t *out, og_error **error);
 
+/* The object an object ID URI (og_object_id_uri: x-coredata://<store UUID>/
+ * <Entity>/p<key>) names (managedObjectIDForURIRepresentation: then
+ * existingObjectWithID:), LENT by the context. NULL WITHOUT an error when no
+ * attached store has that UUID or the URI is not of that form; an error when
+ * the object no longer exists. */
+og_object *og_context_object_for_uri(og_context *context, const char *uri, og_error **error);
 /* Releases a context. Objects it lent become invalid. NULL is ignored. */
 void og_context_release(og_context *context);
 

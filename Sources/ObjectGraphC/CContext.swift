@@ -121,3 +121,15 @@ public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: Error
 public func og_results_release(_ r: OpaquePointer?) {
     handles.release(r, ResultsBox.self)
 }
+
+@_cdecl("og_context_object_for_uri")
+public func og_context_object_for_uri(_ c: OpaquePointer?, _ uri: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    do throws(ObjectGraphError) {
+        let ctx = try context(c)
+        guard let id = ctx.persistentStoreCoordinator.managedObjectID(forURIRepresentation: try string(uri, "the URI")) else { return nil }
+        return try lendObject(try ctx.existingObject(with: id), from: c!)
+    } catch {
+        report(error, err)
+        return nil
+    }
+}

@@ -46,3 +46,74 @@ public func og_store_path(_ s: OpaquePointer?) -> UnsafePointer<CChar>? {
 public func og_store_uuid(_ s: OpaquePointer?) -> UnsafePointer<CChar>? {
     (try? handles.get(s, StoreBox.self)).map { UnsafePointer($0.uuid.pointer) }
 }
+
+@_cdecl("og_coordinator_remove_store")
+public func og_coordinator_remove_store(_ c: OpaquePointer?, _ s: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
+        try coordinator.removePersistentStore(try handles.get(s, StoreBox.self).store)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_coordinator_set_store_read_only")
+public func og_coordinator_set_store_read_only(_ c: OpaquePointer?, _ s: OpaquePointer?, _ flag: Bool, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
+        let store = try handles.get(s, StoreBox.self).store
+        guard coordinator.persistentStores.contains(where: { $0 === store }) else {
+            throw .invalidArgument("the store is not attached to this coordinator")
+        }
+        coordinator.setReadOnly(flag, for: store)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_coordinator_is_store_read_only")
+public func og_coordinator_is_store_read_only(_ c: OpaquePointer?, _ s: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?,
+                                              _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
+        let store = try handles.get(s, StoreBox.self).store
+        guard let out else { throw .invalidArgument("out is NULL") }
+        out.pointee = coordinator.isReadOnly(store)
+        return OG_OK
+    }
+}
+
+/// The metadata of a store file as a dictionary, without a stack.
+private func fileMetadata(_ type: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?) throws(ObjectGraphError) -> [String: PropertyListValue] {
+    try PersistentStoreCoordinator.metadataForPersistentStore(ofType: type == nil ? nil : try string(type, "the store type"),
+                                                              at: try string(path, "the path"))
+}
+
+@_cdecl("og_store_file_metadata_string")
+public func og_store_file_metadata_string(_ type: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
+                                          _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
+    do throws(ObjectGraphError) {
+        let name = try string(key, "the key")
+        let metadata = try fileMetadata(type, path)
+        switch metadata[name] {
+        case .string(let s)?: return ownedString(s)
+        case .integer(let i)?: return ownedString(String(i))
+        case nil: return nil
+        default: throw .invalidArgument("metadata key '\(name)' does not hold a string")
+        }
+    } catch {
+        report(error, err)
+        return nil
+    }
+}
+
+@_cdecl("og_store_file_set_metadata_string")
+public func og_store_file_set_metadata_string(_ type: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?, _ key: UnsafePointer<CChar>?,
+                                              _ value: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let name = try string(key, "the key")
+        var metadata = try fileMetadata(type, path)
+        metadata[name] = value == nil ? nil : .string(try string(value, "the value"))
+        try PersistentStoreCoordinator.setMetadata(metadata, forPersistentStoreOfType: type == nil ? nil : try string(type, "the store type"),
+                                                   at: try string(path, "the path"))
+        return OG_OK
+    }
+}

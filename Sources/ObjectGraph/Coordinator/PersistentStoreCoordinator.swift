@@ -9,6 +9,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let managedObjectModel: ManagedObjectModel
     public private(set) var persistentStores: [PersistentStore] = []
     private let lock = RecursiveLock()
+    /// Stores added or marked read-only (`NSReadOnlyPersistentStoreOption`, `setReadOnly:`).
+    private var readOnlyStores = Set<ObjectIdentifier>()
 
     /// Validates the model and makes it immutable.
     public init(model: ManagedObjectModel) throws(ObjectGraphError) {
@@ -22,7 +24,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Adds a store of `type` at `path`, created when missing and opened when present.
     @discardableResult
-    public func addPersistentStore(type: String, path: String) throws(ObjectGraphError) -> PersistentStore {
+    public func addPersistentStore(type: String, path: String, readOnly: Bool = false) throws(ObjectGraphError) -> PersistentStore {
         try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
             guard let factory = Self.factory(for: type) else {
                 let known = Self.registeredStoreTypes.joined(separator: ", ")
@@ -30,8 +32,55 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             let store = try factory(path, managedObjectModel)
             persistentStores.append(store)
+            if readOnly { readOnlyStores.insert(ObjectIdentifier(store)) }
             return store
         }
+    }
+
+    /// Detaches `store` (`removePersistentStore:error:`) and closes it. Objects already
+    /// fetched from it stay in their contexts, but their faults can no longer fire and
+    /// their changes cannot be saved.
+    public func removePersistentStore(_ store: PersistentStore) throws(ObjectGraphError) {
+        try lock.withLock { () throws(ObjectGraphError) in
+            guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
+                throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
+            }
+            persistentStores.remove(at: index)
+            readOnlyStores.remove(ObjectIdentifier(store))
+            store.close()
+        }
+    }
+
+    /// Whether saving to `store` is refused.
+    public func isReadOnly(_ store: PersistentStore) -> Bool {
+        lock.withLock { readOnlyStores.contains(ObjectIdentifier(store)) }
+    }
+
+    /// Makes `store` read-only or writable (`setReadOnly:`): a save that would write to a
+    /// read-only store fails with 134070 and writes nothing.
+    public func setReadOnly(_ flag: Bool, for store: PersistentStore) {
+        lock.withLock {
+            if flag { readOnlyStores.insert(ObjectIdentifier(store)) } else { readOnlyStores.remove(ObjectIdentifier(store)) }
+        }
+    }
+
+    /// The store attached with identifier (`NSStoreUUID`) `identifier`, or nil.
+    public func persistentStore(withIdentifier identifier: String) -> PersistentStore? {
+        lock.withLock { persistentStores.first { $0.identifier == identifier } }
+    }
+
+    /// The object ID an URI (`x-coredata://<store UUID>/<Entity>/p<key>`) names
+    /// (`managedObjectIDForURIRepresentation:`), or nil when no attached store has that
+    /// UUID, the model has no such entity, or the URI is not of that form.
+    public func managedObjectID(forURIRepresentation uri: String) -> ManagedObjectID? {
+        let prefix = "x-coredata://"
+        guard uri.hasPrefix(prefix) else { return nil }
+        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[2].hasPrefix("p"), let key = Int64(parts[2].dropFirst()), key > 0,
+            let store = persistentStore(withIdentifier: String(parts[0])),
+            let entity = managedObjectModel.entity(named: String(parts[1]))
+        else { return nil }
+        return ManagedObjectID(entity: entity, primaryKey: key, storeIdentifier: store.identifier)
     }
 
     /// Makes a store of one type: from its path and the coordinator's model.
@@ -105,6 +154,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     func save(entity: EntityDescription, _ body: (PersistentStore, StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         try withStore(for: entity) { store throws(ObjectGraphError) in
+            if readOnlyStores.contains(ObjectIdentifier(store)) {
+                throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(store.path)' is read-only: the save was refused and nothing was written")
+            }
             try store.save { tx throws(ObjectGraphError) in try body(store, tx) }
         }
     }
