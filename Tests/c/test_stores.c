@@ -231,7 +231,86 @@ static void atomic_callbacks(void) {
     free(n.bytes);
 }
 
+/* Removing stores, read-only stores, URIs back to objects, metadata without a stack. */
+static void coordinator(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "meta.sqlite");
+    og_store *store;
+    og_coordinator *c = open_with("SQLite", path, &store);
+    char uuid[64];
+    snprintf(uuid, sizeof uuid, "%s", NN(og_store_uuid(store)));
+    og_context *context = NN(og_context_new(c, &err));
+    og_object *mort = insert_book(context, "Mort", 1987, NULL);
+    OK(og_context_save(context, &err));
+    char *uri = NN(og_object_id_uri(mort, &err));
+
+    /* A URI finds its object in another context; an unknown store gives NULL without an error. */
+    og_context *fresh = NN(og_context_new(c, &err));
+    og_object *found = NN(og_context_object_for_uri(fresh, uri, &err));
+    char *title = NULL;
+    OK(og_object_get_string(found, "title", &title, &err));
+    STREQ(title, "Mort");
+    og_free(title);
+    CHECK(og_context_object_for_uri(fresh, "x-coredata://NOSUCHSTORE/Book/p1", &err) == NULL);
+    CHECK(err == NULL);
+
+    /* Read-only: the save is refused and nothing is written. */
+    bool read_only = true;
+    OK(og_coordinator_is_store_read_only(c, store, &read_only, &err));
+    CHECK(!read_only);
+    OK(og_coordinator_set_store_read_only(c, store, true, &err));
+    OK(og_coordinator_is_store_read_only(c, store, &read_only, &err));
+    CHECK(read_only);
+    OK(og_object_set_string(found, "title", "Reaper Man", &err));
+    FAILS(og_context_save(fresh, &err), OG_ERROR_STORE_OPERATION, "read-only");
+    OK(og_coordinator_set_store_read_only(c, store, false, &err));
+    OK(og_context_save(fresh, &err));
+    og_context_release(fresh);
+    og_context_release(context);
+
+    /* Removed: no store left, the URI resolves to nothing. */
+    OK(og_coordinator_remove_store(c, store, &err));
+    INTEQ(og_coordinator_store_count(c), 0);
+    FAILS(og_coordinator_remove_store(c, store, &err), OG_ERROR_INVALID_ARGUMENT, "attached");
+    context = NN(og_context_new(c, &err));
+    CHECK(og_context_object_for_uri(context, uri, &err) == NULL);
+    og_context_release(context);
+    og_coordinator_release(c);
+    og_free(uri);
+
+    /* Metadata without a stack. */
+    char *value = NN(og_store_file_metadata_string(NULL, path, "NSStoreUUID", &err));
+    STREQ(value, uuid);
+    og_free(value);
+    value = NN(og_store_file_metadata_string("SQLite", path, "NSStoreType", &err));
+    STREQ(value, "SQLite");
+    og_free(value);
+    CHECK(og_store_file_metadata_string(NULL, path, "Owner", &err) == NULL);
+    CHECK(err == NULL);
+    OK(og_store_file_set_metadata_string(NULL, path, "Owner", "library", &err));
+    value = NN(og_store_file_metadata_string(NULL, path, "Owner", &err));
+    STREQ(value, "library");
+    og_free(value);
+    FAILS_NULL(og_store_file_metadata_string("Binary", path, "Owner", &err), OG_ERROR_STORE_TYPE_MISMATCH, "SQLite");
+    char *missing = og_t_path(dir, "missing.sqlite");
+    FAILS(og_store_file_set_metadata_string(NULL, missing, "Owner", "x", &err), OG_ERROR_STORE_OPEN, "store");
+    free(missing);
+
+    /* The store still opens with its data and its new metadata. */
+    c = open_with("SQLite", path, &store);
+    STREQ(og_store_uuid(store), uuid);
+    context = NN(og_context_new(c, &err));
+    char buffer[64];
+    titles(context, NULL, buffer, sizeof buffer);
+    STREQ(buffer, "Reaper Man");
+    og_context_release(context);
+    og_coordinator_release(c);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static const og_t_case cases[] = {
+    {"coordinator", coordinator},
     {"in_memory", in_memory},
     {"binary", binary},
     {"atomic_callbacks", atomic_callbacks},

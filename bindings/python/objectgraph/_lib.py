@@ -281,6 +281,12 @@ _SIGNATURES = {
     "og_store_uuid": (_s, [_v]),
     "og_register_atomic_store_type": (_i, [_s, _v, _err]),
     "og_unregister_store_type": (_i, [_s, _err]),
+    "og_coordinator_remove_store": (_i, [_v, _v, _err]),
+    "og_coordinator_set_store_read_only": (_i, [_v, _v, _b, _err]),
+    "og_coordinator_is_store_read_only": (_i, [_v, _v, _p(_b), _err]),
+    "og_store_file_metadata_string": (_v, [_s, _s, _s, _err]),
+    "og_store_file_set_metadata_string": (_i, [_s, _s, _s, _s, _err]),
+    "og_context_object_for_uri": (_v, [_v, _s, _err]),
     # Contexts
     "og_context_new": (_v, [_v, _err]),
     "og_context_insert": (_v, [_v, _s, _err]),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from ._layout import Layout
 from ._handle import OwnedHandle
@@ -89,6 +89,18 @@ class Context(OwnedHandle):
                 pass
             raise
         return obj
+
+    def object_for_uri(self, uri: str) -> Optional[ManagedObject]:
+        """The object an object ID URI (``obj.object_id_uri``) names, or None
+        when no store of the coordinator has that UUID
+        (managedObjectIDForURIRepresentation: then existingObjectWithID:)."""
+        err = ctypes.c_void_p()
+        handle = lib.og_context_object_for_uri(self._h, encode(uri), ctypes.byref(err))
+        if not handle:
+            if err.value:
+                check_handle(handle, err)
+            return None
+        return self._wrap(handle)
 
     def delete(self, obj: ManagedObject) -> None:
         """Marks ``obj`` deleted (delete rules apply); written at the next save."""

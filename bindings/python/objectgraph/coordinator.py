@@ -153,6 +153,45 @@ class Coordinator(OwnedHandle):
         self._stores.append(store)
         return store
 
+    def remove_store(self, store: Store) -> None:
+        """Detaches ``store`` and closes it (removePersistentStore:)."""
+        err = ctypes.c_void_p()
+        check(lib.og_coordinator_remove_store(self._h, store._h, ctypes.byref(err)), err)
+        self._stores.remove(store)
+
+    def is_read_only(self, store: Store) -> bool:
+        """Whether saves to ``store`` are refused."""
+        err = ctypes.c_void_p()
+        out = ctypes.c_bool()
+        check(lib.og_coordinator_is_store_read_only(self._h, store._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return bool(out.value)
+
+    def set_read_only(self, store: Store, read_only: bool = True) -> None:
+        """Makes ``store`` read-only (a save that would write to it fails with
+        134070 and writes nothing) or writable again."""
+        err = ctypes.c_void_p()
+        check(lib.og_coordinator_set_store_read_only(self._h, store._h, bool(read_only), ctypes.byref(err)), err)
+
+    @staticmethod
+    def metadata_value(path: PathLike, key: str, type: Optional[str] = None) -> Optional[str]:
+        """The string (or integer, as text) under ``key`` in the metadata of
+        the SQLite or Binary store file at ``path``, read without a stack; None
+        when absent. ``type`` None: found from the file."""
+        err = ctypes.c_void_p()
+        raw = lib.og_store_file_metadata_string(None if type is None else encode(type), encode(path), encode(key),
+                                                ctypes.byref(err))
+        if not raw and err.value:
+            check_handle(raw, err)
+        return take_string(raw)
+
+    @staticmethod
+    def set_metadata_value(path: PathLike, key: str, value: Optional[str], type: Optional[str] = None) -> None:
+        """Sets (None: removes) ``key`` in the metadata of the store file at
+        ``path`` now, without a stack; the store type and UUID are kept."""
+        err = ctypes.c_void_p()
+        check(lib.og_store_file_set_metadata_string(None if type is None else encode(type), encode(path), encode(key),
+                                                    None if value is None else encode(value), ctypes.byref(err)), err)
+
     @property
     def stores(self) -> List[Store]:
         return list(self._stores)

@@ -127,3 +127,54 @@ def test_an_atomic_store_written_in_python(books_model) -> None:
     with pytest.raises(og.Error) as info:
         og.unregister_store_type("Notebook")
     assert info.value.code == og.ErrorCode.STORE_INVALID_TYPE
+
+
+@pytest.mark.parametrize("kind", ["SQLite", "Binary"])
+def test_metadata_without_a_stack(tmp_path, books_model, kind) -> None:
+    path = tmp_path / f"meta.{kind.lower()}"
+    with og.Coordinator(books_model) as coordinator:
+        uuid = coordinator.add_store(kind, path).uuid
+        with og.Context(coordinator) as ctx:
+            ctx.insert("Author", name="Terry")
+            ctx.save()
+    assert og.Coordinator.metadata_value(path, "NSStoreUUID") == uuid
+    assert og.Coordinator.metadata_value(path, "NSStoreType", type=kind) == kind
+    assert og.Coordinator.metadata_value(path, "Owner") is None
+    og.Coordinator.set_metadata_value(path, "Owner", "library")
+    assert og.Coordinator.metadata_value(path, "Owner") == "library"
+    og.Coordinator.set_metadata_value(path, "Owner", None, type=kind)
+    assert og.Coordinator.metadata_value(path, "Owner") is None
+    assert og.Coordinator.metadata_value(path, "NSStoreUUID") == uuid
+    other = "Binary" if kind == "SQLite" else "SQLite"
+    with pytest.raises(og.Error) as info:
+        og.Coordinator.metadata_value(path, "NSStoreUUID", type=other)
+    assert info.value.code == og.ErrorCode.STORE_TYPE_MISMATCH
+    with og.Coordinator(books_model) as coordinator:
+        coordinator.add_store(kind, path)
+        with og.Context(coordinator) as ctx:
+            assert [a.name for a in ctx.fetch("Author")] == ["Terry"]
+
+
+def test_uris_read_only_and_removal(stack) -> None:
+    coordinator, store = stack
+    with og.Context(coordinator) as ctx:
+        author = ctx.insert("Author", name="Ursula")
+        ctx.save()
+        uri = author.object_id
+    with og.Context(coordinator) as ctx:
+        found = ctx.object_for_uri(uri)
+        assert found is not None and found.name == "Ursula"
+        assert ctx.object_for_uri("x-coredata://NOSUCHSTORE/Author/p1") is None
+        assert not coordinator.is_read_only(store)
+        coordinator.set_read_only(store)
+        assert coordinator.is_read_only(store)
+        found.name = "Le Guin"
+        with pytest.raises(og.Error) as info:
+            ctx.save()
+        assert info.value.code == og.ErrorCode.STORE_OPERATION
+        coordinator.set_read_only(store, False)
+        ctx.save()
+    coordinator.remove_store(store)
+    assert coordinator.stores == [] and coordinator.store_count == 0
+    with og.Context(coordinator) as ctx:
+        assert ctx.object_for_uri(uri) is None
