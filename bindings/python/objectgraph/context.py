@@ -45,8 +45,11 @@ class Context(OwnedHandle):
             raise make_error(f"concurrency must be one of {sorted(_CONCURRENCY)}, not {concurrency!r}",
                              ErrorCode.INVALID_ARGUMENT)
         err = ctypes.c_void_p()
-        handle = check_handle(
-            lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+        if concurrency == "confinement":
+            handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+        else:
+            handle = check_handle(
+                lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
         # Exceptions raised by callbacks, re-raised by the next context call.
         self._pending: List[BaseException] = []
         # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
