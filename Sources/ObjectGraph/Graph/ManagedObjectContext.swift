@@ -85,6 +85,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Loaded relationship contents point both ways (an author at its books, each book at
+    /// its author): drop them so that the objects of a context that goes away are freed.
+    deinit {
+        for case let o? in registered.values.map(\.object) { o.relations = nil }
+        for list in [inserted, updated, deleted] {
+            for o in list.objects { o.relations = nil }
+        }
+    }
+
     @inline(__always)
     /// Fails with `wrongThread` when called off the thread that owns the context (for a
     /// queue context: outside its `perform` blocks).
