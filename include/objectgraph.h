@@ -57,6 +57,7 @@ typedef struct og_object og_object;               /* a managed object */
 typedef struct og_fetch_request og_fetch_request; /* a fetch request */
 typedef struct og_results og_results;             /* the objects a fetch or to-many returned */
 typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
+typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -167,6 +168,75 @@ typedef enum og_sort_comparison {
     OG_SORT_LOCALIZED_STANDARD = 2
 } og_sort_comparison;
 
+/* How a context is confined (NSManagedObjectContextConcurrencyType). */
+typedef enum og_concurrency_type {
+    OG_CONCURRENCY_CONFINEMENT = 0,   /* the creating thread only */
+    OG_CONCURRENCY_PRIVATE_QUEUE = 1, /* its own serial queue: work inside og_context_perform[_and_wait] */
+    OG_CONCURRENCY_MAIN_QUEUE = 2     /* the library's one shared "main" queue (see og_context_new_with_type) */
+} og_concurrency_type;
+
+/* Life-cycle hooks of managed objects (og_context_set_hook). */
+typedef enum og_hook_kind {
+    OG_HOOK_AWAKE_FROM_INSERT = 0,
+    OG_HOOK_AWAKE_FROM_FETCH = 1,          /* changes made here do not dirty the object */
+    OG_HOOK_AWAKE_FROM_SNAPSHOT_EVENTS = 2,/* after a rollback or refresh restored values */
+    OG_HOOK_WILL_SAVE = 3,                 /* runs again on objects changed since, at most 16 rounds */
+    OG_HOOK_DID_SAVE = 4,
+    OG_HOOK_PREPARE_FOR_DELETION = 5,
+    OG_HOOK_WILL_TURN_INTO_FAULT = 6,
+    OG_HOOK_DID_TURN_INTO_FAULT = 7
+} og_hook_kind;
+
+/* Whole-object validation hooks (og_context_set_validation_hook). */
+typedef enum og_validation_kind {
+    OG_VALIDATE_FOR_INSERT = 0,
+    OG_VALIDATE_FOR_UPDATE = 1,
+    OG_VALIDATE_FOR_DELETE = 2
+} og_validation_kind;
+
+/* Context notifications (og_context_add_observer). */
+typedef enum og_notification_kind {
+    OG_NOTIFICATION_OBJECTS_DID_CHANGE = 0, /* at og_context_process_pending_changes and before save, fetch, rollback */
+    OG_NOTIFICATION_WILL_SAVE = 1,          /* no objects */
+    OG_NOTIFICATION_DID_SAVE = 2            /* inserted, updated, deleted */
+} og_notification_kind;
+
+/* The object lists of a notification (Core Data's userInfo keys). */
+typedef enum og_notification_key {
+    OG_NOTIFICATION_INSERTED = 0,    /* NSInsertedObjectsKey */
+    OG_NOTIFICATION_UPDATED = 1,     /* NSUpdatedObjectsKey */
+    OG_NOTIFICATION_DELETED = 2,     /* NSDeletedObjectsKey */
+    OG_NOTIFICATION_REFRESHED = 3,   /* NSRefreshedObjectsKey */
+    OG_NOTIFICATION_INVALIDATED = 4  /* NSInvalidatedObjectsKey */
+} og_notification_key;
+
+/* The object sets of a context (og_context_objects). */
+typedef enum og_object_set {
+    OG_OBJECTS_REGISTERED = 0, /* registeredObjects: every object still alive, new ones included */
+    OG_OBJECTS_INSERTED = 1,   /* insertedObjects */
+    OG_OBJECTS_UPDATED = 2,    /* updatedObjects (never an inserted or deleted object) */
+    OG_OBJECTS_DELETED = 3     /* deletedObjects (never an unsaved insert that was deleted) */
+} og_object_set;
+
+/* Callbacks. Each takes the `userdata` given at registration, is called on the
+ * thread that runs the context (its owning thread, or its queue inside a
+ * perform block), and is never called after its registration is removed or
+ * its context released. Objects and notifications passed in are LENT: objects
+ * by the context (valid until the context is released), notifications for the
+ * duration of the call. Callbacks may call back into the library on the same
+ * context. */
+typedef void (*og_block_fn)(void *userdata);
+typedef void (*og_hook_fn)(og_object *object, void *userdata);
+/* Return OG_OK to accept. To refuse, return OG_ERROR and optionally store an
+ * error made with og_error_new in *error (the library takes it over); without
+ * one the failure is code 1550. The object's URI is added as
+ * NSValidationErrorObject when the error does not carry one. */
+typedef og_status (*og_validation_fn)(og_object *object, og_error **error, void *userdata);
+/* As og_validation_fn, for one property: `key` and `value` are lent for the call. */
+typedef og_status (*og_value_validation_fn)(og_object *object, const char *key, const og_value *value, og_error **error,
+                                            void *userdata);
+typedef void (*og_notification_fn)(const og_notification *notification, void *userdata);
+
 /* Error domains, as returned by og_error_domain. */
 #define OG_ERROR_DOMAIN_COCOA "NSCocoaErrorDomain"          /* Core Data's own codes */
 #define OG_ERROR_DOMAIN_SQLITE "NSSQLiteErrorDomain"        /* SQLite's result codes */
@@ -272,6 +342,13 @@ const og_error *og_error_detail_at(const og_error *error, size_t index);
 /* Releases an error. NULL is ignored; releasing twice is harmless. */
 void og_error_release(og_error *error);
 
+/* A NEW error, for a validation callback to report a failure: `code` (for
+ * example OG_ERROR_VALIDATION, 1550, or any of 1560-1680), a message for people
+ * (NULL: a generic one) and the key that failed (NULL: none; recorded as
+ * NSValidationErrorKey). The domain is OG_ERROR_DOMAIN_COCOA for codes below
+ * 140000, OG_ERROR_DOMAIN_OBJECTGRAPH otherwise. Any thread. */
+og_error *og_error_new(int64_t code, const char *message, const char *key);
+
 /* ------------------------------------------------------------------------ */
 /* Values                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -314,6 +391,13 @@ og_value *og_value_item_at(const og_value *value, size_t index, og_error **error
 /* Key `index` of a dictionary, in sorted order. BORROWED: valid until the
  * value is released. */
 const char *og_value_key_at(const og_value *value, size_t index, og_error **error);
+
+/* The managed object an OG_VALUE_OBJECT value refers to (as read by
+ * og_object_get_value_for_key_path, og_object_committed_values or an item of
+ * them, or made by og_value_new_object): *out is LENT by the object's context.
+ * OG_NULL with *out NULL for a null value; OG_ERROR_TYPE_MISMATCH for other
+ * types. */
+og_status og_value_get_object(const og_value *value, og_object **out, og_error **error);
 
 /* The type the value holds; OG_VALUE_NULL for an invalid handle too. */
 og_value_type og_value_type_of(const og_value *value);
@@ -941,8 +1025,162 @@ og_status og_context_count(og_context *context, const og_fetch_request *request,
  * attached store has that UUID or the URI is not of that form; an error when
  * the object no longer exists. */
 og_object *og_context_object_for_uri(og_context *context, const char *uri, og_error **error);
-/* Releases a context. Objects it lent become invalid. NULL is ignored. */
+
+/* Releases a context. Objects it lent become invalid. A queue context first
+ * waits for the blocks queued with og_context_perform (do not release it
+ * from inside one of its own blocks). NULL is ignored. */
 void og_context_release(og_context *context);
+
+/* ---- The context's life cycle ------------------------------------------ */
+/* Every function below follows the context's thread rule (og_context_new,
+ * og_context_new_with_type): from another thread it fails with
+ * OG_ERROR_WRONG_THREAD and changes nothing. */
+
+/* A NEW context of the given og_concurrency_type over `coordinator`.
+ * CONFINEMENT is og_context_new. A PRIVATE_QUEUE context has its own serial
+ * queue: use it, and the objects it lends, only inside og_context_perform or
+ * og_context_perform_and_wait blocks. MAIN_QUEUE contexts share one serial
+ * queue of the library's (Linux programs need not run a main loop; nothing has
+ * to be drained by hand). OG_ERROR_INVALID_ARGUMENT for another number. */
+og_context *og_context_new_with_type(og_coordinator *coordinator, int concurrency_type, og_error **error);
+
+/* The context's og_concurrency_type; -1 for an invalid handle. Any thread. */
+int og_context_concurrency_type(const og_context *context);
+
+/* Queues `block(userdata)` on the context's queue and returns at once
+ * (performBlock:); pending changes are processed after the block. A
+ * confinement context runs the block at once, and only from its own thread.
+ * The block runs on a library thread: `userdata` must stay valid until it
+ * has run. og_context_release waits for queued blocks, so none runs after
+ * it. Any thread (for a queue context). */
+og_status og_context_perform(og_context *context, og_block_fn block, void *userdata, og_error **error);
+
+/* Runs `block(userdata)` on the context's queue and waits for it
+ * (performBlockAndWait:). Re-entrant: called from inside a block of the same
+ * context it runs the block at once. Any thread (for a queue context). */
+og_status og_context_perform_and_wait(og_context *context, og_block_fn block, void *userdata, og_error **error);
+
+/* Coalesces the changes since the last call into one event: applies delete
+ * rules still pending and posts OBJECTS_DID_CHANGE. Also runs before a save,
+ * fetch, count and rollback, and at the end of every perform block. */
+og_status og_context_process_pending_changes(og_context *context, og_error **error);
+
+/* Discards every unsaved change: inserted objects leave the context (their
+ * handles then give OG_ERROR_OBJECT_INACCESSIBLE), deleted ones come back,
+ * changed ones return to their committed values (AWAKE_FROM_SNAPSHOT_EVENTS). */
+og_status og_context_rollback(og_context *context, og_error **error);
+
+/* Forgets every object: all objects the context lent become inaccessible
+ * (OG_ERROR_OBJECT_INACCESSIBLE), unsaved changes are lost, and
+ * OBJECTS_DID_CHANGE reports og_notification_invalidated_all. */
+og_status og_context_reset(og_context *context, og_error **error);
+
+/* refreshObject:mergeChanges:. Without `merge` the object turns into a fault,
+ * dropping its unsaved changes (WILL/DID_TURN_INTO_FAULT). With `merge` its
+ * unchanged properties take the store's current values and its own changes
+ * stay; 133000 when its row is gone. New objects are left alone. */
+og_status og_context_refresh_object(og_context *context, og_object *object, bool merge, og_error **error);
+
+/* Gives the `count` new objects their permanent IDs now (they stay inserted
+ * until saved; objects with permanent IDs are skipped).
+ * OG_ERROR_INVALID_ARGUMENT for an object that is not a new object of this
+ * context. */
+og_status og_context_obtain_permanent_ids(og_context *context, og_object *const *objects, size_t count, og_error **error);
+
+/* ---- Registration (objects by their ID URI, og_object_id_uri) ---------- */
+
+/* objectRegisteredForID: *out is the object registered under `uri` (temporary
+ * or permanent), LENT by the context, or NULL with OG_NULL when there is none.
+ * Never touches the store. */
+og_status og_context_object_registered(og_context *context, const char *uri, og_object **out, og_error **error);
+
+/* objectWithID: the registered object, or a fault for it, LENT by the
+ * context. Reading a fault whose row is gone fails with 133000.
+ * OG_ERROR_INVALID_ARGUMENT for a URI that names no saved object of the
+ * coordinator's stores (or an unregistered temporary ID). */
+og_object *og_context_object_with_uri(og_context *context, const char *uri, og_error **error);
+
+/* existingObjectWithID: the object with its values loaded, LENT by the
+ * context; NULL and 133000 (OG_ERROR_REFERENTIAL_INTEGRITY) when its row is
+ * gone, OG_ERROR_INVALID_ARGUMENT for a URI that is not an object ID. */
+og_object *og_context_existing_object(og_context *context, const char *uri, og_error **error);
+
+/* The number of registered objects (registeredObjects.count): new ones and
+ * fetched ones still alive. Unchanged objects are not kept alive by the context
+ * unless og_context_set_retains_registered_objects is on; an object whose
+ * handle was lent to C stays alive until the context is released. */
+og_status og_context_registered_count(og_context *context, size_t *out, og_error **error);
+
+/* The objects of one og_object_set, as NEW results (og_results_release); the
+ * objects are LENT by the context. */
+og_results *og_context_objects(og_context *context, int which, og_error **error);
+
+/* ---- Settings ---------------------------------------------------------- */
+
+/* retainsRegisteredObjects (default false). */
+og_status og_context_retains_registered_objects(og_context *context, bool *out, og_error **error);
+og_status og_context_set_retains_registered_objects(og_context *context, bool on, og_error **error);
+
+/* propagatesDeletesAtEndOfEvent (default true): whether delete rules apply at
+ * the end of the event (og_context_process_pending_changes) or only at save. */
+og_status og_context_propagates_deletes(og_context *context, bool *out, og_error **error);
+og_status og_context_set_propagates_deletes(og_context *context, bool on, og_error **error);
+
+/* The context's userInfo, as text. og_context_user_info gives an owned copy
+ * (og_free), or NULL with OG_NULL when the key is absent; setting NULL removes
+ * the key. */
+og_status og_context_user_info(og_context *context, const char *key, char **out, og_error **error);
+og_status og_context_set_user_info(og_context *context, const char *key, const char *value, og_error **error);
+
+/* ---- Hooks: what a subclass of NSManagedObject overrides, per entity ---- */
+/* Hooks of an entity apply to its subentities unless they have their own.
+ * Each call replaces one hook of one entity; a NULL callback removes it. The
+ * callbacks run on the context's thread while the library works (insert,
+ * fetch, save, delete, rollback, refresh); the object passed in is LENT by
+ * the context. OG_ERROR_UNKNOWN_ENTITY for an unknown entity,
+ * OG_ERROR_INVALID_ARGUMENT for an unknown kind. */
+og_status og_context_set_hook(og_context *context, const char *entity_name, int kind, og_hook_fn callback, void *userdata,
+                              og_error **error);
+
+/* validateForInsert/Update/Delete (og_validation_kind): called at save after
+ * the model's own rules passed for the object. A refusal fails the save
+ * with the callback's error (several failures: 1560 with details); nothing is
+ * written. */
+og_status og_context_set_validation_hook(og_context *context, const char *entity_name, int kind, og_validation_fn callback,
+                                         void *userdata, og_error **error);
+
+/* validateValue:forKey: for every property of the entity, after the model's
+ * rules for that property passed: at save and in og_object_validate_value.
+ * The value cannot be replaced (coercion is Swift-only). */
+og_status og_context_set_value_validator(og_context *context, const char *entity_name, og_value_validation_fn callback,
+                                         void *userdata, og_error **error);
+
+/* ---- Notifications ----------------------------------------------------- */
+
+/* Calls `callback` for every notification of og_notification_kind `kind` the
+ * context posts, synchronously on the context's thread, until removed. *token
+ * receives the registration, for og_context_remove_observer. */
+og_status og_context_add_observer(og_context *context, int kind, og_notification_fn callback, void *userdata,
+                                  uint64_t *token, og_error **error);
+
+/* Removes an observer: its callback is never called again, even by a
+ * notification being delivered right now. OG_ERROR_INVALID_ARGUMENT for an
+ * unknown or already removed token. */
+og_status og_context_remove_observer(og_context *context, uint64_t token, og_error **error);
+
+/* The notification's og_notification_kind; -1 for an invalid handle. */
+int og_notification_kind_of(const og_notification *notification);
+
+/* The number of objects under og_notification_key `key` (0 for an unknown key). */
+size_t og_notification_count(const og_notification *notification, int key);
+
+/* Object `index` under `key`, LENT by the context. Objects of a did-save's
+ * deleted list, and those invalidated by a reset, are inaccessible
+ * (OG_ERROR_OBJECT_INACCESSIBLE) except for og_object_id_uri. */
+og_object *og_notification_object_at(const og_notification *notification, int key, size_t index, og_error **error);
+
+/* NSInvalidatedAllObjectsKey: whether the context was reset. */
+bool og_notification_invalidated_all(const og_notification *notification);
 
 /* ------------------------------------------------------------------------ */
 /* Fetch requests and results                                               */
@@ -1100,6 +1338,46 @@ og_status og_object_set_object(og_object *object, const char *key, og_object *de
 og_results *og_object_get_related(og_object *object, const char *key, og_error **error);
 og_status og_object_add_related(og_object *object, const char *key, og_object *destination, og_error **error);
 og_status og_object_remove_related(og_object *object, const char *key, og_object *destination, og_error **error);
+
+/* isFault: whether the object's values are not loaded yet. */
+og_status og_object_is_fault(const og_object *object, bool *out, og_error **error);
+
+/* faultingState: 0 (the object is not turning into or out of a fault). */
+og_status og_object_faulting_state(const og_object *object, int64_t *out, og_error **error);
+
+/* hasFaultForRelationshipNamed: whether relationship `key`'s contents are not
+ * loaded yet; never loads them. OG_ERROR_TYPE_MISMATCH for an attribute. */
+og_status og_object_has_fault_for_relationship(og_object *object, const char *key, bool *out, og_error **error);
+
+/* valueForKeyPath: the value at a dotted key path through relationships
+ * ("author.name", "books.@count", "books.title"): *out is a NEW value — a
+ * scalar, an OG_VALUE_OBJECT for a to-one (og_value_get_object), or an
+ * OG_VALUE_ARRAY for a to-many (og_value_count, og_value_item_at). */
+og_status og_object_get_value_for_key_path(og_object *object, const char *key_path, og_value **out, og_error **error);
+
+/* Primitive accessors: read or write an attribute without change tracking,
+ * inverse maintenance or validation (the object is not marked updated).
+ * *out is a NEW value. OG_ERROR_TYPE_MISMATCH for a relationship. */
+og_status og_object_get_primitive_value(og_object *object, const char *key, og_value **out, og_error **error);
+og_status og_object_set_primitive_value(og_object *object, const char *key, const og_value *value, og_error **error);
+
+/* changedValues: a NEW OG_VALUE_DICTIONARY of the persistent properties
+ * changed since the last fetch or save, with their new values (to-ones as
+ * objects, to-manys as arrays of objects). */
+og_status og_object_changed_values(og_object *object, og_value **out, og_error **error);
+
+/* committedValuesForKeys: a NEW OG_VALUE_DICTIONARY of the last fetched or
+ * saved values of the `count` keys (keys NULL: every persistent attribute and
+ * to-one). New objects give an empty dictionary. OG_ERROR_UNKNOWN_KEY names
+ * an unknown key. */
+og_status og_object_committed_values(og_object *object, const char *const *keys, size_t count, og_value **out,
+                                     og_error **error);
+
+/* validateValue:forKey:error:: checks `value` against the model's rules for
+ * `key` and the entity's value validator, without changing the object.
+ * Fails with the validation error (code 1570-1680 or 1550, with
+ * NSValidationErrorKey). */
+og_status og_object_validate_value(og_object *object, const char *key, const og_value *value, og_error **error);
 
 #ifdef __cplusplus
 }

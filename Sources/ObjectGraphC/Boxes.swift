@@ -54,8 +54,13 @@ final class ValueBox: HandleBox {
         buffer.copyBytes(from: d)
         return buffer
     }()
+    /// The context handle that lends the managed objects inside the value, if any.
+    var owner: OpaquePointer?
     init(_ value: AttributeValue) { content = .scalar(value) }
-    init(content: PredicateValue) { self.content = content }
+    init(content: PredicateValue, owner: OpaquePointer? = nil) {
+        self.content = content
+        self.owner = owner
+    }
     deinit { if case .data = value, bytes.baseAddress != nil { bytes.deallocate() } }
 }
 
@@ -97,7 +102,20 @@ final class StoreBox: HandleBox {
 final class ContextBox: HandleBox {
     static let kindName = "an og_context"
     let context: ManagedObjectContext
+    /// The closures C registered per entity, merged into one ObjectHooks each.
+    var hooks: [String: ObjectHooks] = [:]
     init(_ context: ManagedObjectContext) { self.context = context }
+}
+
+/// A notification lent to an observer callback for the duration of the call.
+final class NotificationBox: HandleBox {
+    static let kindName = "an og_notification"
+    let notification: ContextNotification
+    let contextHandle: OpaquePointer
+    init(_ notification: ContextNotification, contextHandle: OpaquePointer) {
+        self.notification = notification
+        self.contextHandle = contextHandle
+    }
 }
 
 final class FetchRequestBox: HandleBox {

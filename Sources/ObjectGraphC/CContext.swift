@@ -75,6 +75,9 @@ public func og_context_count(_ c: OpaquePointer?, _ r: OpaquePointer?, _ out: Un
 
 @_cdecl("og_context_release")
 public func og_context_release(_ c: OpaquePointer?) {
+    // Blocks queued with og_context_perform run before the context goes away.
+    drainContext(c)
+    forgetTokens(c)
     handles.release(c, ContextBox.self)
 }
 

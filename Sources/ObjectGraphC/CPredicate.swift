@@ -42,7 +42,9 @@ public func og_value_new_dictionary(_ keys: UnsafePointer<UnsafePointer<CChar>?>
 
 @_cdecl("og_value_new_object")
 public func og_value_new_object(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
-    handle(err) { () throws(ObjectGraphError) in handles.make(ValueBox(content: .object(try handles.get(o, ObjectBox.self).object))) }
+    handle(err) { () throws(ObjectGraphError) in 
+        handles.make(ValueBox(content: .object(try handles.get(o, ObjectBox.self).object), owner: try handles.owner(of: o)))
+    }
 }
 
 @_cdecl("og_value_count")
@@ -66,7 +68,7 @@ public func og_value_item_at(_ v: OpaquePointer?, _ index: Int, _ err: ErrorOut)
         default: throw .invalidArgument("the value is a \(box.content.kindName), not an array or dictionary")
         }
         guard index >= 0, index < items.count else { throw .invalidArgument("index \(index) is out of range (there are \(items.count))") }
-        return handles.make(ValueBox(content: items[index]))
+        return handles.make(ValueBox(content: items[index], owner: box.owner))
     }
 }
 

@@ -50,7 +50,8 @@ final class AppleStoreTests: XCTestCase {
     }
 
     func model(_ fixture: Fixture, version: String? = nil) throws -> ManagedObjectModel {
-        try ManagedObjectModel(contentsOf: "\(Self.root)/\(fixture.model)", version: version ?? fixture.version)
+        guard FileManager.default.fileExists(atPath: Self.root) else { throw XCTSkip("no Apple fixtures at \(Self.root)") }
+        return try ManagedObjectModel(contentsOf: "\(Self.root)/\(fixture.model)", version: version ?? fixture.version)
     }
 
     func open(_ fixture: Fixture) throws -> Stack {
@@ -240,11 +241,13 @@ final class AppleStoreTests: XCTestCase {
                     guard let o = try fetch(stack, e.name).first,
                         let a = e.properties.compactMap({ $0 as? AttributeDescription }).first(where: { $0.attributeType == .string && !$0.isTransient })
                     else { continue }
-                    try o.setValue(.string("changed by ObjectGraph"), forKey: a.name)
+                    // The value satisfies the fixtures' own validation predicates (a title must
+                    // contain "title" and be 3 to 50 characters long).
+                    try o.setValue(.string("title changed by ObjectGraph"), forKey: a.name)
                     changedPK = o.objectID.primaryKey
                     try stack.context.save()
                     XCTAssertEqual(sqliteRows(path, "SELECT Z_OPT > 1, \("Z" + a.name.uppercased()) FROM \("Z" + e.name.uppercased()) WHERE Z_PK = \(changedPK)"),
-                        [["1", "changed by ObjectGraph"]], fixture.store)
+                        [["1", "title changed by ObjectGraph"]], fixture.store)
                     break
                 }
             }

@@ -72,6 +72,14 @@ final class PredicateSmokeTests: XCTestCase {
         XCTAssertEqual(error?.userInfoValue(forKey: ErrorUserInfoKey.validationKey), "name")
     }
 
+    /// Xcode writes length rules as predicates on the string's `length`, evaluated with the
+    /// value as SELF.
+    func testStringLengthReadsLikeNSString() throws {
+        XCTAssertTrue(try ObjectPredicate(format: "length >= 3 AND length <= 5").evaluate(with: "abcd"))
+        XCTAssertFalse(try ObjectPredicate(format: "(length >= 3 AND length <= 50)").evaluate(with: "ab"))
+        XCTAssertTrue(try ObjectPredicate(format: "name.length == 3").evaluate(with: ["name": "Zoë"]))
+    }
+
     func testErrors() {
         XCTAssertThrowsError(try ObjectPredicate(format: "age > ")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)

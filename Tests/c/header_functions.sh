@@ -2,9 +2,11 @@
 # Prints the functions declared in a header, one per line, sorted.
 # Usage: header_functions.sh CC HEADER
 # The preprocessor drops the comments, which mention names that are not
-# declarations (og_<type>_release, og_object_*_at).
+# declarations (og_<type>_release, og_object_*_at). Typedefs of callback types
+# (`typedef og_status (*og_validation_fn)(...)`) are not functions.
 set -eu
 "$1" -E -P -x c "$2" |
+  grep -v '^[[:space:]]*typedef' |
   grep -o 'og_[A-Za-z0-9_]*[[:space:]]*(' |
   sed 's/[[:space:]]*($//' |
   LC_ALL=C sort -u

@@ -10,8 +10,15 @@ public func fuzzPredicate(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let arguments: [PredicateValue] = ["name", 3, 2.5, ["a", 1], "x.y", true, nil]
     guard let predicate = try? ObjectPredicate(format: text, arguments: arguments) else { return 0 }
     let printed = predicate.predicateFormat
-    guard let again = try? ObjectPredicate(format: printed) else {
-        fatalError("the canonical text of \(text.debugDescription) does not parse: \(printed.debugDescription)")
+    let again: ObjectPredicate
+    do {
+        again = try ObjectPredicate(format: printed)
+    } catch {
+        // Foundation brackets every operator operand, so a long left-nested arithmetic
+        // chain prints deeper than it was written; past the nesting bound that is a
+        // documented syntax error, not a finding.
+        if error.code == ErrorCode.predicateSyntax, error.message.contains("nested more than") { return 0 }
+        fatalError("the canonical text of \(text.debugDescription) does not parse: \(printed.debugDescription): \(error)")
     }
     if again != predicate {
         fatalError("\(text.debugDescription) prints as \(printed.debugDescription), which parses to a different predicate")

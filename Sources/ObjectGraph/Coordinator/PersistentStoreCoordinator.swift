@@ -69,20 +69,6 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         lock.withLock { persistentStores.first { $0.identifier == identifier } }
     }
 
-    /// The object ID an URI (`x-coredata://<store UUID>/<Entity>/p<key>`) names
-    /// (`managedObjectIDForURIRepresentation:`), or nil when no attached store has that
-    /// UUID, the model has no such entity, or the URI is not of that form.
-    public func managedObjectID(forURIRepresentation uri: String) -> ManagedObjectID? {
-        let prefix = "x-coredata://"
-        guard uri.hasPrefix(prefix) else { return nil }
-        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[2].hasPrefix("p"), let key = Int64(parts[2].dropFirst()), key > 0,
-            let store = persistentStore(withIdentifier: String(parts[0])),
-            let entity = managedObjectModel.entity(named: String(parts[1]))
-        else { return nil }
-        return ManagedObjectID(entity: entity, primaryKey: key, storeIdentifier: store.identifier)
-    }
-
     /// Makes a store of one type: from its path and the coordinator's model.
     public typealias StoreFactory = (_ path: String, _ model: ManagedObjectModel) throws(ObjectGraphError) -> PersistentStore
 

@@ -29,6 +29,8 @@ enum FetchValidation {
                 if i + 1 < components.count { _ = try walk(components[(i + 1)...].joined(separator: "."), from: current) }
                 return nil
             }
+            // A string attribute's `length` reads like NSString's.
+            if case .attribute? = end, key == "length" { continue }
             let property: PropertyDescription?
             if case .attribute? = end { property = nil } else { property = current.property(named: key) }
             guard let property else {

@@ -18,12 +18,7 @@ extension ManagedObjectContext {
         }
         // Relationship contents cached anywhere may mention the discarded changes.
         for case let o? in registered.values.map(\.object) { o.relations = nil }
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        deletesToPropagate.removeAll()
-        pendingDestinations.removeAll()
-        event = EventChanges()
+        forgetPendingChanges()
         for o in restored { o.awakeFromSnapshotEvents(.rollback) }
     }
 
@@ -36,12 +31,7 @@ extension ManagedObjectContext {
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
         retained.removeAll()
-        inserted.removeAll()
-        updated.removeAll()
-        deleted.removeAll()
-        deletesToPropagate.removeAll()
-        pendingDestinations.removeAll()
-        event = EventChanges()
+        forgetPendingChanges()
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.invalidatedAll = true
         post(n)
@@ -81,6 +71,16 @@ extension ManagedObjectContext {
             object.awakeFromSnapshotEvents(.refresh)
         }
         event.refreshed.insert(object)
+    }
+
+    /// Empties the pending sets and the current event.
+    private func forgetPendingChanges() {
+        inserted.removeAll()
+        updated.removeAll()
+        deleted.removeAll()
+        deletesToPropagate.removeAll()
+        pendingDestinations.removeAll()
+        event = EventChanges()
     }
 
     private func discardChanges(_ o: ManagedObject) {

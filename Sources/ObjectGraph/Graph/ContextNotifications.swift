@@ -83,7 +83,8 @@ extension ManagedObjectContext {
     /// rollback, at the end of every `perform` block, and when called.
     public func processPendingChanges() throws(ObjectGraphError) {
         try checkThread()
-        try propagatePendingDeletes()
+        // With propagatesDeletesAtEndOfEvent off, delete rules wait for the save (§2.7).
+        if propagatesDeletesAtEndOfEvent { try propagatePendingDeletes() }
         guard !event.isEmpty else { return }
         let e = event
         event = EventChanges()

@@ -211,6 +211,10 @@ struct PredicateEvaluator {
             }
             return .collection(out)
         case .scalar(.null): return .null
+        case .scalar(.string(let s)) where key == "length":
+            // Key-value coding on a string: its length in UTF-16 units, as NSString's
+            // `length` (Xcode writes length rules as predicates on it).
+            return .scalar(.integer(Int64(s.utf16.count)))
         case .scalar(let s):
             throw .predicateEvaluation("cannot read the key '\(key)' of a \(s.kindName) (key path '\(path)')", keyPath: path)
         }

@@ -18,7 +18,7 @@ next to this package, then the system loader.
 from ._lib import LibraryNotFoundError, lib as _c, library_path
 from . import codes as _codes
 from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...)
-from .context import Context
+from .context import Context, Notification, Observer
 from .coordinator import Coordinator, Store, register_atomic_store_type, unregister_store_type
 from .enums import AttributeType, DeleteRule, PropertyKind, ValueType
 from .errors import (
@@ -58,6 +58,8 @@ def library_version() -> str:
 
 
 __all__ = [
+    "Notification",
+    "Observer",
     "Attribute",
     "AttributeType",
     "Context",

@@ -77,6 +77,14 @@ _z = ctypes.c_size_t
 _p = ctypes.POINTER
 _err = _p(_v)  # og_error **
 
+# Callback types (include/objectgraph.h). Keep every instance referenced for
+# as long as the library may call it.
+BLOCK_FN = ctypes.CFUNCTYPE(None, _v)
+HOOK_FN = ctypes.CFUNCTYPE(None, _v, _v)
+VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _p(_v), _v)
+VALUE_VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _s, _v, _p(_v), _v)
+NOTIFICATION_FN = ctypes.CFUNCTYPE(None, _v, _v)
+
 _SIGNATURES = {
     # Library
     "og_version": (_s, []),
@@ -353,6 +361,47 @@ _SIGNATURES = {
     "og_fetch_request_set_predicate": (_i, [_v, _v, _err]),
     "og_fetch_request_add_sort_comparison": (_i, [_v, _s, _b, _i, _err]),
     "og_model_fetch_request_from_template": (_v, [_v, _s, _p(_s), _p(_v), _z, _err]),
+    # The object graph
+    "og_error_new": (_v, [_i64, _s, _s]),
+    "og_value_get_object": (_i, [_v, _p(_v), _err]),
+    "og_context_new_with_type": (_v, [_v, _i, _err]),
+    "og_context_concurrency_type": (_i, [_v]),
+    "og_context_perform": (_i, [_v, BLOCK_FN, _v, _err]),
+    "og_context_perform_and_wait": (_i, [_v, BLOCK_FN, _v, _err]),
+    "og_context_process_pending_changes": (_i, [_v, _err]),
+    "og_context_rollback": (_i, [_v, _err]),
+    "og_context_reset": (_i, [_v, _err]),
+    "og_context_refresh_object": (_i, [_v, _v, _b, _err]),
+    "og_context_obtain_permanent_ids": (_i, [_v, _p(_v), _z, _err]),
+    "og_context_object_registered": (_i, [_v, _s, _p(_v), _err]),
+    "og_context_object_with_uri": (_v, [_v, _s, _err]),
+    "og_context_existing_object": (_v, [_v, _s, _err]),
+    "og_context_registered_count": (_i, [_v, _p(_z), _err]),
+    "og_context_objects": (_v, [_v, _i, _err]),
+    "og_context_retains_registered_objects": (_i, [_v, _p(_b), _err]),
+    "og_context_set_retains_registered_objects": (_i, [_v, _b, _err]),
+    "og_context_propagates_deletes": (_i, [_v, _p(_b), _err]),
+    "og_context_set_propagates_deletes": (_i, [_v, _b, _err]),
+    "og_context_user_info": (_i, [_v, _s, _p(_v), _err]),
+    "og_context_set_user_info": (_i, [_v, _s, _s, _err]),
+    "og_context_set_hook": (_i, [_v, _s, _i, HOOK_FN, _v, _err]),
+    "og_context_set_validation_hook": (_i, [_v, _s, _i, VALIDATION_FN, _v, _err]),
+    "og_context_set_value_validator": (_i, [_v, _s, VALUE_VALIDATION_FN, _v, _err]),
+    "og_context_add_observer": (_i, [_v, _i, NOTIFICATION_FN, _v, _p(ctypes.c_uint64), _err]),
+    "og_context_remove_observer": (_i, [_v, ctypes.c_uint64, _err]),
+    "og_notification_kind_of": (_i, [_v]),
+    "og_notification_count": (_z, [_v, _i]),
+    "og_notification_object_at": (_v, [_v, _i, _z, _err]),
+    "og_notification_invalidated_all": (_b, [_v]),
+    "og_object_is_fault": (_i, [_v, _p(_b), _err]),
+    "og_object_faulting_state": (_i, [_v, _p(_i64), _err]),
+    "og_object_has_fault_for_relationship": (_i, [_v, _s, _p(_b), _err]),
+    "og_object_get_value_for_key_path": (_i, [_v, _s, _p(_v), _err]),
+    "og_object_get_primitive_value": (_i, [_v, _s, _p(_v), _err]),
+    "og_object_set_primitive_value": (_i, [_v, _s, _v, _err]),
+    "og_object_changed_values": (_i, [_v, _p(_v), _err]),
+    "og_object_committed_values": (_i, [_v, _p(_s), _z, _p(_v), _err]),
+    "og_object_validate_value": (_i, [_v, _s, _v, _err]),
 }
 
 

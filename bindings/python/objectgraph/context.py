@@ -10,28 +10,50 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar, Union
 
 from ._layout import Layout
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
+from ._lib import HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .errors import ErrorCode, make_error
 from .fetch import FetchRequest, SortSpec, Where
 from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
+from . import graph as _graph
+from .graph import Notification, Observer
+from ._util import take_string
 
-__all__ = ["Context"]
+__all__ = ["Context", "Notification", "Observer"]
+
+_T = TypeVar("_T")
+_CONCURRENCY = {"confinement": 0, "private": 1, "main": 2}
+_CONCURRENCY_NAMES = {v: k for k, v in _CONCURRENCY.items()}
 
 
 class Context(OwnedHandle):
     """A managed object context over a coordinator: insert, change, delete,
     fetch and save objects. Close it (or use ``with``) to release it."""
 
-    def __init__(self, coordinator: Coordinator) -> None:
+    def __init__(self, coordinator: Coordinator, concurrency: str = "confinement") -> None:
+        """``concurrency`` is "confinement" (the creating thread), "private"
+        (its own queue: work inside ``perform``/``perform_and_wait``) or
+        "main" (the library's shared main queue)."""
+        if concurrency not in _CONCURRENCY:
+            raise make_error(f"concurrency must be one of {sorted(_CONCURRENCY)}, not {concurrency!r}",
+                             ErrorCode.INVALID_ARGUMENT)
         err = ctypes.c_void_p()
-        handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+        if concurrency == "confinement":
+            handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+        else:
+            handle = check_handle(
+                lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+        # Exceptions raised by callbacks, re-raised by the next context call.
+        self._pending: List[BaseException] = []
+        # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
+        self._hook_numbers: Dict[Tuple[str, str], int] = {}
         self._coordinator = coordinator
         # og_object handle -> its wrapper; weak, so unused wrappers go away.
         self._objects: "weakref.WeakValueDictionary[int, ManagedObject]" = weakref.WeakValueDictionary()
@@ -43,10 +65,34 @@ class Context(OwnedHandle):
         self._double_out = _buffer(ctypes.c_double)
         self._h = handle
         self._closed = False
+        if concurrency != "confinement":
+            _graph._queue_contexts.add(self)
 
     @property
     def coordinator(self) -> Coordinator:
         return self._coordinator
+
+    @property
+    def concurrency(self) -> str:
+        """"confinement", "private" or "main"."""
+        return _CONCURRENCY_NAMES.get(lib.og_context_concurrency_type(self._h), "confinement")
+
+    def _raise_pending(self) -> None:
+        """Re-raises the first exception a callback raised (the others are chained)."""
+        if self._pending:
+            first, rest = self._pending[0], self._pending[1:]
+            self._pending.clear()
+            if rest and first.__context__ is None:
+                first.__context__ = rest[0]
+            raise first
+
+    def _call(self, function: Any, *args: Any) -> int:
+        """Calls a status function with an error slot; re-raises callback exceptions first."""
+        err = ctypes.c_void_p()
+        try:
+            return check(function(self._h, *args, ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
 
     def _wrap(self, handle: int) -> ManagedObject:
         wrapper = self._objects.get(handle)
@@ -76,7 +122,10 @@ class Context(OwnedHandle):
         """Inserts a new object of ``entity`` with its default values, then
         sets the attributes and relationships given as keywords."""
         err = ctypes.c_void_p()
-        obj = self._wrap(check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err))
+        try:
+            obj = self._wrap(check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err))
+        finally:
+            self._raise_pending()
         try:
             for key, value in values.items():
                 obj[key] = value
@@ -104,8 +153,7 @@ class Context(OwnedHandle):
 
     def delete(self, obj: ManagedObject) -> None:
         """Marks ``obj`` deleted (delete rules apply); written at the next save."""
-        err = ctypes.c_void_p()
-        check(lib.og_context_delete(self._h, _target(obj), ctypes.byref(err)), err)
+        self._call(lib.og_context_delete, _target(obj))
 
     @property
     def has_changes(self) -> bool:
@@ -116,9 +164,9 @@ class Context(OwnedHandle):
 
     def save(self) -> None:
         """Validates and writes every change in one transaction. On failure
-        nothing is written and the changes stay pending."""
-        err = ctypes.c_void_p()
-        check(lib.og_context_save(self._h, ctypes.byref(err)), err)
+        nothing is written and the changes stay pending. An exception raised by
+        a hook during the save is re-raised here."""
+        self._call(lib.og_context_save)
 
     def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
               *args: Any) -> List[ManagedObject]:
@@ -128,7 +176,10 @@ class Context(OwnedHandle):
         list of keys; a "-" prefix sorts that key descending."""
         with _request(entity, sort, where, args) as request:
             err = ctypes.c_void_p()
-            results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
+            try:
+                results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
+            finally:
+                self._raise_pending()
             return self._take_results(results)
 
     def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any) -> int:
@@ -139,12 +190,222 @@ class Context(OwnedHandle):
             check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
             return out.value
 
+
+    # The context's life cycle.
+
+    def process_pending_changes(self) -> None:
+        """Coalesces the changes so far into one event: applies pending delete
+        rules and posts "objects_did_change"."""
+        self._call(lib.og_context_process_pending_changes)
+
+    def rollback(self) -> None:
+        """Discards every unsaved change: new objects leave the context, deleted
+        ones come back, changed ones return to their saved values."""
+        self._call(lib.og_context_rollback)
+
+    def reset(self) -> None:
+        """Forgets every object (they become inaccessible) and unsaved change."""
+        self._call(lib.og_context_reset)
+
+    def refresh(self, obj: ManagedObject, merge: bool = False) -> None:
+        """Without ``merge`` the object turns into a fault, dropping its unsaved
+        changes; with it, unchanged properties take the store's values."""
+        self._call(lib.og_context_refresh_object, _target(obj), bool(merge))
+
+    def obtain_permanent_ids(self, objects: Iterable[ManagedObject]) -> None:
+        """Gives new objects their permanent IDs before they are saved."""
+        handles = [_target(o) for o in objects]
+        array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
+        self._call(lib.og_context_obtain_permanent_ids, array, len(handles))
+
+    # Registration, by object ID URI (ManagedObject.object_id).
+
+    def object_registered(self, object_id: str) -> Optional[ManagedObject]:
+        """The object registered under ``object_id``, or None; never reads the store."""
+        out = ctypes.c_void_p()
+        status = self._call(lib.og_context_object_registered, encode(object_id), ctypes.byref(out))
+        return None if status == NULL or not out.value else self._wrap(out.value)
+
+    def object_with_id(self, object_id: str) -> ManagedObject:
+        """The registered object, or a fault for it (objectWithID:)."""
+        err = ctypes.c_void_p()
+        return self._wrap(check_handle(lib.og_context_object_with_uri(self._h, encode(object_id), ctypes.byref(err)), err))
+
+    def existing_object(self, object_id: str) -> ManagedObject:
+        """The object with its values loaded; ReferentialIntegrity error (133000)
+        when its row is gone."""
+        err = ctypes.c_void_p()
+        try:
+            handle = check_handle(lib.og_context_existing_object(self._h, encode(object_id), ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
+        return self._wrap(handle)
+
+    def _objects_of(self, which: int) -> List[ManagedObject]:
+        err = ctypes.c_void_p()
+        return self._take_results(check_handle(lib.og_context_objects(self._h, which, ctypes.byref(err)), err))
+
+    @property
+    def registered_objects(self) -> List[ManagedObject]:
+        return self._objects_of(0)
+
+    @property
+    def inserted_objects(self) -> List[ManagedObject]:
+        return self._objects_of(1)
+
+    @property
+    def updated_objects(self) -> List[ManagedObject]:
+        return self._objects_of(2)
+
+    @property
+    def deleted_objects(self) -> List[ManagedObject]:
+        return self._objects_of(3)
+
+    @property
+    def registered_count(self) -> int:
+        out = ctypes.c_size_t()
+        self._call(lib.og_context_registered_count, ctypes.byref(out))
+        return out.value
+
+    # Settings.
+
+    def _get_flag(self, function: Any) -> bool:
+        out = ctypes.c_bool()
+        self._call(function, ctypes.byref(out))
+        return out.value
+
+    @property
+    def retains_registered_objects(self) -> bool:
+        """Whether unchanged registered objects are kept alive (default False)."""
+        return self._get_flag(lib.og_context_retains_registered_objects)
+
+    @retains_registered_objects.setter
+    def retains_registered_objects(self, on: bool) -> None:
+        self._call(lib.og_context_set_retains_registered_objects, bool(on))
+
+    @property
+    def propagates_deletes_at_end_of_event(self) -> bool:
+        """Whether delete rules apply at the end of the event (default True) or
+        only at save."""
+        return self._get_flag(lib.og_context_propagates_deletes)
+
+    @propagates_deletes_at_end_of_event.setter
+    def propagates_deletes_at_end_of_event(self, on: bool) -> None:
+        self._call(lib.og_context_set_propagates_deletes, bool(on))
+
+    @property
+    def user_info(self) -> "UserInfo":
+        """The context's userInfo: a mapping of strings to strings."""
+        return UserInfo(self)
+
+    # Queues.
+
+    def perform(self, fn: Callable[[], Any]) -> None:
+        """Queues ``fn`` on the context's queue and returns at once. An
+        exception it raises is re-raised by the next call on this context.
+        Closing the context waits for queued blocks."""
+        number = _graph.register(self, fn)
+        err = ctypes.c_void_p()
+        try:
+            check(lib.og_context_perform(self._h, _graph._block, number, ctypes.byref(err)), err)
+        except BaseException:
+            _graph.unregister(number)
+            raise
+
+    def perform_and_wait(self, fn: Callable[[], _T]) -> _T:
+        """Runs ``fn`` on the context's queue, waits, and returns its result or
+        raises its exception. Re-entrant: inside a block it runs at once."""
+        outcome: List[Any] = []
+
+        def run() -> None:
+            try:
+                outcome.append((True, fn()))
+            except BaseException as exc:  # noqa: BLE001 - re-raised below
+                outcome.append((False, exc))
+
+        number = _graph.register(self, run)
+        err = ctypes.c_void_p()
+        try:
+            check(lib.og_context_perform_and_wait(self._h, _graph._block, number, ctypes.byref(err)), err)
+        finally:
+            _graph.unregister(number)
+        self._raise_pending()
+        if not outcome:
+            raise make_error("the block did not run", ErrorCode.INVALID_ARGUMENT)
+        ok, value = outcome[0]
+        if not ok:
+            raise value
+        return value  # type: ignore[no-any-return]
+
+    # Hooks and notifications.
+
+    def set_hooks(self, entity: str, **hooks: Optional[Callable[..., Any]]) -> None:
+        """Sets (or with None removes) life-cycle and validation hooks of
+        ``entity`` and its subentities in this context: ``awake_from_insert``,
+        ``awake_from_fetch``, ``awake_from_snapshot_events``, ``will_save``,
+        ``did_save``, ``prepare_for_deletion``, ``will_turn_into_fault``,
+        ``did_turn_into_fault`` take ``fn(obj)``; ``validate_for_insert``,
+        ``validate_for_update``, ``validate_for_delete`` take ``fn(obj)`` and
+        refuse by raising (or returning False); ``validate_value`` takes
+        ``fn(obj, key, value)`` likewise. A validation hook's exception becomes
+        the ValidationError of the save (its code when it is an og.ValidationError,
+        1550 otherwise); other hooks' exceptions are re-raised by the call that
+        ran them."""
+        for name, fn in hooks.items():
+            if name not in _graph.HOOKS and name not in _graph.VALIDATION_HOOKS and name != "validate_value":
+                raise make_error(f"{name!r} is not a hook; hooks: "
+                                 + ", ".join([*_graph.HOOKS, *_graph.VALIDATION_HOOKS, "validate_value"]),
+                                 ErrorCode.INVALID_ARGUMENT)
+        for name, fn in hooks.items():
+            number = None if fn is None else _graph.register(self, fn)
+            err = ctypes.c_void_p()
+            try:
+                if name in _graph.HOOKS:
+                    callback = _graph._hook if fn is not None else HOOK_FN()
+                    status = lib.og_context_set_hook(self._h, encode(entity), _graph.HOOKS[name], callback, number,
+                                                     ctypes.byref(err))
+                elif name in _graph.VALIDATION_HOOKS:
+                    callback = _graph._validation if fn is not None else VALIDATION_FN()
+                    status = lib.og_context_set_validation_hook(self._h, encode(entity), _graph.VALIDATION_HOOKS[name],
+                                                                callback, number, ctypes.byref(err))
+                else:
+                    callback = _graph._value_validation if fn is not None else VALUE_VALIDATION_FN()
+                    status = lib.og_context_set_value_validator(self._h, encode(entity), callback, number, ctypes.byref(err))
+                check(status, err)
+            except BaseException:
+                _graph.unregister(number)
+                raise
+            _graph.unregister(self._hook_numbers.pop((entity, name), None))
+            if number is not None:
+                self._hook_numbers[(entity, name)] = number
+
+    def observe(self, name: str, callback: Callable[[Notification], Any]) -> Observer:
+        """Calls ``callback(notification)`` for every "objects_did_change",
+        "will_save" or "did_save" notification, on the context's thread, until
+        the returned Observer's ``remove()``."""
+        if name not in _graph.NOTIFICATIONS:
+            raise make_error(f"{name!r} is not a notification; use one of {sorted(_graph.NOTIFICATIONS)}",
+                             ErrorCode.INVALID_ARGUMENT)
+        number = _graph.register(self, callback)
+        token = ctypes.c_uint64()
+        err = ctypes.c_void_p()
+        try:
+            check(lib.og_context_add_observer(self._h, _graph.NOTIFICATIONS[name], _graph._notification, number,
+                                              ctypes.byref(token), ctypes.byref(err)), err)
+        except BaseException:
+            _graph.unregister(number)
+            raise
+        return Observer(self, token.value, number)
+
     def _release(self) -> None:
         """Releases the context. The objects it lent become unusable: the
         library reports their released handles (InvalidHandleError) instead of
         touching freed memory. Closing twice is harmless."""
+        lib.og_context_release(self._h)  # waits for blocks queued with perform
         self._objects.clear()
-        lib.og_context_release(self._h)
+        for number in self._hook_numbers.values():
+            _graph.unregister(number)
+        self._hook_numbers.clear()
 
     def __repr__(self) -> str:
         return "<objectgraph.Context closed>" if self._closed else f"<objectgraph.Context objects={len(self._objects)}>"
@@ -176,3 +437,31 @@ class _request:
     def __exit__(self, *exc: object) -> None:
         if self.owned:
             self.request.close()
+
+
+class UserInfo:
+    """A context's userInfo, read and written through the library."""
+
+    def __init__(self, context: Context) -> None:
+        self._context = context
+
+    def get(self, key: str, default: Optional[str] = None) -> Optional[str]:
+        out = ctypes.c_void_p()
+        status = self._context._call(lib.og_context_user_info, encode(key), ctypes.byref(out))
+        text = take_string(out.value)
+        return default if status == NULL else text
+
+    def __getitem__(self, key: str) -> str:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self.get(key) is not None
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self._context._call(lib.og_context_set_user_info, encode(key), encode(str(value)))
+
+    def __delitem__(self, key: str) -> None:
+        self._context._call(lib.og_context_set_user_info, encode(key), None)

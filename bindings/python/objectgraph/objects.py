@@ -282,6 +282,87 @@ class ManagedObject:
         finally:
             lib.og_value_release(boxed)
 
+    # The object graph: faults, key paths, primitive, changed and committed values.
+
+    @property
+    def is_fault(self) -> bool:
+        """Whether the object's values are not loaded yet."""
+        return self._flag(lib.og_object_is_fault)
+
+    @property
+    def faulting_state(self) -> int:
+        out = _c_int64()
+        err = _c_void_p()
+        check(lib.og_object_faulting_state(self._h, _byref(out), _byref(err)), err)
+        return out.value
+
+    def has_fault_for_relationship(self, name: str) -> bool:
+        """Whether relationship ``name`` is not loaded yet; never loads it."""
+        out = ctypes.c_bool()
+        err = _c_void_p()
+        check(lib.og_object_has_fault_for_relationship(self._h, encode(name), _byref(out), _byref(err)), err)
+        return out.value
+
+    def value_for_key_path(self, key_path: str) -> Any:
+        """The value at a dotted key path ("author.name", "books.@count"): to-ones
+        as objects, to-manys as lists."""
+        out = _c_void_p()
+        err = _c_void_p()
+        check(lib.og_object_get_value_for_key_path(self._h, encode(key_path), _byref(out), _byref(err)), err)
+        return take_value(out.value, self._context)
+
+    def primitive(self, key: str) -> Value:
+        """An attribute read without change tracking (primitiveValueForKey:)."""
+        out = _c_void_p()
+        err = _c_void_p()
+        check(lib.og_object_get_primitive_value(self._h, encode(key), _byref(out), _byref(err)), err)
+        return take_value(out.value)
+
+    def set_primitive(self, key: str, value: Value) -> None:
+        """Writes an attribute without change tracking, inverse or validation:
+        the object is not marked updated."""
+        slot = self._layout.slots.get(key)
+        boxed = to_value(value, slot.type if slot is not None else None)
+        err = _c_void_p()
+        try:
+            check(lib.og_object_set_primitive_value(self._h, encode(key), boxed, _byref(err)), err)
+        finally:
+            lib.og_value_release(boxed)
+
+    def changed_values(self) -> Dict[str, Any]:
+        """Persistent properties changed since the last fetch or save, with
+        their new values."""
+        out = _c_void_p()
+        err = _c_void_p()
+        check(lib.og_object_changed_values(self._h, _byref(out), _byref(err)), err)
+        return take_value(out.value, self._context)  # type: ignore[return-value]
+
+    def committed_values(self, keys: Optional[Iterable[str]] = None) -> Dict[str, Any]:
+        """The last fetched or saved values of ``keys`` (every persistent
+        attribute and to-one when None)."""
+        out = _c_void_p()
+        err = _c_void_p()
+        if keys is None:
+            status = lib.og_object_committed_values(self._h, None, 0, _byref(out), _byref(err))
+        else:
+            names = [encode(k) for k in keys]
+            array = (ctypes.c_char_p * max(1, len(names)))(*names)
+            status = lib.og_object_committed_values(self._h, array, len(names), _byref(out), _byref(err))
+        check(status, err)
+        return take_value(out.value, self._context)  # type: ignore[return-value]
+
+    def validate_value(self, key: str, value: Any) -> None:
+        """Checks ``value`` against the model's rules for ``key`` and the
+        entity's validate_value hook; raises ValidationError, changes nothing."""
+        slot = self._layout.slots.get(key)
+        boxed = to_value(value, slot.type if slot is not None and slot.type is not None else None)
+        err = _c_void_p()
+        try:
+            check(lib.og_object_validate_value(self._h, encode(key), boxed, _byref(err)), err)
+        finally:
+            lib.og_value_release(boxed)
+        self._context._raise_pending()
+
     # Relationships by key.
 
     def _related(self, key: bytes) -> List["ManagedObject"]:

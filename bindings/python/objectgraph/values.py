@@ -138,8 +138,9 @@ def _borrowed_text(getter: Any, handle: int) -> Optional[str]:
     return (out.value or b"").decode("utf-8", "replace")
 
 
-def from_value(handle: int) -> Value:
-    """The Python value an og_value holds (the handle is not released)."""
+def from_value(handle: int, context: Any = None) -> Value:
+    """The Python value an og_value holds (the handle is not released). Managed
+    objects inside it are wrapped by ``context``."""
     kind = lib.og_value_type_of(handle)
     err = ctypes.c_void_p()
     if kind == ValueType.NULL:
@@ -177,13 +178,18 @@ def from_value(handle: int) -> Value:
     if kind == ValueType.URI:
         return _borrowed_text(lib.og_value_get_uri, handle)
     if kind == ValueType.ARRAY:
-        return [take_value(_item(handle, i)) for i in range(lib.og_value_count(handle))]
+        return [take_value(_item(handle, i), context) for i in range(lib.og_value_count(handle))]
     if kind == ValueType.DICTIONARY:
         result = {}
         for i in range(lib.og_value_count(handle)):
             key = lib.og_value_key_at(handle, i, ctypes.byref(err))
-            result[(key or b"").decode()] = take_value(_item(handle, i))
+            result[(key or b"").decode()] = take_value(_item(handle, i), context)
         return result
+    if kind == ValueType.OBJECT and context is not None:
+        out = ctypes.c_void_p()
+        if check(lib.og_value_get_object(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
+            return None
+        return context._wrap(out.value)
     raise make_error(f"the library returned a value of unknown type {kind}", ErrorCode.TYPE_MISMATCH)
 
 
@@ -192,11 +198,11 @@ def _item(handle: int, index: int) -> int:
     return int(check_handle(lib.og_value_item_at(handle, index, ctypes.byref(err)), err))
 
 
-def take_value(handle: Optional[int]) -> Value:
+def take_value(handle: Optional[int], context: Any = None) -> Value:
     """Converts a NEW og_value and releases it."""
     if not handle:
         return None
     try:
-        return from_value(handle)
+        return from_value(handle, context)
     finally:
         lib.og_value_release(handle)
