@@ -5,12 +5,14 @@ extension ManagedObject {
     var hooks: ObjectHooks? { managedObjectContext?.hooks(for: entity) }
 
     /// Whether fetching must call `awakeFromFetch` on this object.
-    var hasLifecycleHooks: Bool {
-        type(of: self) != ManagedObject.self || managedObjectContext?.hooks(for: entity) != nil
+    /// Whether loading this object must call `awakeFromFetch`: a subclass, or closures
+    /// for its entity. Takes the context so the fetch path reads no weak reference.
+    func hasLifecycleHooks(in context: ManagedObjectContext) -> Bool {
+        type(of: self) != ManagedObject.self || context.hooks(for: entity) != nil
     }
 
     func awakeFromFetchIgnoringErrors(_ context: ManagedObjectContext) {
-        guard hasLifecycleHooks else { return }
+        guard hasLifecycleHooks(in: context) else { return }
         context.changeProcessingSuspended += 1
         awakeFromFetch()
         context.changeProcessingSuspended -= 1

@@ -194,7 +194,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
         let object = ManagedObject.make(entity: row.entity, id: id, context: self, snapshot: row)
         register(object, key)
-        if object.hasLifecycleHooks { object.awakeFromFetchIgnoringErrors(self) }
+        object.awakeFromFetchIgnoringErrors(self)
         return object
     }
 

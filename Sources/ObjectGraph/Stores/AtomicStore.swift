@@ -88,7 +88,8 @@ open class AtomicStore: PersistentStore, @unchecked Sendable {
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
     }
 
-    private func checkVersionHashes() throws(ObjectGraphError) {
+    /// A store written with another version of the model is refused (134100).
+    func checkVersionHashes() throws(ObjectGraphError) {
         guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
         let current = model.entityVersionHashesByName
         for name in Set(stored.keys).union(current.keys).sorted() where stored[name]?.dataValue != current[name] {

@@ -40,7 +40,8 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         guard let bytes = try readDocument() else { return }
         let root = try Self.decodeRoot(bytes, path: path)
         if let meta = root["metadata"]?.dictionaryValue { metadata = meta }
-        try checkModel()
+        // Before the records are read, which may name entities the model lacks.
+        try checkVersionHashes()
         var nodes: [AtomicStoreCacheNode] = []
         for item in root["nodes"]?.arrayValue ?? [] {
             guard let dict = item.dictionaryValue, let name = dict["entity"]?.stringValue, let pk = dict["pk"]?.integerValue else {
@@ -63,18 +64,6 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         try addCacheNodes(nodes)
         for (name, value) in root["keys"]?.dictionaryValue ?? [:] {
             if let entity = model.entity(named: name), let key = value.integerValue { noteReferenceObject(key, for: entity) }
-        }
-    }
-
-    /// A store written with another version of the model is refused before its records are read.
-    private func checkModel() throws(ObjectGraphError) {
-        guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
-        let current = model.entityVersionHashesByName
-        for name in Set(stored.keys).union(current.keys).sorted() where stored[name]?.dataValue != current[name] {
-            throw ObjectGraphError(
-                code: ErrorCode.storeIncompatibleVersionHash,
-                message: "the model used to open the store '\(path)' is incompatible with the one used to create it: entity '\(name)' differs",
-                userInfo: [(ErrorUserInfoKey.entity, name), (ErrorUserInfoKey.filePath, path)])
         }
     }
 
