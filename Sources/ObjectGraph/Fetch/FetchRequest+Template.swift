@@ -19,6 +19,11 @@ extension FetchRequest {
         fetchLimit = template.fetchLimit
         fetchOffset = template.fetchOffset
         includesSubentities = template.includesSubentities
+        fetchBatchSize = template.fetchBatchSize
+        returnsDistinctResults = template.returnsDistinctResults
+        returnsObjectsAsFaults = template.returnsObjectsAsFaults
+        includesPropertyValues = template.includesPropertyValues
+        resultType = FetchResultType(rawValue: template.resultType) ?? .managedObject
     }
 }
 

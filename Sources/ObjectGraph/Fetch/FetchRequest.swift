@@ -1,5 +1,6 @@
 /// What to fetch: the objects of one entity (its subentities included by default) that
-/// satisfy a predicate, in the order of the sort keys, optionally a window of them.
+/// satisfy a predicate, in the order of the sort keys, optionally a window of them; and
+/// how to return them (objects, object IDs, dictionaries or a count).
 public final class FetchRequest: @unchecked Sendable {
     public var entityName: String
     public var predicate: ObjectPredicate?
@@ -8,6 +9,30 @@ public final class FetchRequest: @unchecked Sendable {
     /// 0 means no limit.
     public var fetchLimit = 0
     public var fetchOffset = 0
+    /// 0 loads every result at once; N > 0 identifies every match up front and loads their
+    /// values N objects at a time as the result is read.
+    public var fetchBatchSize = 0
+    /// The stores to search; nil or empty means every store of the coordinator.
+    public var affectedStores: [PersistentStore]? = nil
+    /// Relationship key paths ("department", "author.publisher") whose destinations are
+    /// loaded together with the result: one query per key path, not one per object.
+    public var relationshipKeyPathsForPrefetching: [String] = []
+    public var resultType: FetchResultType = .managedObject
+    /// Whether the context's unsaved inserts, updates and deletes take part (§2.13).
+    public var includesPendingChanges = true
+    /// Whether rows' values are read with their IDs; without them a fault goes to the store when it fires.
+    public var includesPropertyValues = true
+    /// Whether new objects come back as faults (with their values cached) or fully populated.
+    public var returnsObjectsAsFaults = true
+    /// The columns of dictionary results: attribute and to-one relationship names, and
+    /// expression descriptions. nil means every attribute.
+    public var propertiesToFetch: [FetchProperty]? = nil
+    /// Drops repeated dictionaries over `propertiesToFetch` (dictionary results only).
+    public var returnsDistinctResults = false
+    /// Groups dictionary results by these attributes, to-ones or expressions (extension).
+    public var propertiesToGroupBy: [FetchProperty]? = nil
+    /// Filters groups (dictionary results with `propertiesToGroupBy` only).
+    public var havingPredicate: ObjectPredicate? = nil
 
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName
@@ -15,10 +40,48 @@ public final class FetchRequest: @unchecked Sendable {
         self.sortKeys = sortKeys
     }
 
+    /// A copy of every setting (the predicate and stores are shared, being immutable or identities).
+    public func copy() -> FetchRequest {
+        let c = FetchRequest(entityName: entityName, predicate: predicate, sortKeys: sortKeys)
+        c.includesSubentities = includesSubentities
+        c.fetchLimit = fetchLimit
+        c.fetchOffset = fetchOffset
+        c.fetchBatchSize = fetchBatchSize
+        c.affectedStores = affectedStores
+        c.relationshipKeyPathsForPrefetching = relationshipKeyPathsForPrefetching
+        c.resultType = resultType
+        c.includesPendingChanges = includesPendingChanges
+        c.includesPropertyValues = includesPropertyValues
+        c.returnsObjectsAsFaults = returnsObjectsAsFaults
+        c.propertiesToFetch = propertiesToFetch
+        c.returnsDistinctResults = returnsDistinctResults
+        c.propertiesToGroupBy = propertiesToGroupBy
+        c.havingPredicate = havingPredicate
+        return c
+    }
+
     /// A copy with no limit and no offset.
     func withoutWindow() -> FetchRequest {
-        let copy = FetchRequest(entityName: entityName, predicate: predicate, sortKeys: sortKeys)
-        copy.includesSubentities = includesSubentities
+        let copy = copy()
+        copy.fetchLimit = 0
+        copy.fetchOffset = 0
         return copy
     }
+}
+
+/// `NSFetchRequestResultType`, with Core Data's values.
+public enum FetchResultType: Int, Sendable {
+    case managedObject = 0
+    case managedObjectID = 1
+    case dictionary = 2
+    /// `NSCountResultType`: one number, what `count(for:)` returns.
+    case count = 4
+}
+
+/// One column of a dictionary result: a property of the request's entity by name (an
+/// attribute, a to-one relationship, or a key path through to-ones), or an expression
+/// description whose `name` becomes the dictionary key.
+public enum FetchProperty: Sendable {
+    case property(String)
+    case expression(ExpressionDescription)
 }
