@@ -454,6 +454,8 @@ final class GraphRulesTests: XCTestCase {
             weakBook = books.first
             XCTAssertNotNil(weakBook)
         }
+        // Released at the context's next processPendingChanges (also run by every save).
+        try other.processPendingChanges()
         XCTAssertNil(weakBook, "an unchanged object nobody holds is released")
         other.retainsRegisteredObjects = true
         do { weakBook = try other.fetch(FetchRequest(entityName: "Book")).first }

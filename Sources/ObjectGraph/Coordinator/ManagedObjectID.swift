@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// The identity of a managed object: its entity and store row, or a temporary identity
 /// until its first save. Equal IDs name the same object in every context.
@@ -8,27 +9,34 @@ public final class ManagedObjectID: Hashable, @unchecked Sendable, CustomStringC
     public let primaryKey: Int64
     /// The store's UUID once the ID is permanent.
     public let storeIdentifier: String?
-    private let temporaryToken: UUID?
+    /// A temporary ID's number, unique in the process (0 for a permanent ID).
+    private let temporaryToken: Int64
+
+    /// Temporary IDs are numbered by one process-wide counter; the URI adds a UUID drawn
+    /// once per process, so temporary URIs from two processes never collide. (A UUID per
+    /// ID would cost a read of the system's random source for every insert.)
+    private static let temporaryCounter = Atomic<Int64>(0)
+    private static let processToken = UUID().uuidString
 
     init(temporaryFor entity: EntityDescription) {
         self.entity = entity
         self.primaryKey = 0
         self.storeIdentifier = nil
-        self.temporaryToken = UUID()
+        self.temporaryToken = Self.temporaryCounter.add(1, ordering: .relaxed).newValue
     }
 
     init(entity: EntityDescription, primaryKey: Int64, storeIdentifier: String) {
         self.entity = entity
         self.primaryKey = primaryKey
         self.storeIdentifier = storeIdentifier
-        self.temporaryToken = nil
+        self.temporaryToken = 0
     }
 
-    public var isTemporaryID: Bool { temporaryToken != nil }
+    public var isTemporaryID: Bool { temporaryToken != 0 }
 
-    /// `x-coredata://<store UUID>/<Entity>/p<key>`, or `x-coredata:///<Entity>/t<UUID>` while temporary.
+    /// `x-coredata://<store UUID>/<Entity>/p<key>`, or `x-coredata:///<Entity>/t<UUID><n>` while temporary.
     public var uriRepresentation: String {
-        if let temporaryToken { return "x-coredata:///\(entity.name)/t\(temporaryToken.uuidString)" }
+        if temporaryToken != 0 { return "x-coredata:///\(entity.name)/t\(Self.processToken)\(temporaryToken)" }
         return "x-coredata://\(storeIdentifier ?? "")/\(entity.name)/p\(primaryKey)"
     }
 
@@ -36,13 +44,13 @@ public final class ManagedObjectID: Hashable, @unchecked Sendable, CustomStringC
 
     public static func == (a: ManagedObjectID, b: ManagedObjectID) -> Bool {
         if a === b { return true }
-        if let t = a.temporaryToken { return t == b.temporaryToken }
-        return b.temporaryToken == nil && a.primaryKey == b.primaryKey && a.storeIdentifier == b.storeIdentifier
+        if a.temporaryToken != 0 { return a.temporaryToken == b.temporaryToken }
+        return b.temporaryToken == 0 && a.primaryKey == b.primaryKey && a.storeIdentifier == b.storeIdentifier
             && a.entity.rootEntity === b.entity.rootEntity
     }
 
     public func hash(into hasher: inout Hasher) {
-        if let temporaryToken { hasher.combine(temporaryToken) } else {
+        if temporaryToken != 0 { hasher.combine(temporaryToken) } else {
             hasher.combine(primaryKey)
             hasher.combine(ObjectIdentifier(entity.rootEntity))
         }

@@ -13,7 +13,7 @@ extension ManagedObjectContext {
         let result = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
         let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
         if !pending && result.isExact {
-            return result.rows.map { object(for: $0, storeIdentifier: storeIdentifier) }
+            return objects(for: result.rows, storeIdentifier: storeIdentifier)
         }
         var objects: [ManagedObject] = []
         objects.reserveCapacity(result.rows.count + inserted.count)

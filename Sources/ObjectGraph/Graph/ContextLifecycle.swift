@@ -17,7 +17,7 @@ extension ManagedObjectContext {
             discardChanges(o)
         }
         // Relationship contents cached anywhere may mention the discarded changes.
-        for case let o? in registered.values.map(\.object) { o.relations = nil }
+        for o in registered.values { o.relations = nil }
         forgetPendingChanges()
         for o in restored { o.awakeFromSnapshotEvents(.rollback) }
     }
@@ -27,10 +27,10 @@ extension ManagedObjectContext {
     /// `invalidatedAll`.
     public func reset() throws(ObjectGraphError) {
         try checkThread()
-        for case let o? in registered.values.map(\.object) { o.managedObjectContext = nil }
+        for o in registered.values { o.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
-        retained.removeAll()
+        sweepThreshold = Self.minimumSweepThreshold
         forgetPendingChanges()
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.invalidatedAll = true

@@ -80,11 +80,18 @@ extension ManagedObjectContext {
 
     /// Coalesces the changes since the last call into one event: applies delete rules
     /// still pending and posts objects-did-change. Runs before save, fetch, count and
-    /// rollback, at the end of every `perform` block, and when called.
+    /// rollback, at the end of every `perform` block, and when called. A call (and a save)
+    /// also releases the unchanged objects nobody else holds.
     public func processPendingChanges() throws(ObjectGraphError) {
+        try processPendingChanges(releasingUnreferencedObjects: true)
+    }
+
+    /// The end of a `perform` block skips the sweep, whose cost grows with the registry.
+    func processPendingChanges(releasingUnreferencedObjects sweep: Bool) throws(ObjectGraphError) {
         try checkThread()
         // With propagatesDeletesAtEndOfEvent off, delete rules wait for the save (§2.7).
         if propagatesDeletesAtEndOfEvent { try propagatePendingDeletes() }
+        if sweep { releaseUnreferencedObjects() }
         guard !event.isEmpty else { return }
         let e = event
         event = EventChanges()

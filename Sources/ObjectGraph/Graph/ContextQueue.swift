@@ -40,7 +40,7 @@ extension ManagedObjectContext {
             queue.runningThread = pthread_self()
             ownerThread = pthread_self()
             defer {
-                try? processPendingChanges()
+                try? processPendingChanges(releasingUnreferencedObjects: false)
                 ownerThread = previousOwner
                 queue.runningThread = nil
             }
@@ -59,6 +59,6 @@ extension ManagedObjectContext {
 
     private func runBlock(_ block: () -> Void) {
         block()
-        try? processPendingChanges()
+        try? processPendingChanges(releasingUnreferencedObjects: false)
     }
 }

@@ -21,7 +21,12 @@ extension ManagedObject {
     func validateProperties() throws(ObjectGraphError) {
         guard let context = managedObjectContext else { return }
         var errors: [ObjectGraphError] = []
-        for property in entity.properties {
+        let layout = entity.layout
+        // Without a validator of its own, only properties with model rules can fail.
+        let checksEverything = type(of: self) != ManagedObject.self || context.hooks(for: entity)?.validateValue != nil
+        let slots = checksEverything ? Array(layout.properties.indices) : layout.ruledSlots
+        for slot in slots {
+            let property = layout.properties[slot]
             let value: PredicateValue
             do { value = try predicateValue(forKey: property.name) } catch { errors.append(error); continue }
             let before = errors.count

@@ -8,9 +8,20 @@ import FoundationEssentials
 /// `ManagedObject+Lifecycle.swift`), and register the subclass under the entity's class
 /// name with `ManagedObjectClasses.register`. Accessors are final; only the hooks are open.
 open class ManagedObject: CustomStringConvertible {
-    public final private(set) var entity: EntityDescription
+    public final private(set) var entity: EntityDescription {
+        didSet { layout = entity.layout }
+    }
+    /// The entity's slot layout, kept here so accessors touch no entity (whose reference
+    /// counting is slow: the model's weak references give entities side tables).
+    final private(set) var layout: EntityDescription.Layout
     public final internal(set) var objectID: ManagedObjectID
-    public final internal(set) weak var managedObjectContext: ManagedObjectContext?
+    /// The context's link, shared by all its objects (nil once detached).
+    final var link: ContextLink?
+    /// The context the object lives in; nil once it is detached or the context is gone.
+    public final internal(set) var managedObjectContext: ManagedObjectContext? {
+        get { link?.context }
+        set { link = newValue?.link }
+    }
 
     /// Committed state; nil for a new object or a fault not yet fired.
     var snapshot: RowSnapshot?
@@ -36,8 +47,9 @@ open class ManagedObject: CustomStringConvertible {
 
     public required init(_ construction: Construction) {
         self.entity = construction.entity
+        self.layout = construction.entity.layout
         self.objectID = construction.id
-        self.managedObjectContext = construction.context
+        self.link = construction.context.link
         self.snapshot = construction.snapshot
     }
 
@@ -104,7 +116,7 @@ open class ManagedObject: CustomStringConvertible {
     /// The context, checked: present and owned by the calling thread.
     @inline(__always)
     func context() throws(ObjectGraphError) -> ManagedObjectContext {
-        guard let context = managedObjectContext else {
+        guard let context = link?.context else {
             throw .objectInaccessible("\(description) is no longer registered with a context (it was deleted and saved, or its context is gone)")
         }
         try context.checkThread()
@@ -116,10 +128,19 @@ open class ManagedObject: CustomStringConvertible {
         return slot
     }
 
+    @inline(__always)
     func checkSlot(_ slot: Int) throws(ObjectGraphError) {
-        guard slot >= 0, slot < entity.layout.kinds.count else {
-            throw .invalidArgument("slot \(slot) is out of range for entity '\(entity.name)' (\(entity.layout.kinds.count) slots)")
-        }
+        guard slot >= 0, slot < layout.kinds.count else { throw slotOutOfRange(slot) }
+    }
+
+    @inline(never)
+    func slotOutOfRange(_ slot: Int) -> ObjectGraphError {
+        .invalidArgument("slot \(slot) is out of range for entity '\(entity.name)' (\(layout.kinds.count) slots)")
+    }
+
+    @inline(never)
+    func notAnAttribute(_ slot: Int, key: String?) -> ObjectGraphError {
+        .wrongKind(key: key ?? layout.properties[slot].name, entity: entity.name, expected: "an attribute; use the relationship accessors")
     }
 
     /// Loads the committed values of a fault; a row that is gone is error 133000.
@@ -151,10 +172,9 @@ open class ManagedObject: CustomStringConvertible {
 
     @inline(__always)
     func attribute(at slot: Int, key: String?, _ context: ManagedObjectContext) throws(ObjectGraphError) -> AttributeValue {
-        guard case .attribute = entity.layout.kinds[slot] else {
-            throw .wrongKind(key: key ?? entity.properties[slot].name, entity: entity.name, expected: "an attribute; use the relationship accessors")
-        }
+        guard case .attribute = layout.kinds[slot] else { throw notAnAttribute(slot, key: key) }
         if let current { return current[slot] }
+        if let snapshot { return snapshot.values[slot] }
         try fireFault(context)
         guard let snapshot else { throw .objectInaccessible("\(description) has no values to read") }
         return snapshot.values[slot]
@@ -172,12 +192,10 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     func setAttribute(_ value: AttributeValue, at slot: Int, _ context: ManagedObjectContext) throws(ObjectGraphError) {
-        guard case .attribute(let type) = entity.layout.kinds[slot] else {
-            throw .wrongKind(key: entity.properties[slot].name, entity: entity.name, expected: "an attribute; use the relationship accessors")
-        }
-        let coerced = try value.coerced(to: type, key: entity.properties[slot].name, entity: entity.name)
-        try makeWritable(context)
-        current![slot] = coerced
+        guard case .attribute(let type) = layout.kinds[slot] else { throw notAnAttribute(slot, key: nil) }
+        let stored = value.isStored(as: type) ? value : try value.coerced(to: type, key: layout.properties[slot].name, entity: entity.name)
+        if current == nil { try makeWritable(context) }
+        current![slot] = stored
         changedSlots.insert(slot)
         context.didChange(self)
     }
@@ -186,7 +204,7 @@ open class ManagedObject: CustomStringConvertible {
     func makeWritable(_ context: ManagedObjectContext) throws(ObjectGraphError) {
         if current != nil { return }
         try fireFault(context)
-        current = snapshot?.values ?? entity.layout.defaults
+        current = snapshot?.values ?? layout.defaults
     }
 
     // MARK: Relationships

@@ -16,11 +16,16 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var ownerThread: pthread_t?
     let queue: ContextQueue?
 
-    /// Objects with permanent IDs, by (hierarchy root, primary key). Unchanged objects are
-    /// held weakly unless `retainsRegisteredObjects`; changed ones are held by the lists.
-    var registered: [ObjectKey: WeakObject] = [:]
-    /// Strong references to every registered object while `retainsRegisteredObjects` is on.
-    var retained: [ObjectIdentifier: ManagedObject] = [:]
+    /// Objects with permanent IDs, by (hierarchy root, primary key). Held strongly; unless
+    /// `retainsRegisteredObjects`, a sweep (`releaseUnreferencedObjects`) drops unchanged
+    /// ones nobody else holds. (Weak references would give every object a side table and
+    /// make all of its reference counting slow.)
+    var registered: [ObjectKey: ManagedObject] = [:]
+    /// The registry's size that triggers the next sweep: twice what the last one kept.
+    var sweepThreshold = ManagedObjectContext.minimumSweepThreshold
+    static let minimumSweepThreshold = 1024
+    /// What this context's objects point to; cleared when the context goes away.
+    let link = ContextLink()
     var inserted = ObjectList()
     var updated = ObjectList()
     var deleted = ObjectList()
@@ -46,22 +51,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var propagatesDeletesAtEndOfEvent = true
     /// Whether unchanged registered objects are kept alive by the context.
     public var retainsRegisteredObjects = false {
-        didSet {
-            if retainsRegisteredObjects {
-                for case let o? in registered.values.map(\.object) { retained[ObjectIdentifier(o)] = o }
-            } else {
-                retained.removeAll()
-            }
-        }
+        didSet { if !retainsRegisteredObjects { releaseUnreferencedObjects() } }
     }
 
     struct ObjectKey: Hashable {
         let root: ObjectIdentifier
         let primaryKey: Int64
-    }
-
-    struct WeakObject {
-        weak var object: ManagedObject?
     }
 
     public enum ConcurrencyType: Int, Sendable {
@@ -83,12 +78,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
             ownerThread = nil
             queue = concurrencyType == .mainQueue ? ContextQueue.main : ContextQueue(label: "objectgraph.context")
         }
+        link.context = self
     }
 
     /// Related objects hold each other through their loaded relationships, as in Core
     /// Data; a context that goes away breaks those cycles so its objects can be freed.
     deinit {
-        for case let o? in registered.values.map(\.object) { o.relations = nil }
+        link.context = nil
+        for o in registered.values { o.relations = nil }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
     }
 
@@ -107,17 +104,38 @@ public final class ManagedObjectContext: @unchecked Sendable {
         ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk)
     }
 
-    /// The registered object for a key, if it is still alive.
-    func registeredObject(_ key: ObjectKey) -> ManagedObject? { registered[key]?.object }
+    /// The registered object for a key.
+    @inline(__always)
+    func registeredObject(_ key: ObjectKey) -> ManagedObject? { registered[key] }
 
+    @inline(__always)
     func register(_ object: ManagedObject, _ key: ObjectKey) {
-        registered[key] = WeakObject(object: object)
-        if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
+        registered[key] = object
+        if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
     }
 
     func unregister(_ object: ManagedObject, _ key: ObjectKey) {
         registered.removeValue(forKey: key)
-        retained.removeValue(forKey: ObjectIdentifier(object))
+    }
+
+    /// Drops from the registry every unchanged object that nothing outside it holds (none
+    /// while `retainsRegisteredObjects`). Runs when the registry has doubled since the last
+    /// sweep, and at `processPendingChanges`, `fetch` and `save`, so an object the
+    /// application let go is released by the context's next operation.
+    func releaseUnreferencedObjects() {
+        defer { sweepThreshold = max(Self.minimumSweepThreshold, registered.count * 2) }
+        if retainsRegisteredObjects || registered.isEmpty { return }
+        var unreferenced: [ObjectKey] = []
+        var i = registered.values.startIndex
+        while i != registered.values.endIndex {
+            // In place, so the check does not itself add a reference.
+            if isKnownUniquelyReferenced(&registered.values[i]) { unreferenced.append(registered.keys[i]) }
+            registered.values.formIndex(after: &i)
+        }
+        for key in unreferenced {
+            let o = registered.removeValue(forKey: key)
+            o?.relations = nil
+        }
     }
 
     // MARK: Pending changes
@@ -127,7 +145,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var updatedObjects: [ManagedObject] { updated.objects }
     public var deletedObjects: [ManagedObject] { deleted.objects }
     /// Every object the context knows: registered ones still alive, and new ones.
-    public var registeredObjects: [ManagedObject] { registered.values.compactMap(\.object) + inserted.objects }
+    public var registeredObjects: [ManagedObject] { Array(registered.values) + inserted.objects }
 
     func didChange(_ object: ManagedObject) {
         if changeProcessingSuspended > 0 { return }
@@ -179,6 +197,43 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if !entity.subentities.isEmpty { try object.fireFault(self) }
         register(object, key)
         return object
+    }
+
+    /// The objects for fetched rows, in order: registered ones as `object(for:)` treats
+    /// them, new ones made with what their entity needs worked out once per entity.
+    func objects(for rows: [RowSnapshot], storeIdentifier: String) -> [ManagedObject] {
+        var out: [ManagedObject] = []
+        out.reserveCapacity(rows.count)
+        registered.reserveCapacity(registered.count + rows.count)
+        var entity: EntityDescription? = nil
+        var type: ManagedObject.Type = ManagedObject.self
+        var root = ObjectIdentifier(self)
+        var awakes = false
+        for row in rows {
+            if row.entity !== entity {
+                let e = row.entity
+                entity = e
+                type = objectClass(for: e)
+                root = ObjectIdentifier(e.rootEntity)
+                awakes = type != ManagedObject.self || hooks(for: e) != nil
+            }
+            let key = ObjectKey(root: root, primaryKey: row.primaryKey)
+            if let existing = registered[key] {
+                if existing.isFault {
+                    existing.snapshot = row
+                    existing.awakeFromFetchIgnoringErrors(self)
+                }
+                out.append(existing)
+                continue
+            }
+            let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
+            let object = type.init(ManagedObject.Construction(entity: row.entity, id: id, context: self, snapshot: row))
+            registered[key] = object
+            if awakes { object.awakeFromFetchIgnoringErrors(self) }
+            out.append(object)
+        }
+        if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
+        return out
     }
 
     /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.

@@ -35,12 +35,27 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let kinds: [SlotKind]
         /// Each attribute slot's default value (`.null` elsewhere): what an insert starts with.
         let defaults: [AttributeValue]
+        /// The slots whose property has a model validation rule (required, bounds, length,
+        /// pattern, predicates, counts): the only ones a save must check when the object
+        /// has no validator of its own. Exact once the model is frozen (layouts are rebuilt then).
+        let ruledSlots: [Int]
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
             self.properties = properties
             self.slotByName = slotByName
             self.kinds = kinds
             self.defaults = defaults
+            self.ruledSlots = properties.indices.filter { Self.hasRules(properties[$0]) }
+        }
+
+        private static func hasRules(_ p: PropertyDescription) -> Bool {
+            if let a = p as? AttributeDescription {
+                return !a.isOptional || !a.minValue.isNull || !a.maxValue.isNull || a.minLength != nil || a.maxLength != nil
+                    || a.regularExpression != nil || !a.validationPredicates.isEmpty
+            }
+            guard let r = p as? RelationshipDescription else { return true }
+            if !r.isToMany { return !r.isOptional }
+            return !r.isOptional || r.minCount > 0 || r.maxCount > 0
         }
     }
 

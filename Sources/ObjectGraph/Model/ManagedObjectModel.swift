@@ -176,6 +176,8 @@ public final class ManagedObjectModel: @unchecked Sendable {
     public func freeze() throws(ObjectGraphError) {
         if !isEditable { return }
         try validate()
+        // Rebuilt now, so what layouts derive from the properties' rules is final.
+        invalidateLayouts()
         for e in entities { _ = e.layout }
         isEditable = false
     }

@@ -347,11 +347,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var rows: [RowSnapshot] = []
         // Per concrete entity, the reader of each slot: computed once per query.
         var readers: [Int: (EntityDescription, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
+        // The previous row's entity: rows of one entity need no dictionary lookup.
+        var lastNumber = -1
+        var last: (EntityDescription, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
+            if number == lastNumber, let (entity, list) = last {
+                rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2),
+                    values: Self.readValues(s, list, count: entity.properties.count)))
+                continue
+            }
             if readers[number] == nil {
                 guard let entity = schema.entityByNumber[number], schema.mapping(entity).tableIndex == schema.mapping(table.root).tableIndex else {
                     throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
@@ -364,13 +372,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 readers[number] = (entity, list)
             }
             let (entity, list) = readers[number]!
-            var values = [AttributeValue](repeating: .null, count: entity.properties.count)
-            for (slot, column, kind) in list {
-                values[slot] = Self.read(s, column, kind)
-            }
-            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: values))
+            lastNumber = number
+            last = (entity, list)
+            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2),
+                values: Self.readValues(s, list, count: entity.properties.count)))
         }
         return rows
+    }
+
+    @inline(__always)
+    private static func readValues(_ s: OpaquePointer, _ list: [(slot: Int, column: Int32, kind: ColumnKind)], count: Int) -> [AttributeValue] {
+        var values = [AttributeValue](repeating: .null, count: count)
+        for (slot, column, kind) in list { values[slot] = read(s, column, kind) }
+        return values
     }
 
     enum ColumnKind {

@@ -64,6 +64,19 @@ extension AttributeValue {
     /// The value converted for an attribute of `type`, or an error naming `key` when the
     /// value has the wrong type or does not fit. Integers convert to doubles and decimals,
     /// booleans and integers to each other (as NSNumber does); nothing else converts.
+    /// Whether the value is already what an attribute of `type` stores, so `coerced` would
+    /// return it unchanged (the common case, checked without building error context).
+    @inline(__always)
+    func isStored(as type: AttributeType) -> Bool {
+        switch (type, self) {
+        case (_, .null), (.integer64, .integer), (.double, .double), (.boolean, .boolean), (.string, .string), (.date, .date),
+            (.binaryData, .data), (.uuid, .uuid), (.uri, .uri), (.decimal, .decimal), (.transformable, .data), (.undefined, _):
+            return true
+        default:
+            return false
+        }
+    }
+
     public func coerced(to type: AttributeType, key: String, entity: String) throws(ObjectGraphError)
         -> AttributeValue
     {
