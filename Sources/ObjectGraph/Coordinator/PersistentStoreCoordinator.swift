@@ -130,6 +130,16 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRow(entity: id.entity, primaryKey: id.primaryKey) }
     }
 
+    func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot] {
+        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchRows(entity: entity, primaryKeys: primaryKeys) }
+    }
+
+    func fetchMembers(ofAny owners: [Int64], of entity: EntityDescription, through relationship: RelationshipDescription) throws(ObjectGraphError)
+        -> [(owner: Int64, row: RowSnapshot)]
+    {
+        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchMembers(ofAny: owners, through: relationship) }
+    }
+
     func fetchMembers(of id: ManagedObjectID, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchMembers(of: id.primaryKey, through: relationship) }
     }

@@ -9,6 +9,42 @@ enum FetchValidation {
             }
         }
         if let p = request.predicate { try check(p, entity, variables: [:]) }
+        for path in request.relationshipKeyPathsForPrefetching { try checkPrefetch(path, entity) }
+        if request.fetchLimit < 0 || request.fetchOffset < 0 || request.fetchBatchSize < 0 {
+            throw .invalidArgument("a fetch limit, offset or batch size cannot be negative")
+        }
+    }
+
+    /// Every step of a prefetching key path must be a relationship (of the entity or one
+    /// of its subentities).
+    private static func checkPrefetch(_ path: String, _ entity: EntityDescription) throws(ObjectGraphError) {
+        var current = [entity]
+        for key in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            var next: [EntityDescription] = []
+            var found = false
+            for e in current {
+                for candidate in [e] + descendants(of: e) {
+                    guard let p = candidate.property(named: key) else { continue }
+                    found = true
+                    guard let r = p as? RelationshipDescription else { throw notARelationship(key, candidate) }
+                    if let d = r.destinationEntity, !next.contains(where: { $0 === d }) { next.append(d) }
+                }
+            }
+            guard found else {
+                var e = ObjectGraphError.unknownKey(key, entity: current.map(\.name).joined(separator: ", "))
+                e.message = "the prefetching key path '\(path)' is not valid for entity '\(entity.name)': no relationship named '\(key)'"
+                throw e
+            }
+            current = next
+        }
+    }
+
+    private static func descendants(of e: EntityDescription) -> [EntityDescription] {
+        e.subentities.flatMap { [$0] + descendants(of: $0) }
+    }
+
+    static func notARelationship(_ key: String, _ entity: EntityDescription) -> ObjectGraphError {
+        .wrongKind(key: key, entity: entity.name, expected: "a relationship: only relationships can be prefetched")
     }
 
     private enum End {

@@ -7,30 +7,38 @@ extension ManagedObjectContext {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        let pending = hasPendingChanges(of: entity)
+        let objects = try fetchObjects(request, entity)
+        try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
+        return objects
+    }
+
+    private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
+        let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
         // With pending changes the window applies to the merged result, not the store's rows.
         let storeRequest = pending ? request.withoutWindow() : request
         let result = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
         let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
-        if !pending && result.isExact {
-            return objects(for: result.rows, storeIdentifier: storeIdentifier)
-        }
+        let fetched = objects(
+            for: result.rows, storeIdentifier: storeIdentifier, asFaults: request.returnsObjectsAsFaults,
+            batchSize: request.fetchBatchSize, hasValues: result.hasValues)
+        if !pending && result.isExact { return fetched }
         var objects: [ManagedObject] = []
-        objects.reserveCapacity(result.rows.count + inserted.count)
+        objects.reserveCapacity(fetched.count + inserted.count)
         var seen = Set<ObjectIdentifier>()
-        for row in result.rows {
-            let o = object(for: row, storeIdentifier: storeIdentifier)
-            if o.isDeleted { continue }
+        for o in fetched {
+            if pending && o.isDeleted { continue }
             // The store matched committed values; a changed object is matched on its own.
-            if (!result.isExact || o.hasChanges), let p = request.predicate, !(try matches(o, p)) { continue }
+            if (!result.isExact || (pending && o.hasChanges)), let p = request.predicate, !(try matches(o, p)) { continue }
             seen.insert(ObjectIdentifier(o))
             objects.append(o)
         }
-        for list in [inserted, updated] {
-            for o in list.objects where !seen.contains(ObjectIdentifier(o)) && isCandidate(o.entity, entity, request) {
-                if let p = request.predicate, !(try matches(o, p)) { continue }
-                seen.insert(ObjectIdentifier(o))
-                objects.append(o)
+        if pending {
+            for list in [inserted, updated] {
+                for o in list.objects where !seen.contains(ObjectIdentifier(o)) && isCandidate(o.entity, entity, request) {
+                    if let p = request.predicate, !(try matches(o, p)) { continue }
+                    seen.insert(ObjectIdentifier(o))
+                    objects.append(o)
+                }
             }
         }
         try sortInMemory(&objects, request.sortKeys)
@@ -44,7 +52,7 @@ extension ManagedObjectContext {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        if !hasPendingChanges(of: entity), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {
+        if !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {
             return n
         }
         return try fetch(request).count

@@ -36,6 +36,11 @@ open class ManagedObject: CustomStringConvertible {
     var forgottenInsert = false
     /// The context's change stamp at this object's last change.
     var lastChange = 0
+    /// A fetched fault whose row is already here: it fires without a store trip
+    /// (`returnsObjectsAsFaults`, the default).
+    var rowCached = false
+    /// The batch this fault loads with when it fires (`fetchBatchSize`).
+    var faultBatch: FaultBatch?
 
     /// What the context hands a new instance; subclasses pass it on unchanged.
     public struct Construction {
@@ -62,7 +67,7 @@ open class ManagedObject: CustomStringConvertible {
     open var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
 
     /// Whether the object's values have not been loaded yet.
-    public final var isFault: Bool { snapshot == nil && current == nil && !isInserted }
+    public final var isFault: Bool { rowCached || (snapshot == nil && current == nil && !isInserted) }
 
     /// Whether the object has unsaved changes (inserted, deleted or updated).
     public final var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
@@ -146,6 +151,17 @@ open class ManagedObject: CustomStringConvertible {
     /// Loads the committed values of a fault; a row that is gone is error 133000.
     func fireFault(_ context: ManagedObjectContext) throws(ObjectGraphError) {
         guard isFault else { return }
+        if let batch = faultBatch {
+            faultBatch = nil
+            try batch.load(context)
+        }
+        if rowCached {
+            rowCached = false
+            if snapshot != nil {
+                awakeFromFetchIgnoringErrors(context)
+                return
+            }
+        }
         guard let row = try context.persistentStoreCoordinator.fetchRow(objectID) else {
             throw ObjectGraphError(
                 code: ErrorCode.referentialIntegrity,
@@ -174,8 +190,10 @@ open class ManagedObject: CustomStringConvertible {
     func attribute(at slot: Int, key: String?, _ context: ManagedObjectContext) throws(ObjectGraphError) -> AttributeValue {
         guard case .attribute = layout.kinds[slot] else { throw notAnAttribute(slot, key: key) }
         if let current { return current[slot] }
-        if let snapshot { return snapshot.values[slot] }
+        if !rowCached, let snapshot { return snapshot.values[slot] }
         try fireFault(context)
+        // awakeFromFetch may have set values.
+        if let current { return current[slot] }
         guard let snapshot else { throw .objectInaccessible("\(description) has no values to read") }
         return snapshot.values[slot]
     }

@@ -199,9 +199,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return object
     }
 
-    /// The objects for fetched rows, in order: registered ones as `object(for:)` treats
-    /// them, new ones made with what their entity needs worked out once per entity.
-    func objects(for rows: [RowSnapshot], storeIdentifier: String) -> [ManagedObject] {
+    /// The objects for fetched rows, in order, as the request asks (§2.13 rule 4): registered
+    /// ones as they are (an unloaded fault gets the row); new ones as faults with their row
+    /// cached (`returnsObjectsAsFaults`), fully loaded, or, for rows without values, plain
+    /// faults, loaded `fetchBatchSize` at a time when one fires. What a new object needs
+    /// from its entity is worked out once per entity.
+    func objects(for rows: [RowSnapshot], storeIdentifier: String, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true) -> [ManagedObject] {
         var out: [ManagedObject] = []
         out.reserveCapacity(rows.count)
         registered.reserveCapacity(registered.count + rows.count)
@@ -209,6 +212,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var type: ManagedObject.Type = ManagedObject.self
         var root = ObjectIdentifier(self)
         var awakes = false
+        var unloaded: [ManagedObject] = []
         for row in rows {
             if row.entity !== entity {
                 let e = row.entity
@@ -219,21 +223,42 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             let key = ObjectKey(root: root, primaryKey: row.primaryKey)
             if let existing = registered[key] {
-                if existing.isFault {
+                if hasValues && existing.snapshot == nil && existing.current == nil && !existing.isInserted {
                     existing.snapshot = row
-                    existing.awakeFromFetchIgnoringErrors(self)
+                    existing.faultBatch = nil
+                    if asFaults { existing.rowCached = true } else { existing.awakeFromFetchIgnoringErrors(self) }
+                } else if !hasValues && existing.isFault && existing.snapshot == nil {
+                    unloaded.append(existing)
                 }
                 out.append(existing)
                 continue
             }
             let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
-            let object = type.init(ManagedObject.Construction(entity: row.entity, id: id, context: self, snapshot: row))
+            let object = type.init(ManagedObject.Construction(entity: row.entity, id: id, context: self, snapshot: hasValues ? row : nil))
             registered[key] = object
-            if awakes { object.awakeFromFetchIgnoringErrors(self) }
+            if !hasValues {
+                unloaded.append(object)
+            } else if asFaults {
+                object.rowCached = true
+            } else if awakes {
+                object.awakeFromFetchIgnoringErrors(self)
+            }
             out.append(object)
         }
+        if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize) }
         if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
         return out
+    }
+
+    /// Splits faults into batches of `size` in result order; each batch loads as one read.
+    private func batch(_ faults: [ManagedObject], size: Int) {
+        var start = 0
+        while start < faults.count {
+            let members = faults[start..<min(start + size, faults.count)]
+            let batch = FaultBatch(entity: members.first!.entity.rootEntity, primaryKeys: members.map(\.objectID.primaryKey))
+            for o in members { o.faultBatch = batch }
+            start += size
+        }
     }
 
     /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.

@@ -55,10 +55,14 @@ public struct StoreFetchResult {
     public var rows: [RowSnapshot]
     /// False when `rows` is a superset in no particular order, to be filtered in memory.
     public var isExact: Bool
+    /// False when the rows carry only their identity (entity, key, version) and no values:
+    /// what a store may return for `includesPropertyValues` off or a batch size.
+    public var hasValues: Bool
 
-    public init(rows: [RowSnapshot], isExact: Bool) {
+    public init(rows: [RowSnapshot], isExact: Bool, hasValues: Bool = true) {
         self.rows = rows
         self.isExact = isExact
+        self.hasValues = hasValues
     }
 }
 
@@ -84,6 +88,12 @@ public protocol PersistentStore: AnyObject {
     /// The members of the to-many `relationship` of the row `primaryKey`, in order when it
     /// is ordered; works with or without an inverse.
     func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
+    /// The rows with these primary keys in the hierarchy of `entity`, in no particular
+    /// order; keys that are gone are skipped (batch faulting and prefetching).
+    func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot]
+    /// The members of `relationship` of every owner in `owners`, each with its owner,
+    /// grouped by owner and in order within an ordered relationship (prefetching).
+    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)]
     /// Runs `body` in one transaction: everything it writes lands, or nothing does.
     func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError)
     func close()
@@ -93,6 +103,21 @@ extension PersistentStore {
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         guard let inverse = relationship.inverseRelationship else { return [] }
         return try fetchRows(pointingAt: primaryKey, through: inverse)
+    }
+
+    /// One lookup per key: right for stores that hold their rows in memory.
+    public func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot] {
+        var rows: [RowSnapshot] = []
+        for pk in primaryKeys { if let row = try fetchRow(entity: entity, primaryKey: pk) { rows.append(row) } }
+        return rows
+    }
+
+    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)] {
+        var out: [(owner: Int64, row: RowSnapshot)] = []
+        for owner in owners {
+            for row in try fetchMembers(of: owner, through: relationship) { out.append((owner, row)) }
+        }
+        return out
     }
 }
 

@@ -199,14 +199,37 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let db = try open()
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
-        var sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
+        // Identities only when SQL answers alone and the values are not wanted yet.
+        let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
+        let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
+        var sql = "SELECT \(columns) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
         sql += query.orderClause
         if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
         }
         let s = try db.prepare(sql)
         try bind(query.bindings, to: s, db)
+        if identitiesOnly {
+            return StoreFetchResult(rows: try readIdentities(s, table: table, db: db), isExact: true, hasValues: false)
+        }
         return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: query.isExact)
+    }
+
+    /// Rows of `SELECT Z_PK, Z_ENT, Z_OPT`: snapshots with no values.
+    private func readIdentities(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
+        defer { sqlite3_reset(s) }
+        var rows: [RowSnapshot] = []
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            let number = Int(sqlite3_column_int64(s, 1))
+            guard let entity = schema.entityByNumber[number] else {
+                throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
+            }
+            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: []))
+        }
+        return rows
     }
 
     public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
@@ -341,8 +364,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return try readRows(s, table: table, db: db)
     }
 
-    /// Reads every row of a prepared SELECT of `selectList(table)` into snapshots.
-    private func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
+    /// Reads every row of a prepared SELECT of `selectList(table)` into snapshots; with
+    /// `extra`, also that column of each row (which must be an integer) into `extraValues`.
+    func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection, extra: Int32? = nil, extraValues: UnsafeMutablePointer<[Int64]>? = nil) throws(ObjectGraphError) -> [RowSnapshot] {
         defer { sqlite3_reset(s) }
         var rows: [RowSnapshot] = []
         // Per concrete entity, the reader of each slot: computed once per query.
@@ -355,6 +379,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
+            if let extra { extraValues?.pointee.append(sqlite3_column_int64(s, extra)) }
             if number == lastNumber, let (entity, list) = last {
                 rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2),
                     values: Self.readValues(s, list, count: entity.properties.count)))

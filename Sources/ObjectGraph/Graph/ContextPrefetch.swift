@@ -1,0 +1,99 @@
+/// Prefetching (`relationshipKeyPathsForPrefetching`, §2.13 rule 10): the destinations
+/// along each key path are read for all the fetched objects together — one store read
+/// per relationship of the path, not one per object — registered, and set as the
+/// sources' loaded relationship contents, so following them later reads nothing.
+extension ManagedObjectContext {
+    func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws(ObjectGraphError) {
+        for path in keyPaths {
+            var sources = objects
+            for name in path.split(separator: ".") {
+                if sources.isEmpty { break }
+                sources = try prefetchStep(String(name), of: sources)
+            }
+        }
+    }
+
+    /// Loads relationship `name` of `sources`; returns the destinations, for the next step.
+    private func prefetchStep(_ name: String, of sources: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
+        try loadUnloadedRows(of: sources)
+        var byRelationship: [ObjectIdentifier: (RelationshipDescription, [ManagedObject])] = [:]
+        for o in sources {
+            guard let slot = o.entity.slot(forKey: name) else { continue }  // a subentity's key: absent here
+            switch o.layout.kinds[slot] {
+            case .toOne(let r), .toMany(let r): byRelationship[ObjectIdentifier(r), default: (r, [])].1.append(o)
+            case .attribute: throw FetchValidation.notARelationship(name, o.entity)
+            }
+        }
+        var destinations: [ManagedObject] = []
+        for (r, owners) in byRelationship.values {
+            destinations += r.isToMany ? try prefetchToMany(r, owners) : try prefetchToOne(r, owners)
+        }
+        return destinations
+    }
+
+    /// Faults fetched without values get theirs in one read per hierarchy.
+    private func loadUnloadedRows(of faults: [ManagedObject]) throws(ObjectGraphError) {
+        var byRoot: [ObjectIdentifier: (EntityDescription, [Int64])] = [:]
+        for o in faults where o.snapshot == nil && o.current == nil && !o.isInserted {
+            let root = o.entity.rootEntity
+            byRoot[ObjectIdentifier(root), default: (root, [])].1.append(o.objectID.primaryKey)
+        }
+        for (root, keys) in byRoot.values {
+            let rows = try persistentStoreCoordinator.fetchRows(entity: root, primaryKeys: keys)
+            _ = objects(for: rows, storeIdentifier: try persistentStoreCoordinator.store(for: root).identifier)
+        }
+    }
+
+    private func prefetchToOne(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
+        guard let destination = r.destinationEntity else { return [] }
+        var wanted: [Int64] = []
+        for o in owners where o.state(r.slot) == nil && !o.isInserted {
+            guard case .integer(let pk)? = o.snapshot?.values[r.slot] else { continue }
+            if let d = registeredObject(Self.key(destination, pk)), !(d.snapshot == nil && d.current == nil && !d.isInserted) { continue }
+            wanted.append(pk)
+        }
+        if !wanted.isEmpty {
+            let rows = try persistentStoreCoordinator.fetchRows(entity: destination, primaryKeys: wanted)
+            _ = objects(for: rows, storeIdentifier: try persistentStoreCoordinator.store(for: destination).identifier)
+        }
+        var out: [ManagedObject] = []
+        for o in owners {
+            if let d = try o.toOne(r, self) { out.append(d) }
+        }
+        return out
+    }
+
+    private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
+        guard let ownerEntity = r.entity else { return [] }
+        let unloaded = owners.filter { $0.state(r.slot) == nil && !$0.isInserted }
+        var out: [ManagedObject] = []
+        if !unloaded.isEmpty {
+            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.objectID.primaryKey), of: ownerEntity, through: r)
+            let storeIdentifier = try persistentStoreCoordinator.store(for: ownerEntity).identifier
+            let members = objects(for: pairs.map(\.row), storeIdentifier: storeIdentifier)
+            var byOwner: [Int64: [ManagedObject]] = [:]
+            for (i, pair) in pairs.enumerated() { byOwner[pair.owner, default: []].append(members[i]) }
+            // Through a to-one inverse, pending changes move members: as `objects(pointingAt:)`.
+            let inverse = r.inverseRelationship.flatMap { $0.isToMany ? nil : $0 }
+            var pendingByTarget: [ObjectIdentifier: [ManagedObject]] = [:]
+            if let inverse, let kind = inverse.entity {
+                for list in [inserted, updated] {
+                    for o in list.objects where o.entity.isKind(of: kind) {
+                        if let t = o.state(inverse.slot)?.target { pendingByTarget[ObjectIdentifier(t), default: []].append(o) }
+                    }
+                }
+            }
+            for o in unloaded {
+                let s = RelationState()
+                for m in byOwner[o.objectID.primaryKey] ?? [] where !m.isDeleted {
+                    if let inverse, let t = m.state(inverse.slot), t.target !== o { continue }
+                    s.add(m)
+                }
+                for m in pendingByTarget[ObjectIdentifier(o)] ?? [] { s.add(m) }
+                o.setState(s, r.slot)
+            }
+        }
+        for o in owners { out += try o.toMany(r, self).members }
+        return out
+    }
+}

@@ -1,0 +1,24 @@
+/// The faults of one batch of a fetch with a batch size: the first of them to fire loads
+/// the rows of all of them in one store read (`fetchBatchSize`, §2.13 rule 7).
+final class FaultBatch {
+    let entity: EntityDescription
+    let primaryKeys: [Int64]
+
+    init(entity: EntityDescription, primaryKeys: [Int64]) {
+        self.entity = entity
+        self.primaryKeys = primaryKeys
+    }
+
+    /// Fills every member that is still an unloaded fault; each then fires without a store trip.
+    func load(_ context: ManagedObjectContext) throws(ObjectGraphError) {
+        let rows = try context.persistentStoreCoordinator.fetchRows(entity: entity, primaryKeys: primaryKeys)
+        for row in rows {
+            guard let o = context.registeredObject(ManagedObjectContext.key(row.entity, row.primaryKey)) else { continue }
+            o.faultBatch = nil
+            if o.snapshot == nil && o.current == nil && !o.isInserted {
+                o.snapshot = row
+                o.rowCached = true
+            }
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import CSQLite
+
+/// Reads of many rows in one statement, for batch faulting and prefetching: rows by
+/// primary key, and the members of a to-many relationship for many owners at once.
+extension SQLiteStore {
+    /// Keys per statement: well under SQLite's limit on bound parameters.
+    static let keysPerStatement = 500
+
+    public func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        let table = schema.table(entity)
+        var rows: [RowSnapshot] = []
+        rows.reserveCapacity(primaryKeys.count)
+        for chunk in Self.chunks(primaryKeys) {
+            let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))")
+            for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
+            rows += try readRows(s, table: table, db: db)
+        }
+        return rows
+    }
+
+    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)] {
+        let db = try open()
+        guard let destination = relationship.destinationEntity, relationship.isToMany,
+            let storage = schema.toMany[ObjectIdentifier(relationship)]
+        else { return [] }
+        let table = schema.table(destination)
+        var out: [(owner: Int64, row: RowSnapshot)] = []
+        for chunk in Self.chunks(owners) {
+            let sql: String
+            switch storage {
+            case .inverseColumn(_, let column, let order):
+                let sortKeys = ["t0.\(column)"] + (order.map { ["t0." + $0] } ?? []) + ["t0.Z_PK"]
+                sql = "SELECT \(schema.selectList(table, alias: "t0")), t0.\(column) FROM \(table.name) t0 WHERE t0.\(column) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
+            case .join(let join, let ownerColumn, let memberColumn, let order):
+                let sortKeys = ["j.\(ownerColumn)"] + (order.map { ["j." + $0] } ?? []) + ["t0.Z_PK"]
+                sql = "SELECT \(schema.selectList(table, alias: "t0")), j.\(ownerColumn) FROM \(table.name) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
+            }
+            let s = try db.prepare(sql)
+            for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
+            var ownerKeys: [Int64] = []
+            let extra = Int32(3 + table.columns.count)  // just after selectList(table)
+            let rows = try withUnsafeMutablePointer(to: &ownerKeys) { (p) throws(ObjectGraphError) in
+                try readRows(s, table: table, db: db, extra: extra, extraValues: p)
+            }
+            for (i, row) in rows.enumerated() { out.append((ownerKeys[i], row)) }
+        }
+        return out
+    }
+
+    static func chunks(_ keys: [Int64]) -> [ArraySlice<Int64>] {
+        stride(from: 0, to: keys.count, by: keysPerStatement).map { keys[$0..<min($0 + keysPerStatement, keys.count)] }
+    }
+
+    static func placeholders(_ n: Int) -> String {
+        Array(repeating: "?", count: n).joined(separator: ", ")
+    }
+}
