@@ -11,6 +11,11 @@ enum FetchValidation {
         if let p = request.predicate { try check(p, entity, variables: [:]) }
     }
 
+    /// Checks the key paths an expression (of an expression description) reads.
+    static func checkExpression(_ e: ObjectExpression, _ entity: EntityDescription) throws(ObjectGraphError) {
+        try check(e, entity, variables: [:])
+    }
+
     private enum End {
         case attribute
         case toOne(EntityDescription)
