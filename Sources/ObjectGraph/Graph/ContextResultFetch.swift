@@ -54,6 +54,13 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The keys of the dictionaries `request` gives (also when it matches nothing), in order.
+    public func dictionaryKeys(for request: FetchRequest) throws(ObjectGraphError) -> [String] {
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        let plan = try DictionaryPlan.make(request.resultType == .dictionary ? request : request.withResultType(.dictionary), entity)
+        return plan.columns.prefix(plan.visibleCount).map(\.name)
+    }
+
     /// Grouping and having belong to dictionary results.
     static func checkGrouping(_ request: FetchRequest, as type: FetchResultType) throws(ObjectGraphError) {
         guard type != .dictionary else { return }
