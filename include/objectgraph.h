@@ -58,6 +58,8 @@ typedef struct og_fetch_request og_fetch_request; /* a fetch request */
 typedef struct og_results og_results;             /* the objects a fetch or to-many returned */
 typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
 typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
+typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
+typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -119,7 +121,8 @@ typedef enum og_value_type {
     OG_VALUE_URI = 9,
     OG_VALUE_ARRAY = 10,       /* a collection, for predicate arguments and objects */
     OG_VALUE_DICTIONARY = 11,  /* string keys to values, to evaluate predicates on */
-    OG_VALUE_OBJECT = 12       /* a managed object, for predicate arguments and evaluation */
+    OG_VALUE_OBJECT = 12,      /* a managed object, for predicate arguments and evaluation */
+    OG_VALUE_OBJECT_ID = 13    /* an object ID (a to-one of a dictionary result): og_value_get_object_id */
 } og_value_type;
 
 /* Comparison operators, with NSPredicateOperatorType's numbers. */
@@ -415,6 +418,11 @@ og_status og_value_get_string(const og_value *value, const char **out, og_error 
 og_status og_value_get_decimal(const og_value *value, const char **out, og_error **error);
 og_status og_value_get_uri(const og_value *value, const char **out, og_error **error);
 og_status og_value_get_data(const og_value *value, const void **bytes, size_t *length, og_error **error);
+
+/* The object ID of an OG_VALUE_OBJECT_ID value, as its URI (og_object_id_uri's
+ * form; the value also reads as that URI with og_value_get_uri). BORROWED:
+ * valid until the value is released. OG_NULL for a null value. */
+og_status og_value_get_object_id(const og_value *value, const char **out, og_error **error);
 
 /* Releases a value. NULL is ignored. */
 void og_value_release(og_value *value);
@@ -1016,8 +1024,20 @@ og_status og_context_save(og_context *context, og_error **error);
  * og_results_release; the objects in them are LENT by the context. */
 og_results *og_context_fetch(og_context *context, const og_fetch_request *request, og_error **error);
 
-/* Counts the objects the request would return. */
+/* Counts what the request would return: objects (with pending changes), or
+ * dictionary rows for an OG_RESULT_DICTIONARIES request. */
 og_status og_context_count(og_context *context, const og_fetch_request *request, size_t *out, og_error **error);
+
+/* The IDs of the objects the request matches, whatever its result type: with
+ * pending changes (new objects' temporary IDs, deleted objects left out), but
+ * without registering objects. Returns NEW og_object_ids
+ * (og_object_ids_release). */
+og_object_ids *og_context_fetch_object_ids(og_context *context, const og_fetch_request *request, og_error **error);
+
+/* One dictionary per result row, or per group, whatever the request's result
+ * type. Computed by the store (in SQL on SQLite stores) from saved data:
+ * unsaved changes are not reflected. Returns NEW og_rows (og_rows_release). */
+og_rows *og_context_fetch_dictionaries(og_context *context, const og_fetch_request *request, og_error **error);
 
 /* The object an object ID URI (og_object_id_uri: x-coredata://<store UUID>/
  * <Entity>/p<key>) names (managedObjectIDForURIRepresentation: then
@@ -1214,6 +1234,59 @@ og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_pre
 og_fetch_request *og_model_fetch_request_from_template(const og_model *model, const char *name, const char *const *names,
                                                        og_value *const *values, size_t count, og_error **error);
 
+/* What a request returns (NSFetchRequestResultType, Core Data's numbers). */
+typedef enum og_result_type {
+    OG_RESULT_OBJECTS = 0,      /* og_context_fetch */
+    OG_RESULT_OBJECT_IDS = 1,   /* og_context_fetch_object_ids */
+    OG_RESULT_DICTIONARIES = 2, /* og_context_fetch_dictionaries */
+    OG_RESULT_COUNT = 4         /* og_context_count */
+} og_result_type;
+
+/* Sets the og_result_type (default OG_RESULT_OBJECTS). og_context_fetch runs
+ * only OG_RESULT_OBJECTS requests (OG_ERROR_INVALID_ARGUMENT otherwise);
+ * og_context_count counts what the request's result type returns (rows for
+ * dictionaries, objects otherwise). */
+og_status og_fetch_request_set_result_type(og_fetch_request *request, int type, og_error **error);
+
+/* The request's og_result_type; -1 for an invalid handle. */
+int og_fetch_request_result_type(const og_fetch_request *request);
+
+/* Appends a column of dictionary results: an attribute or to-one relationship
+ * of the entity, or a key path through to-ones ("department.name"). Its key is
+ * the key path; a to-one's value is the destination's object ID
+ * (OG_VALUE_OBJECT_ID). Without any, dictionaries hold every attribute.
+ * Checked when the request runs: 140005 for an unknown key, 140002 for a
+ * to-many or transient property. */
+og_status og_fetch_request_add_property_to_fetch(og_fetch_request *request, const char *key_path, og_error **error);
+
+/* Appends a computed column (NSExpressionDescription) named `name`:
+ * `expression_format` in the predicate language's expression syntax (key
+ * paths, constants, + - * /, functions; the aggregates "sum:(salary)",
+ * "count:(name)", "average:(x)", "min:(x)", "max:(x)" over a group or the whole
+ * result). `result_type` (og_attribute_type) types the value; 0 (UNDEFINED)
+ * keeps the type the expression yields. A syntax error fails now (140020). */
+og_status og_fetch_request_add_expression_to_fetch(og_fetch_request *request, const char *name, const char *expression_format,
+                                                   int result_type, og_error **error);
+
+/* The number of columns added with the two calls above. 0 for an invalid handle. */
+size_t og_fetch_request_properties_to_fetch_count(const og_fetch_request *request);
+
+/* returnsDistinctResults (default false): repeated dictionaries are dropped.
+ * Only used when properties to fetch were added. */
+og_status og_fetch_request_set_distinct(og_fetch_request *request, bool distinct, og_error **error);
+og_status og_fetch_request_distinct(const og_fetch_request *request, bool *out, og_error **error);
+
+/* Groups dictionary results by `name`: a property key path, or the name of an
+ * expression added with og_fetch_request_add_expression_to_fetch. Every other
+ * column must then be an aggregate (or grouped), else the fetch fails with
+ * OG_ERROR_INVALID_ARGUMENT; so does a group-by on another result type. */
+og_status og_fetch_request_add_group_by(og_fetch_request *request, const char *name, og_error **error);
+
+/* Filters groups (havingPredicate): its key paths are column names, e.g.
+ * "total > 100" for an expression named total. NULL removes it. The request
+ * keeps its own reference. */
+og_status og_fetch_request_set_having(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
 /* Releases a request. NULL is ignored. */
 void og_fetch_request_release(og_fetch_request *request);
 
@@ -1272,6 +1345,36 @@ og_object *og_results_object_at(const og_results *results, size_t index, og_erro
 
 /* Releases results (not the objects). NULL is ignored. */
 void og_results_release(og_results *results);
+
+/* Number of IDs (0 for an invalid handle). */
+size_t og_object_ids_count(const og_object_ids *ids);
+
+/* ID `index` as a URI (og_object_id_uri's form; og_context_object_with_uri
+ * gives its object). BORROWED: valid until the IDs are released. */
+const char *og_object_ids_uri_at(const og_object_ids *ids, size_t index, og_error **error);
+
+/* Releases IDs. NULL is ignored. */
+void og_object_ids_release(og_object_ids *ids);
+
+/* Number of dictionaries, and of columns (every row has every column; a nil
+ * value is OG_VALUE_NULL). 0 for an invalid handle. */
+size_t og_rows_count(const og_rows *rows);
+size_t og_rows_column_count(const og_rows *rows);
+
+/* Column `column`'s key: the property's key path or the expression's name.
+ * BORROWED: valid until the rows are released. */
+const char *og_rows_column_name(const og_rows *rows, size_t column, og_error **error);
+
+/* The value of `column` in row `row`, as a NEW og_value (og_value_release):
+ * a scalar, or OG_VALUE_OBJECT_ID for a to-one. OG_ERROR_INVALID_ARGUMENT when
+ * out of range. */
+og_value *og_rows_value(const og_rows *rows, size_t row, size_t column, og_error **error);
+
+/* The same by key; OG_ERROR_UNKNOWN_KEY for a key that is not a column. */
+og_value *og_rows_value_for_key(const og_rows *rows, size_t row, const char *key, og_error **error);
+
+/* Releases rows. NULL is ignored. */
+void og_rows_release(og_rows *rows);
 
 /* ------------------------------------------------------------------------ */
 /* Managed objects                                                          */

@@ -56,6 +56,9 @@ final class ValueBox: HandleBox {
     }()
     /// The context handle that lends the managed objects inside the value, if any.
     var owner: OpaquePointer?
+    /// Set for an object ID (a to-one column of a dictionary result): its URI, which the
+    /// value also holds as its URI.
+    var objectID: CString?
     init(_ value: AttributeValue) { content = .scalar(value) }
     init(content: PredicateValue, owner: OpaquePointer? = nil) {
         self.content = content

@@ -47,6 +47,11 @@ enum FetchValidation {
         .wrongKind(key: key, entity: entity.name, expected: "a relationship: only relationships can be prefetched")
     }
 
+    /// Checks the key paths an expression (of an expression description) reads.
+    static func checkExpression(_ e: ObjectExpression, _ entity: EntityDescription) throws(ObjectGraphError) {
+        try check(e, entity, variables: [:])
+    }
+
     private enum End {
         case attribute
         case toOne(EntityDescription)

@@ -5,6 +5,9 @@
 extension ManagedObjectContext {
     public func fetch(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObject] {
         try checkThread()
+        // Other result types are run by execute(_:), fetchObjectIDs(_:) and fetchDictionaries(_:).
+        guard request.resultType == .managedObject else { throw Self.notObjects(request) }
+        try Self.checkGrouping(request, as: .managedObject)
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
         let objects = try fetchObjects(request, entity)
@@ -50,6 +53,10 @@ extension ManagedObjectContext {
     /// How many objects `fetch` would return; counted in SQL when nothing is pending.
     public func count(for request: FetchRequest) throws(ObjectGraphError) -> Int {
         try checkThread()
+        // The number of results execute(_:) gives: dictionaries (rows or groups) or objects.
+        if request.resultType == .dictionary { return try fetchDictionaries(request).count }
+        try Self.checkGrouping(request, as: request.resultType)
+        if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
         if !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {

@@ -18,13 +18,19 @@ enum ValueComparison {
     static func equal(_ a: PredicateValue, _ b: PredicateValue, _ options: StringCompareOptions = []) -> Bool {
         switch (a, b) {
         case (.scalar(let x), .scalar(let y)): return equal(x, y, options)
-        case (.object(let x), .object(let y)): return x === y
+        case (.object(let x), .object(let y)): return x === y || sameStoredRow(x, y)
         case (.collection(let x), .collection(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, options) }
         case (.dictionary(let x), .dictionary(let y)):
             return x.count == y.count && x.allSatisfy { k, v in y[k].map { equal(v, $0, options) } ?? false }
         default: return false
         }
+    }
+
+    /// Two readers of one stored row (a managed object and a store's row reader) are equal.
+    private static func sameStoredRow(_ x: any KeyValueReading, _ y: any KeyValueReading) -> Bool {
+        guard let a = x.storedIdentity, let b = y.storedIdentity else { return false }
+        return a.primaryKey == b.primaryKey && a.entity.rootEntity === b.entity.rootEntity
     }
 
     static func equal(_ a: AttributeValue, _ b: AttributeValue, _ options: StringCompareOptions = []) -> Bool {

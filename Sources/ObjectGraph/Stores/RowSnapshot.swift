@@ -94,6 +94,13 @@ public protocol PersistentStore: AnyObject {
     /// The members of `relationship` of every owner in `owners`, each with its owner,
     /// grouped by owner and in order within an ordered relationship (prefetching).
     func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)]
+    /// One row of values per dictionary result (the request's `propertiesToFetch`, grouped
+    /// and aggregated as it asks), in the request's order and window. Every store gets an
+    /// in-memory implementation; the SQLite store computes what it can in SQL.
+    func fetchDictionaries(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [[StoreValue]]
+    /// The identities (concrete entity, primary key) of the rows `fetchRows` selects, in
+    /// order and window, without their values; nil when the store cannot select them exactly.
+    func fetchIdentities(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)]?
     /// Runs `body` in one transaction: everything it writes lands, or nothing does.
     func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError)
     func close()

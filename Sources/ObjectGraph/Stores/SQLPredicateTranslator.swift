@@ -103,6 +103,25 @@ struct SQLPredicateTranslator {
         return term + (key.ascending ? " ASC" : " DESC")
     }
 
+    /// The SQL of a key path through to-one relationships — an attribute's column or a
+    /// to-one's foreign key — joining what it needs to `scope`; nil for any other path.
+    /// Dictionary results build their columns from these.
+    mutating func keyPathColumn(_ path: String, _ scope: Scope) -> String? {
+        guard case .operand(let o)? = resolve(KeyPath.components(path), in: scope, Context(current: scope)) else { return nil }
+        return o.sql
+    }
+
+    /// A placeholder bound to `v`; nil for a value SQL does not hold as it is.
+    mutating func bindConstant(_ v: AttributeValue) -> String? {
+        switch v {
+        case .null: return "NULL"
+        case .integer, .double, .string:
+            bindings.append(v)
+            return "?"
+        default: return nil
+        }
+    }
+
     // MARK: Predicates
 
     private mutating func predicate(_ p: ObjectPredicate, _ context: Context) -> String? {

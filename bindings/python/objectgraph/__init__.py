@@ -44,6 +44,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
+from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
@@ -71,6 +72,7 @@ __all__ = [
     "Entity",
     "Error",
     "ErrorCode",
+    "Expression",
     "FetchRequest",
     "FetchRequestTemplate",
     "IncompatibleStoreError",
@@ -79,6 +81,7 @@ __all__ = [
     "ManagedObject",
     "Model",
     "ModelError",
+    "ObjectID",
     "Predicate",
     "PredicateArgumentError",
     "PredicateError",

@@ -20,6 +20,7 @@ from ._lib import HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .errors import ErrorCode, make_error
 from .fetch import FetchRequest, SortSpec, Where
+from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
 from . import graph as _graph
@@ -169,12 +170,23 @@ class Context(OwnedHandle):
         self._call(lib.og_context_save)
 
     def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-              *args: Any) -> List[ManagedObject]:
+              *args: Any, **options: Any) -> Any:
         """The objects of ``entity`` (subentities included) that satisfy
         ``where``: a Predicate, or a format string whose ``%@`` arguments follow
         (``ctx.fetch("Book", None, "pages > %@", 300)``). ``sort`` is a key or a
-        list of keys; a "-" prefix sorts that key descending."""
-        with _request(entity, sort, where, args) as request:
+        list of keys; a "-" prefix sorts that key descending.
+
+        The FetchRequest keywords (``result_type``, ``properties``, ``distinct``,
+        ``group_by``, ``having``) choose other results: a list of ObjectIDs
+        ("object_id"), a list of dicts ("dictionary") or an int ("count")."""
+        with _request(entity, sort, where, args, options) as request:
+            kind = request.result_type
+            if kind == "object_id":
+                return self._fetch_ids(request)
+            if kind == "dictionary":
+                return self._fetch_dicts(request)
+            if kind == "count":
+                return self._count(request)
             err = ctypes.c_void_p()
             try:
                 results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
@@ -182,14 +194,52 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return self._take_results(results)
 
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any) -> int:
-        """How many objects ``fetch`` would return."""
-        with _request(entity, None, where, args) as request:
-            out = ctypes.c_size_t()
-            err = ctypes.c_void_p()
-            check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
-            return out.value
+    def fetch_ids(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
+                  *args: Any, **options: Any) -> List[ObjectID]:
+        """The IDs of the objects ``fetch`` would return, whatever the request's
+        result type: unsaved changes included (new objects have temporary IDs),
+        and no object is loaded for them."""
+        with _request(entity, sort, where, args, options) as request:
+            return self._fetch_ids(request)
 
+    def fetch_dicts(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
+                    *args: Any, **options: Any) -> List[Dict[str, Any]]:
+        """One dict per row (or group), whatever the request's result type: keys
+        in the order of ``properties``, Python values, to-ones as ObjectIDs.
+        Computed from saved data: unsaved changes are not reflected."""
+        with _request(entity, sort, where, args, options) as request:
+            return self._fetch_dicts(request)
+
+    def fetch_values(self, entity: str, key: str, sort: SortSpec = None, where: Where = None, *args: Any,
+                     distinct: bool = False) -> List[Any]:
+        """The values of one property (a key path, or a to-one as ObjectIDs) of
+        the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
+        "title", "title")``. With ``distinct`` each value once."""
+        with _request(entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
+                                                  "distinct": distinct}) as request:
+            err = ctypes.c_void_p()
+            rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
+            return take_column(rows, key, self)
+
+    def _fetch_ids(self, request: FetchRequest) -> List[ObjectID]:
+        err = ctypes.c_void_p()
+        return take_object_ids(check_handle(lib.og_context_fetch_object_ids(self._h, request._h, ctypes.byref(err)), err))
+
+    def _fetch_dicts(self, request: FetchRequest) -> List[Dict[str, Any]]:
+        err = ctypes.c_void_p()
+        return take_rows(check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err), self)
+
+    def _count(self, request: FetchRequest) -> int:
+        out = ctypes.c_size_t()
+        err = ctypes.c_void_p()
+        check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, **options: Any) -> int:
+        """How many results ``fetch`` would return: objects (unsaved changes
+        included), or dictionaries for a "dictionary" request."""
+        with _request(entity, None, where, args, options) as request:
+            return self._count(request)
 
     # The context's life cycle.
 
@@ -419,17 +469,24 @@ def _buffer(kind: Any) -> Tuple[Any, Any]:
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...]) -> None:
+    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...],
+                 options: Optional[Dict[str, Any]] = None) -> None:
         if isinstance(entity, FetchRequest):
-            if sort is not None or where is not None:
-                raise make_error("give the sort order and predicate to the FetchRequest, not to fetch()",
+            if sort is not None or where is not None or options:
+                raise make_error("give the sort order, predicate and options to the FetchRequest, not to fetch()",
                                  ErrorCode.INVALID_ARGUMENT)
             self.request, self.owned = entity, False
         else:
             if args and not isinstance(where, str):
                 raise make_error("format arguments need a format string in `where`", ErrorCode.INVALID_ARGUMENT)
             predicate = Predicate(where, *args) if isinstance(where, str) else where
-            self.request, self.owned = FetchRequest(entity, sort, predicate), True
+            request = FetchRequest(entity, sort, predicate)
+            self.request, self.owned = request, True
+            try:
+                _apply_options(request, options or {})
+            except BaseException:
+                request.close()
+                raise
 
     def __enter__(self) -> FetchRequest:
         return self.request
@@ -437,6 +494,24 @@ class _request:
     def __exit__(self, *exc: object) -> None:
         if self.owned:
             self.request.close()
+
+
+def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
+    """Applies FetchRequest keywords given to fetch(), count() and friends."""
+    known = {"result_type", "properties", "distinct", "group_by", "having"}
+    unknown = set(options) - known
+    if unknown:
+        raise make_error(f"unknown fetch option(s): {', '.join(sorted(unknown))}", ErrorCode.INVALID_ARGUMENT)
+    if "result_type" in options:
+        request.result_type = options["result_type"]
+    for p in options.get("properties") or []:
+        request.add_property(p)
+    if options.get("distinct"):
+        request.distinct = True
+    for name in options.get("group_by") or []:
+        request.add_group_by(name)
+    if options.get("having") is not None:
+        request.having = options["having"]
 
 
 class UserInfo:

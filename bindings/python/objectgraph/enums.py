@@ -78,6 +78,7 @@ class ValueType(IntEnum):
     ARRAY = 10
     DICTIONARY = 11
     OBJECT = 12
+    OBJECT_ID = 13
 
 
 _TYPE_ALIASES = {

@@ -10,8 +10,11 @@ from ._lib import lib
 from ._util import check, check_handle, encode
 from .errors import ErrorCode, make_error
 from .predicate import Predicate
+from .results import RESULT_TYPE_NAMES, Expression, result_type_code
 
-__all__ = ["FetchRequest", "SortSpec"]
+__all__ = ["FetchRequest", "SortSpec", "Expression"]
+
+Property = Union[str, Expression]
 
 SortSpec = Union[str, Iterable[str], None]
 Where = Union[str, Predicate, None]
@@ -39,19 +42,113 @@ class FetchRequest(OwnedHandle):
     """A request for the objects of ``entity`` (subentities included) that
     satisfy ``where`` (a Predicate, or a format string without arguments),
     sorted by ``sort``. The entity and key paths are checked when the request
-    runs."""
+    runs.
 
-    def __init__(self, entity: str, sort: SortSpec = None, where: Where = None) -> None:
+    ``result_type`` says what fetching returns: "object" (managed objects, the
+    default), "object_id" (ObjectIDs), "dictionary" (one dict per row over
+    ``properties``: attribute and to-one names, key paths such as
+    "author.name", and Expressions; all attributes when omitted) or "count".
+    Dictionaries may be ``distinct``, grouped by ``group_by`` (property names or
+    expression names) and filtered by ``having`` (a predicate over the column
+    names, e.g. "total > 100")."""
+
+    def __init__(self, entity: str, sort: SortSpec = None, where: Where = None, *,
+                 result_type: Union[str, int] = "object", properties: Optional[Iterable[Property]] = None,
+                 distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None) -> None:
         err = ctypes.c_void_p()
         self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
         self._closed = False
         self.entity = entity
         self.sort: List[Tuple[str, bool]] = []
         self._predicate: Optional[Predicate] = None
+        self._having: Optional[Predicate] = None
+        self._properties: List[Property] = []
+        self._group_by: List[str] = []
         for key, ascending in parse_sort(sort):
             self.add_sort(key, ascending)
         if where is not None:
             self.predicate = where if isinstance(where, Predicate) else Predicate(where)
+        self.result_type = result_type  # type: ignore[assignment]
+        for p in properties or []:
+            self.add_property(p)
+        if distinct:
+            self.distinct = True
+        for name in group_by or []:
+            self.add_group_by(name)
+        if having is not None:
+            self.having = having
+
+    # Result types
+
+    @property
+    def result_type(self) -> str:
+        """"object", "object_id", "dictionary" or "count"."""
+        return RESULT_TYPE_NAMES.get(lib.og_fetch_request_result_type(self._h), "object")
+
+    @result_type.setter
+    def result_type(self, value: Union[str, int]) -> None:
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_set_result_type(self._h, result_type_code(value), ctypes.byref(err)), err)
+
+    @property
+    def properties(self) -> List[Property]:
+        """The columns of dictionary results, in order (empty: every attribute)."""
+        return list(self._properties)
+
+    def add_property(self, prop: Property) -> "FetchRequest":
+        """Appends a column: a property name or key path, or an Expression."""
+        err = ctypes.c_void_p()
+        if isinstance(prop, Expression):
+            check(lib.og_fetch_request_add_expression_to_fetch(self._h, encode(prop.name), encode(prop.format),
+                                                               int(prop.type), ctypes.byref(err)), err)
+        elif isinstance(prop, str):
+            check(lib.og_fetch_request_add_property_to_fetch(self._h, encode(prop), ctypes.byref(err)), err)
+        else:
+            raise make_error(f"a property to fetch is a name or an Expression, not {type(prop).__name__}",
+                             ErrorCode.TYPE_MISMATCH)
+        self._properties.append(prop)
+        return self
+
+    @property
+    def distinct(self) -> bool:
+        """returnsDistinctResults: repeated dictionaries are dropped (with ``properties`` only)."""
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_distinct(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    @distinct.setter
+    def distinct(self, on: bool) -> None:
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_set_distinct(self._h, bool(on), ctypes.byref(err)), err)
+
+    @property
+    def group_by(self) -> List[str]:
+        return list(self._group_by)
+
+    def add_group_by(self, name: str) -> "FetchRequest":
+        """Groups dictionary results by a property (key path) or an Expression's name."""
+        if isinstance(name, Expression):
+            name = name.name
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_add_group_by(self._h, encode(name), ctypes.byref(err)), err)
+        self._group_by.append(name)
+        return self
+
+    @property
+    def having(self) -> Optional[Predicate]:
+        return self._having
+
+    @having.setter
+    def having(self, value: Where) -> None:
+        if isinstance(value, str):
+            value = Predicate(value)
+        if value is not None and not isinstance(value, Predicate):
+            raise make_error(f"having must be a Predicate or a string, not {type(value).__name__}",
+                             ErrorCode.TYPE_MISMATCH)
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_set_having(self._h, value._h if value else None, ctypes.byref(err)), err)
+        self._having = value
 
     @property
     def predicate(self) -> Optional[Predicate]:
@@ -109,6 +206,9 @@ class FetchRequest(OwnedHandle):
         request.entity = name
         request.sort = []
         request._predicate = None
+        request._having = None
+        request._properties = []
+        request._group_by = []
         return request
 
     def _release(self) -> None:
@@ -117,4 +217,8 @@ class FetchRequest(OwnedHandle):
     def __repr__(self) -> str:
         order = ", ".join(("" if asc else "-") + key for key, asc in self.sort)
         where = f" where {self._predicate.format}" if self._predicate else ""
-        return f"<objectgraph.FetchRequest {self.entity}{where} sort=[{order}]>"
+        kind = "" if self.result_type == "object" else f" result_type={self.result_type}"
+        columns = lib.og_fetch_request_properties_to_fetch_count(self._h)
+        if columns:
+            kind += f" properties={columns}"
+        return f"<objectgraph.FetchRequest {self.entity}{where} sort=[{order}]{kind}>"

@@ -177,6 +177,11 @@ def from_value(handle: int, context: Any = None) -> Value:
         return uuid.UUID(bytes=bytes(raw))
     if kind == ValueType.URI:
         return _borrowed_text(lib.og_value_get_uri, handle)
+    if kind == ValueType.OBJECT_ID:
+        from .results import ObjectID  # results imports this module
+
+        text = _borrowed_text(lib.og_value_get_object_id, handle)
+        return None if text is None else ObjectID(text)
     if kind == ValueType.ARRAY:
         return [take_value(_item(handle, i), context) for i in range(lib.og_value_count(handle))]
     if kind == ValueType.DICTIONARY:

@@ -1,0 +1,153 @@
+/// Fetches by result type (§2.13 rule 8): objects, object IDs, dictionaries or a count.
+///
+/// - Object IDs include pending changes as object fetches do (new objects' temporary IDs,
+///   changed objects matched on their values in memory, deleted objects left out), but no
+///   object is registered for a row that is not in memory already.
+/// - Dictionaries are computed by the store (in SQL on the SQLite store) and behave as
+///   `includesPendingChanges = false`: unsaved changes are not reflected, and nothing is
+///   registered.
+/// - A count is `count(for:)`, which always equals the number of results fetching gives.
+extension ManagedObjectContext {
+    /// Runs `request` and returns what its `resultType` asks for.
+    public func execute(_ request: FetchRequest) throws(ObjectGraphError) -> FetchResult {
+        switch request.resultType {
+        case .managedObject: return .objects(try fetch(request))
+        case .managedObjectID: return .objectIDs(try fetchObjectIDs(request))
+        case .dictionary: return .dictionaries(try fetchDictionaries(request))
+        case .count: return .count(try count(for: request))
+        }
+    }
+
+    /// The IDs of the objects `request` matches, whatever its result type.
+    public func fetchObjectIDs(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObjectID] {
+        try checkThread()
+        try Self.checkGrouping(request, as: .managedObjectID)
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        try FetchValidation.check(request, entity)
+        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
+        let pending = request.includesPendingChanges && hasUnsavedChanges(of: entity)
+        if !pending, let ids = try persistentStoreCoordinator.fetchIdentities(MemoryAggregation.rowRequest(request, window: true), entity: entity) {
+            return ids.map { ManagedObjectID(entity: $0.entity, primaryKey: $0.primaryKey, storeIdentifier: storeIdentifier) }
+        }
+        return try mergedObjectIDs(request, entity, storeIdentifier, pending: pending)
+    }
+
+    /// One dictionary per result row (or group) over the request's `propertiesToFetch`,
+    /// whatever its result type. The store's committed state only: pending changes are not
+    /// reflected (save first to see them).
+    public func fetchDictionaries(_ request: FetchRequest) throws(ObjectGraphError) -> [ResultDictionary] {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        try FetchValidation.check(request, entity)
+        let asDictionaries = request.resultType == .dictionary ? request : request.withResultType(.dictionary)
+        let plan = try DictionaryPlan.make(asDictionaries, entity)
+        let keys = plan.columns.prefix(plan.visibleCount).map(\.name)
+        let rows = try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity)
+        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
+        return rows.map { row in
+            ResultDictionary(keys: keys, values: row.map { v in
+                switch v {
+                case .value(let a): .value(a)
+                case .row(let e, let k): .objectID(ManagedObjectID(entity: e, primaryKey: k, storeIdentifier: storeIdentifier))
+                }
+            })
+        }
+    }
+
+    /// The keys of the dictionaries `request` gives (also when it matches nothing), in order.
+    public func dictionaryKeys(for request: FetchRequest) throws(ObjectGraphError) -> [String] {
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        let plan = try DictionaryPlan.make(request.resultType == .dictionary ? request : request.withResultType(.dictionary), entity)
+        return plan.columns.prefix(plan.visibleCount).map(\.name)
+    }
+
+    /// Grouping and having belong to dictionary results.
+    static func checkGrouping(_ request: FetchRequest, as type: FetchResultType) throws(ObjectGraphError) {
+        guard type != .dictionary else { return }
+        if !(request.propertiesToGroupBy ?? []).isEmpty {
+            throw .invalidArgument("propertiesToGroupBy needs the dictionary result type (the request's is \(type))")
+        }
+        if request.havingPredicate != nil {
+            throw .invalidArgument("havingPredicate needs the dictionary result type (the request's is \(type))")
+        }
+    }
+
+    /// The IDs of store rows and pending changes merged: rows whose object is in memory
+    /// are judged on the object, the others on the stored row; nothing new is registered.
+    private func mergedObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, _ storeIdentifier: String, pending: Bool) throws(ObjectGraphError) -> [ManagedObjectID] {
+        let result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity)
+        let source = persistentStoreCoordinator.rowSource()
+        var items: [(reader: any KeyValueReading, id: ManagedObjectID, order: Int)] = []
+        var seen = Set<ObjectIdentifier>()
+        for row in result.rows {
+            if pending, let o = registeredObject(Self.key(row.entity, row.primaryKey)) {
+                if o.isDeleted { continue }
+                if !result.isExact || o.hasChanges, let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
+                seen.insert(ObjectIdentifier(o))
+                items.append((o, o.objectID, Int(row.primaryKey)))
+            } else {
+                let r = source.reader(row)
+                if !result.isExact, let p = request.predicate, !(try p.evaluate(with: .object(r))) { continue }
+                items.append((r, ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier), Int(row.primaryKey)))
+            }
+        }
+        if pending {
+            var position = 0
+            for list in [inserted, updated] {
+                for o in list.objects where !seen.contains(ObjectIdentifier(o)) {
+                    guard request.includesSubentities ? o.entity.isKind(of: entity) : o.entity === entity else { continue }
+                    if let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
+                    seen.insert(ObjectIdentifier(o))
+                    // New objects sort after stored ones on ties, in insertion order.
+                    position += 1
+                    items.append((o, o.objectID, o.isInserted ? Int.max - 1_000_000_000 + position : Int(o.objectID.primaryKey)))
+                }
+            }
+        }
+        var ids = items.map(\.id)
+        if !result.isExact || pending {
+            var keyed: [(id: ManagedObjectID, values: [AttributeValue], order: Int)] = []
+            for item in items {
+                var values: [AttributeValue] = []
+                for k in request.sortKeys {
+                    if case .scalar(let v) = try PredicateEvaluator.read(k.key, from: .object(item.reader)) { values.append(v) } else { values.append(.null) }
+                }
+                keyed.append((item.id, values, item.order))
+            }
+            keyed.sort { a, b in
+                let c = MemoryAggregation.compare(a.values, b.values, request.sortKeys)
+                return c != 0 ? c < 0 : a.order < b.order
+            }
+            ids = keyed.map(\.id)
+        }
+        if request.fetchOffset > 0 { ids = Array(ids.dropFirst(request.fetchOffset)) }
+        if request.fetchLimit > 0 { ids = Array(ids.prefix(request.fetchLimit)) }
+        return ids
+    }
+
+    /// Whether an unsaved insert, update or delete touches the hierarchy of `entity`.
+    func hasUnsavedChanges(of entity: EntityDescription) -> Bool {
+        let root = entity.rootEntity
+        for list in [inserted, updated, deleted] where !list.isEmpty {
+            if list.objects.contains(where: { $0.entity.rootEntity === root }) { return true }
+        }
+        return false
+    }
+}
+
+extension FetchRequest {
+    /// A copy asking for another result type.
+    func withResultType(_ type: FetchResultType) -> FetchRequest {
+        let c = copy()
+        c.resultType = type
+        return c
+    }
+}
+
+extension ManagedObjectContext {
+    /// `fetch(_:)` returns managed objects only; a request for another result type says so.
+    static func notObjects(_ request: FetchRequest) -> ObjectGraphError {
+        .invalidArgument(
+            "fetch(_:) returns managed objects, but the request for '\(request.entityName)' asks for the \(request.resultType) result type: run it with execute(_:) (or fetchObjectIDs(_:), fetchDictionaries(_:), count(for:))")
+    }
+}
