@@ -8,23 +8,26 @@ extension ManagedObjectContext {
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
         let pending = hasPendingChanges(of: entity)
-        // With pending changes the window applies to the merged result, not the store's rows.
-        let storeRequest = pending ? request.withoutWindow() : request
-        let result = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
-        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
-        if !pending && result.isExact {
-            return result.rows.map { object(for: $0, storeIdentifier: storeIdentifier) }
+        let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
+        // With pending changes or several stores the window applies to the merged result, not the store's rows.
+        let storeRequest = pending || stores.count > 1 ? request.withoutWindow() : request
+        let parts = try storeRows(storeRequest, entity, stores)
+        if !pending, parts.count == 1, parts[0].result.isExact {
+            let store = parts[0].store
+            return parts[0].result.rows.map { object(for: $0, in: store) }
         }
         var objects: [ManagedObject] = []
-        objects.reserveCapacity(result.rows.count + inserted.count)
+        objects.reserveCapacity(parts.reduce(0) { $0 + $1.result.rows.count } + inserted.count)
         var seen = Set<ObjectIdentifier>()
-        for row in result.rows {
-            let o = object(for: row, storeIdentifier: storeIdentifier)
-            if o.isDeleted { continue }
-            // The store matched committed values; a changed object is matched on its own.
-            if (!result.isExact || o.hasChanges), let p = request.predicate, !(try matches(o, p)) { continue }
-            seen.insert(ObjectIdentifier(o))
-            objects.append(o)
+        for (store, result) in parts {
+            for row in result.rows {
+                let o = object(for: row, in: store)
+                if o.isDeleted { continue }
+                // The store matched committed values; a changed object is matched on its own.
+                if (!result.isExact || o.hasChanges), let p = request.predicate, !(try matches(o, p)) { continue }
+                seen.insert(ObjectIdentifier(o))
+                objects.append(o)
+            }
         }
         for list in [inserted, updated] {
             for o in list.objects where !seen.contains(ObjectIdentifier(o)) && isCandidate(o.entity, entity, request) {
@@ -44,7 +47,7 @@ extension ManagedObjectContext {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        if !hasPendingChanges(of: entity), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {
+        if !hasPendingChanges(of: entity), let n = try storeCount(request, entity) {
             return n
         }
         return try fetch(request).count

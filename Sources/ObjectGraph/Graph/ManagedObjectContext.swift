@@ -16,7 +16,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var ownerThread: pthread_t?
     let queue: ContextQueue?
 
-    /// Objects with permanent IDs, by (hierarchy root, primary key). Unchanged objects are
+    /// Objects with permanent IDs, by (store, hierarchy root, primary key). Unchanged objects are
     /// held weakly unless `retainsRegisteredObjects`; changed ones are held by the lists.
     var registered: [ObjectKey: WeakObject] = [:]
     /// Strong references to every registered object while `retainsRegisteredObjects` is on.
@@ -39,6 +39,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Set while `awakeFromFetch` runs: changes are not recorded then.
     var changeProcessingSuspended = 0
 
+    /// New objects assigned to a store (`assign(_:to:)`), until they are saved or discarded.
+    var storeAssignments: [ObjectIdentifier: PersistentStore] = [:]
+
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]
     /// Whether delete rules apply when an object is deleted (the end of the event on a
@@ -55,9 +58,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Two stores can both hold row 1 of an entity (overlapping configurations), so the
+    /// key names the store by its coordinator slot: a small number, not its UUID.
     struct ObjectKey: Hashable {
         let root: ObjectIdentifier
         let primaryKey: Int64
+        let store: Int32
     }
 
     struct WeakObject {
@@ -103,8 +109,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
-    static func key(_ entity: EntityDescription, _ pk: Int64) -> ObjectKey {
-        ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk)
+    static func key(_ entity: EntityDescription, _ pk: Int64, _ store: StoreRef) -> ObjectKey {
+        ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk, store: store.slot)
+    }
+
+    /// The key of a permanent ID; nil when its store is not attached.
+    func key(for id: ManagedObjectID) -> ObjectKey? {
+        guard !id.isTemporaryID, let store = persistentStoreCoordinator.storeRef(forIdentifier: id.storeIdentifier) else { return nil }
+        return Self.key(id.entity, id.primaryKey, store)
+    }
+
+    /// The store of a permanent ID (once per fault or relationship load, not per row).
+    func storeRef(of id: ManagedObjectID) throws(ObjectGraphError) -> StoreRef {
+        guard id.entity.model === persistentStoreCoordinator.managedObjectModel else {
+            throw .invalidArgument("entity '\(id.entity.name)' belongs to another model than this coordinator's; object IDs cannot move between coordinators of different models")
+        }
+        guard let store = persistentStoreCoordinator.storeRef(forIdentifier: id.storeIdentifier) else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOperation,
+                message: "the store of \(id.uriRepresentation) is not attached to this coordinator (it was removed, or the ID comes from another stack)")
+        }
+        return store
     }
 
     /// The registered object for a key, if it is still alive.
@@ -115,8 +140,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if retainsRegisteredObjects { retained[ObjectIdentifier(object)] = object }
     }
 
-    func unregister(_ object: ManagedObject, _ key: ObjectKey) {
-        registered.removeValue(forKey: key)
+    func unregister(_ object: ManagedObject, _ key: ObjectKey?) {
+        if let key { registered.removeValue(forKey: key) }
         retained.removeValue(forKey: ObjectIdentifier(object))
     }
 
@@ -168,11 +193,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return object
     }
 
-    /// The registered object for a row, or a new fault for it (uniquing: one object per ID).
-    func object(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> ManagedObject {
-        let key = Self.key(entity, primaryKey)
+    /// The registered object for a row of `store`, or a new fault for it (uniquing: one object per ID).
+    func object(entity: EntityDescription, primaryKey: Int64, in store: StoreRef) throws(ObjectGraphError) -> ManagedObject {
+        let key = Self.key(entity, primaryKey, store)
         if let existing = registeredObject(key) { return existing }
-        let store = try persistentStoreCoordinator.store(for: entity)
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
         let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
         // A destination with subentities is loaded now, so the object has its concrete entity.
@@ -181,9 +205,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return object
     }
 
-    /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.
-    func object(for row: RowSnapshot, storeIdentifier: String) -> ManagedObject {
-        let key = Self.key(row.entity, row.primaryKey)
+    /// The registered object for a row fetched from `store`; a fault is filled, a loaded object is kept as it is.
+    func object(for row: RowSnapshot, in store: StoreRef) -> ManagedObject {
+        let key = Self.key(row.entity, row.primaryKey, store)
         if let existing = registeredObject(key) {
             if existing.isFault {
                 existing.snapshot = row
@@ -191,7 +215,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             return existing
         }
-        let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
+        let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: store.identifier)
         let object = ManagedObject.make(entity: row.entity, id: id, context: self, snapshot: row)
         register(object, key)
         object.awakeFromFetchIgnoringErrors(self)
@@ -205,7 +229,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if let o = inserted.objects.first(where: { $0.objectID == id }) { return o }
             throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "no object with the temporary ID \(id) in this context")
         }
-        return try object(entity: id.entity, primaryKey: id.primaryKey)
+        return try object(entity: id.entity, primaryKey: id.primaryKey, in: try storeRef(of: id))
     }
 
     /// The object for `id` with its values loaded; error 133000 when its row is gone.
@@ -214,7 +238,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         do {
             try o.fireFault(self)
         } catch {
-            if !o.hasChanges { unregister(o, Self.key(o.entity, id.primaryKey)) }
+            if !o.hasChanges { unregister(o, key(for: id)) }
             throw error
         }
         return o
@@ -224,7 +248,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func objectRegistered(for id: ManagedObjectID) -> ManagedObject? {
         guard (try? checkThread()) != nil else { return nil }
         if id.isTemporaryID { return inserted.objects.first { $0.objectID == id } }
-        return registeredObject(Self.key(id.entity, id.primaryKey))
+        return key(for: id).flatMap { registeredObject($0) }
     }
 
     /// The objects whose to-one `inverse` points at `owner`: the store's rows, then this
@@ -232,10 +256,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func objects(pointingAt owner: ManagedObject, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let storeIdentifier = owner.objectID.storeIdentifier ?? ""
         let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
+        let store = rows.isEmpty ? nil : try storeRef(of: owner.objectID)
         for row in rows {
-            let o = object(for: row, storeIdentifier: storeIdentifier)
+            let o = object(for: row, in: store!)
             if o.isDeleted { continue }
             if let s = o.state(inverse.slot), s.target !== owner { continue }
             seen.insert(ObjectIdentifier(o))
