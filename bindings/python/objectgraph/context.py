@@ -169,12 +169,14 @@ class Context(OwnedHandle):
         self._call(lib.og_context_save)
 
     def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-              *args: Any) -> List[ManagedObject]:
+              *args: Any, stores: Optional[Iterable[Any]] = None) -> List[ManagedObject]:
         """The objects of ``entity`` (subentities included) that satisfy
         ``where``: a Predicate, or a format string whose ``%@`` arguments follow
         (``ctx.fetch("Book", None, "pages > %@", 300)``). ``sort`` is a key or a
-        list of keys; a "-" prefix sorts that key descending."""
-        with _request(entity, sort, where, args) as request:
+        list of keys; a "-" prefix sorts that key descending. ``stores`` limits
+        the fetch to those stores (affectedStores); by default every store
+        whose configuration holds the entity is read and the rows merged."""
+        with _request(entity, sort, where, args, stores) as request:
             err = ctypes.c_void_p()
             try:
                 results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
@@ -182,13 +184,21 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return self._take_results(results)
 
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any) -> int:
+    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any,
+              stores: Optional[Iterable[Any]] = None) -> int:
         """How many objects ``fetch`` would return."""
-        with _request(entity, None, where, args) as request:
+        with _request(entity, None, where, args, stores) as request:
             out = ctypes.c_size_t()
             err = ctypes.c_void_p()
             check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
             return out.value
+
+    def assign(self, obj: ManagedObject, store: Any) -> None:
+        """Saves the new object ``obj`` to ``store`` (assignObject:toPersistentStore:)
+        instead of the first writable store whose configuration holds its
+        entity. Only a new object without a permanent ID can be assigned, to
+        an attached store that holds its entity."""
+        self._call(lib.og_context_assign_object, _target(obj), store._h)
 
 
     # The context's life cycle.
@@ -419,17 +429,18 @@ def _buffer(kind: Any) -> Tuple[Any, Any]:
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...]) -> None:
+    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...],
+                 stores: Optional[Iterable[Any]] = None) -> None:
         if isinstance(entity, FetchRequest):
-            if sort is not None or where is not None:
-                raise make_error("give the sort order and predicate to the FetchRequest, not to fetch()",
+            if sort is not None or where is not None or stores is not None:
+                raise make_error("give the sort order, predicate and stores to the FetchRequest, not to fetch()",
                                  ErrorCode.INVALID_ARGUMENT)
             self.request, self.owned = entity, False
         else:
             if args and not isinstance(where, str):
                 raise make_error("format arguments need a format string in `where`", ErrorCode.INVALID_ARGUMENT)
             predicate = Predicate(where, *args) if isinstance(where, str) else where
-            self.request, self.owned = FetchRequest(entity, sort, predicate), True
+            self.request, self.owned = FetchRequest(entity, sort, predicate, affected_stores=stores), True
 
     def __enter__(self) -> FetchRequest:
         return self.request

@@ -41,17 +41,36 @@ class FetchRequest(OwnedHandle):
     sorted by ``sort``. The entity and key paths are checked when the request
     runs."""
 
-    def __init__(self, entity: str, sort: SortSpec = None, where: Where = None) -> None:
+    def __init__(self, entity: str, sort: SortSpec = None, where: Where = None,
+                 affected_stores: Optional[Iterable[Any]] = None) -> None:
         err = ctypes.c_void_p()
         self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
         self._closed = False
         self.entity = entity
         self.sort: List[Tuple[str, bool]] = []
         self._predicate: Optional[Predicate] = None
+        self._stores: List[Any] = []
         for key, ascending in parse_sort(sort):
             self.add_sort(key, ascending)
         if where is not None:
             self.predicate = where if isinstance(where, Predicate) else Predicate(where)
+        if affected_stores is not None:
+            self.affected_stores = list(affected_stores)
+
+    @property
+    def affected_stores(self) -> List[Any]:
+        """The stores the request reads (affectedStores); empty: every store
+        whose configuration holds the entity."""
+        return list(self._stores)
+
+    @affected_stores.setter
+    def affected_stores(self, stores: Optional[Iterable[Any]]) -> None:
+        chosen = list(stores or [])
+        handles = [s._h for s in chosen]
+        array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_set_affected_stores(self._h, array, len(handles), ctypes.byref(err)), err)
+        self._stores = chosen  # the Store objects keep their coordinator alive
 
     @property
     def predicate(self) -> Optional[Predicate]:
@@ -106,6 +125,7 @@ class FetchRequest(OwnedHandle):
         finally:
             values.release()
         request._closed = False
+        request._stores = []
         request.entity = name
         request.sort = []
         request._predicate = None
