@@ -50,6 +50,7 @@ extension PersistentStoreCoordinator {
                 }
                 candidates = attached.filter { record in wanted.contains { $0 === record.store } }
             }
+            if candidates.allSatisfy({ $0.members == nil }) { return candidates }
             let fetched = request.includesSubentities ? entity.selfAndDescendants : [entity]
             return candidates.filter { record in record.members == nil || fetched.contains { record.holds($0) } }
         }

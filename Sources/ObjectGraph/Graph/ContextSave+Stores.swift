@@ -50,8 +50,25 @@ extension ManagedObjectContext {
         var shares: [StoreShare] = []
         var shareOfSlot: [Int32: Int] = [:]
         var slotOf: [ObjectIdentifier: Int32] = [:]
+        // Resolved once per entity (unassigned new objects) or per store (saved objects),
+        // not once per object: a save of many objects stays as fast as with one store.
+        var defaultStore: [ObjectIdentifier: PersistentStoreCoordinator.AttachedStore] = [:]
+        var lastSaved: PersistentStoreCoordinator.AttachedStore?
+        func resolve(_ o: ManagedObject) throws(ObjectGraphError) -> PersistentStoreCoordinator.AttachedStore {
+            if o.objectID.isTemporaryID {
+                if storeAssignments[ObjectIdentifier(o)] != nil { return try storeRecord(of: o) }
+                if let known = defaultStore[ObjectIdentifier(o.entity)] { return known }
+                let found = try storeRecord(of: o)
+                defaultStore[ObjectIdentifier(o.entity)] = found
+                return found
+            }
+            if let last = lastSaved, last.store.identifier == o.objectID.storeIdentifier { return last }
+            let found = try storeRecord(of: o)
+            lastSaved = found
+            return found
+        }
         func place(_ o: ManagedObject, _ kind: Int) throws(ObjectGraphError) {
-            let record = try storeRecord(of: o)
+            let record = try resolve(o)
             let i: Int
             if let found = shareOfSlot[record.slot] { i = found } else {
                 i = shares.count
