@@ -993,6 +993,77 @@ const char *og_store_uuid(const og_store *store);
 size_t og_store_version_hash_count(const og_store *store);
 char *og_store_version_hash_at(const og_store *store, size_t index, uint8_t out[32], og_error **error);
 
+/* ---- Several stores: configurations, options, moving and copying ------- */
+
+/* Adds a store (addPersistentStoreWithType:configuration:URL:options:) holding
+ * the entities of `configuration`, or every entity when it is NULL (the
+ * default configuration). `path` as for og_coordinator_add_store. `options` is
+ * NULL or an OG_VALUE_DICTIONARY (og_value_new_dictionary) with Core Data's
+ * keys:
+ *   "NSReadOnlyPersistentStoreOption"          bool: saves are refused
+ *   "NSPersistentStoreTimeoutOption"           number of seconds: SQLite waits
+ *       that long for another connection's lock, then OG_ERROR_STORE_TIMEOUT
+ *   "NSSQLitePragmasOption"                    dictionary name -> string value,
+ *       e.g. journal_mode (WAL by default; DELETE, TRUNCATE, MEMORY...),
+ *       synchronous; names must be identifiers and values plain words or
+ *       numbers, so nothing can inject SQL
+ *   "NSSQLiteAnalyzeOption", "NSSQLiteManualVacuumOption"   bool: run ANALYZE
+ *       or VACUUM when the store is added
+ *   "NSIgnorePersistentStoreVersioningOption"  bool: open a store whose version
+ *       hashes differ (the tables must still fit); the hashes are rewritten
+ *       at the next save
+ * Other keys are ignored but kept in og_store_options. The store is LENT by the
+ * coordinator. Errors: those of og_coordinator_add_store, and
+ * OG_ERROR_INVALID_ARGUMENT for a configuration the model lacks, for a named
+ * configuration beside a default-configuration store (or the reverse), or
+ * for an option of the wrong kind or an unsafe pragma; OG_ERROR_STORE_OPEN
+ * when a store with the same UUID is attached already. */
+og_store *og_coordinator_add_store_with_options(og_coordinator *coordinator, const char *type, const char *configuration,
+                                                const char *path, const og_value *options, og_error **error);
+
+/* The store's configuration name, borrowed (valid while the coordinator is
+ * alive); NULL for the default configuration or an invalid handle. */
+const char *og_store_configuration(const og_store *store);
+
+/* The options the store was added with, unknown keys included: a NEW
+ * OG_VALUE_DICTIONARY value. */
+og_value *og_store_options(const og_store *store, og_error **error);
+
+/* Copies `store` into a new store of `type` at `path`
+ * (migratePersistentStore:toURL:options:withType:): every row of its
+ * configuration, relationships with their order, and primary-key counters.
+ * The copy keeps the store's UUID and configuration, takes `options` (NULL:
+ * the old store's), replaces the old store on the coordinator, and is
+ * returned, LENT by the coordinator. Objects already fetched keep working and
+ * now read from the copy. The old handle stays valid but detached. On failure
+ * the old store stays attached and untouched and no new file is left.
+ * Errors: OG_ERROR_STORE_OPERATION (a file is already at `path`, or the copy
+ * failed: the detail says why), OG_ERROR_STORE_INVALID_TYPE,
+ * OG_ERROR_INVALID_ARGUMENT (a store not attached). */
+og_store *og_coordinator_migrate_store(og_coordinator *coordinator, og_store *store, const char *path, const char *type,
+                                       const og_value *options, og_error **error);
+
+/* The attached store at `path` (persistentStoreForURL:), LENT; NULL without an
+ * error when there is none. */
+og_store *og_coordinator_store_for_path(og_coordinator *coordinator, const char *path, og_error **error);
+
+/* Moves a store (setURL:forPersistentStore:). A Binary or custom atomic store
+ * writes its next save at `path`. An SQLite store closes and reopens at `path`,
+ * where the same store (same UUID) must already be: a missing file is
+ * OG_ERROR_STORE_OPEN, another store OG_ERROR_STORE_OPERATION, and it stays
+ * where it was. og_store_path then returns the new path (earlier pointers stay
+ * valid while the coordinator is alive). */
+og_status og_coordinator_set_store_path(og_coordinator *coordinator, og_store *store, const char *path, og_error **error);
+
+/* The metadata of an attached store as it is or will be after the next save
+ * (metadataForPersistentStore:): a NEW OG_VALUE_DICTIONARY value. The setter
+ * (setMetadata:forPersistentStore:) takes an OG_VALUE_DICTIONARY and writes it
+ * at the store's next save; NSStoreType and NSStoreUUID are kept, and a
+ * different NSStoreUUID is OG_ERROR_INVALID_ARGUMENT. */
+og_value *og_coordinator_store_metadata(og_coordinator *coordinator, og_store *store, og_error **error);
+og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_store *store, const og_value *metadata,
+                                            og_error **error);
+
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -1106,6 +1177,14 @@ og_status og_context_refresh_object(og_context *context, og_object *object, bool
  * OG_ERROR_INVALID_ARGUMENT for an object that is not a new object of this
  * context. */
 og_status og_context_obtain_permanent_ids(og_context *context, og_object *const *objects, size_t count, og_error **error);
+
+/* assignObject:toPersistentStore:: saves the new object `object` to `store`
+ * instead of the first writable store whose configuration holds its entity.
+ * OG_ERROR_INVALID_ARGUMENT when the object is not new in this context or
+ * already has a permanent ID, or the store is not attached to the context's
+ * coordinator or does not hold the entity. A relationship between objects of
+ * two stores fails the save with OG_ERROR_EXTERNAL_RELATIONSHIP (133010). */
+og_status og_context_assign_object(og_context *context, og_object *object, og_store *store, og_error **error);
 
 /* ---- Registration (objects by their ID URI, og_object_id_uri) ---------- */
 
@@ -1224,6 +1303,13 @@ og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const 
  * reference: the caller may release `predicate` afterwards. Key paths are
  * checked against the entity when the request is executed (error 140005). */
 og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
+/* affectedStores: the fetch reads only these `count` stores (count 0: every
+ * store whose configuration holds the entity). A store not attached to the
+ * coordinator of the context that runs the request is OG_ERROR_INVALID_ARGUMENT
+ * then. The stores are borrowed: keep their coordinator alive. */
+og_status og_fetch_request_set_affected_stores(og_fetch_request *request, og_store *const *stores, size_t count,
+                                               og_error **error);
 
 /* A NEW fetch request from the model's template `name`
  * (fetchRequestFromTemplateWithName:substitutionVariables:): its entity, sort

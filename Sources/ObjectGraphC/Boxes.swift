@@ -97,8 +97,16 @@ final class StoreBox: HandleBox {
     static let kindName = "an og_store"
     let store: PersistentStore
     lazy var type = CString(store.type)
-    lazy var path = CString(store.path)
     lazy var uuid = CString(store.identifier)
+    lazy var configuration = store.configurationName.map(CString.init)
+    /// Every path the store had: a moved store's earlier paths stay valid for callers
+    /// that still hold them, until the coordinator goes.
+    private var paths: [CString] = []
+    var path: CString {
+        if let last = paths.last, String(cString: last.pointer) == store.path { return last }
+        paths.append(CString(store.path))
+        return paths[paths.count - 1]
+    }
     init(_ store: PersistentStore) { self.store = store }
 }
 

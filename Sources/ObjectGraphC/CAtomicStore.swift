@@ -31,9 +31,9 @@ final class CallbackTable: @unchecked Sendable {
 final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
     let table: CallbackTable
 
-    init(table: CallbackTable, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+    init(table: CallbackTable, setup: StoreSetup) throws(ObjectGraphError) {
         self.table = table
-        try super.init(type: table.type, path: path, model: model)
+        try super.init(type: table.type, setup: setup)
     }
 
     override func hasStoredData() -> Bool { true }
@@ -77,9 +77,9 @@ public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callb
         guard table.callbacks.load != nil, table.callbacks.save != nil else {
             throw .invalidArgument("the callback table of '\(name)' needs both load and save")
         }
-        PersistentStoreCoordinator.registerStoreType(name) { (path, model) throws(ObjectGraphError) in
-            try CallbackAtomicStore(table: table, path: path, model: model)
-        }
+        PersistentStoreCoordinator.registerStoreType(name, makeStore: { (setup) throws(ObjectGraphError) in
+            try CallbackAtomicStore(table: table, setup: setup)
+        })
         return OG_OK
     }
 }

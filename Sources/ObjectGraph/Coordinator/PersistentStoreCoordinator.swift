@@ -4,13 +4,36 @@ import Glibc
 #endif
 
 /// Connects contexts to stores: owns the (frozen) model and the stores, and serialises
-/// every store operation, so contexts on different threads can share it.
+/// every store operation, so contexts on different threads can share it. With several
+/// stores it routes: fetches to every store whose configuration holds the entity, faults
+/// and relationships to the object's own store, new objects to their assigned store
+/// (`StoreRouting.swift`).
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let managedObjectModel: ManagedObjectModel
-    public private(set) var persistentStores: [PersistentStore] = []
-    private let lock = RecursiveLock()
-    /// Stores added or marked read-only (`NSReadOnlyPersistentStoreOption`, `setReadOnly:`).
-    private var readOnlyStores = Set<ObjectIdentifier>()
+    let lock = RecursiveLock()
+    /// The attached stores, in the order they were added.
+    var attached: [AttachedStore] = []
+    /// The next store slot; slots are never reused, so a context's registration keys
+    /// never confuse a removed store with a later one.
+    private var nextSlot: Int32 = 0
+
+    /// One attached store and what the coordinator knows of it.
+    struct AttachedStore {
+        let store: PersistentStore
+        /// A small number naming the store in contexts' registration keys.
+        let slot: Int32
+        let configuration: String?
+        /// The configuration's entities; nil for the default configuration (every entity).
+        let members: Set<ObjectIdentifier>?
+        var options: [String: PropertyListValue]
+        var readOnly: Bool
+
+        func holds(_ entity: EntityDescription) -> Bool { members?.contains(ObjectIdentifier(entity)) ?? true }
+        var ref: StoreRef { StoreRef(slot: slot, identifier: store.identifier) }
+    }
+
+    /// The attached stores, in the order they were added (`persistentStores`).
+    public var persistentStores: [PersistentStore] { lock.withLock { attached.map(\.store) } }
 
     /// Validates the model and makes it immutable.
     public init(model: ManagedObjectModel) throws(ObjectGraphError) {
@@ -19,22 +42,86 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     deinit {
-        for store in persistentStores { store.close() }
+        for record in attached { record.store.close() }
     }
 
     /// Adds a store of `type` at `path`, created when missing and opened when present.
     @discardableResult
     public func addPersistentStore(type: String, path: String, readOnly: Bool = false) throws(ObjectGraphError) -> PersistentStore {
+        try addPersistentStore(type: type, configuration: nil, path: path, options: readOnly ? [StoreOptionKey.readOnly: .boolean(true)] : [:])
+    }
+
+    /// Adds a store (`addPersistentStoreWithType:configuration:URL:options:error:`) holding
+    /// the entities of `configuration` (nil: the default configuration, every entity),
+    /// with `options` (`StoreOptionKey`; unknown keys are kept but ignored).
+    /// Errors: 134000 for an unknown type; 140002 for a configuration the model lacks, for
+    /// mixing the default configuration with named ones (§2.19), or for a bad option
+    /// value; 134080 when a store with the same UUID is attached already; and the
+    /// store's own errors on opening (134100 for other version hashes, ...).
+    @discardableResult
+    public func addPersistentStore(type: String, configuration: String?, path: String, options: [String: PropertyListValue] = [:])
+        throws(ObjectGraphError) -> PersistentStore
+    {
         try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
-            guard let factory = Self.factory(for: type) else {
-                let known = Self.registeredStoreTypes.joined(separator: ", ")
-                throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(known)")
-            }
-            let store = try factory(path, managedObjectModel)
-            persistentStores.append(store)
-            if readOnly { readOnlyStores.insert(ObjectIdentifier(store)) }
-            return store
+            let setup = try checkedSetup(type: type, configuration: configuration, path: path, options: options, replacing: nil)
+            let store = try makeStore(type: type, setup: setup)
+            return try attach(store, setup: setup, slot: nil)
         }
+    }
+
+    /// Checks what a new store would be added with, and returns its setup.
+    func checkedSetup(type: String, configuration: String?, path: String, options: [String: PropertyListValue], replacing: PersistentStore?)
+        throws(ObjectGraphError) -> StoreSetup
+    {
+        guard Self.factory(for: type) != nil else {
+            let known = Self.registeredStoreTypes.joined(separator: ", ")
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(known)")
+        }
+        if let configuration, managedObjectModel.entities(forConfiguration: configuration) == nil {
+            let known = managedObjectModel.configurations.map { "'\($0)'" }.joined(separator: ", ")
+            throw .invalidArgument("the model has no configuration '\(configuration)'\(known.isEmpty ? " (it has none)" : "; its configurations: \(known)")")
+        }
+        // §2.19 rule 2: the default configuration excludes every other one.
+        for record in attached where record.store !== replacing {
+            if configuration == nil, let other = record.configuration {
+                throw .invalidArgument("a store of the default configuration cannot join a coordinator that has a store of configuration '\(other)' ('\(record.store.path)')")
+            }
+            if let configuration, record.configuration == nil {
+                throw .invalidArgument("a store of configuration '\(configuration)' cannot join a coordinator that has a store of the default configuration ('\(record.store.path)')")
+            }
+        }
+        _ = try StoreOptions(options)
+        return StoreSetup(path: path, model: managedObjectModel, configurationName: configuration, options: options)
+    }
+
+    func makeStore(type: String, setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore {
+        guard let factory = Self.factory(for: type) else {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'")
+        }
+        return try factory(setup)
+    }
+
+    /// Attaches a store made from `setup`, in slot `slot` (a fresh one when nil).
+    func attach(_ store: PersistentStore, setup: StoreSetup, slot: Int32?) throws(ObjectGraphError) -> PersistentStore {
+        if let twin = attached.first(where: { $0.store.identifier == store.identifier && $0.slot != slot }) {
+            store.close()
+            throw ObjectGraphError(
+                code: ErrorCode.storeOpen,
+                message: "the store '\(setup.path)' has the UUID \(store.identifier) of the attached store '\(twin.store.path)' (a copy of it?); object IDs could not tell them apart",
+                userInfo: [(ErrorUserInfoKey.filePath, setup.path)])
+        }
+        let members = setup.configurationName == nil ? nil : Set(setup.entities.map { ObjectIdentifier($0) })
+        let options = (try? StoreOptions(setup.options)) ?? StoreOptions()
+        let record = AttachedStore(
+            store: store, slot: slot ?? nextSlot, configuration: setup.configurationName, members: members,
+            options: setup.options, readOnly: options.readOnly)
+        if let slot, let i = attached.firstIndex(where: { $0.slot == slot }) {
+            attached[i] = record
+        } else {
+            nextSlot += 1
+            attached.append(record)
+        }
+        return store
     }
 
     /// Detaches `store` (`removePersistentStore:error:`) and closes it. Objects already
@@ -42,44 +129,45 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// their changes cannot be saved.
     public func removePersistentStore(_ store: PersistentStore) throws(ObjectGraphError) {
         try lock.withLock { () throws(ObjectGraphError) in
-            guard let index = persistentStores.firstIndex(where: { $0 === store }) else {
+            guard let index = attached.firstIndex(where: { $0.store === store }) else {
                 throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
             }
-            persistentStores.remove(at: index)
-            readOnlyStores.remove(ObjectIdentifier(store))
+            attached.remove(at: index)
             store.close()
         }
     }
 
     /// Whether saving to `store` is refused.
     public func isReadOnly(_ store: PersistentStore) -> Bool {
-        lock.withLock { readOnlyStores.contains(ObjectIdentifier(store)) }
+        lock.withLock { attached.first { $0.store === store }?.readOnly ?? false }
     }
 
     /// Makes `store` read-only or writable (`setReadOnly:`): a save that would write to a
     /// read-only store fails with 134070 and writes nothing.
     public func setReadOnly(_ flag: Bool, for store: PersistentStore) {
         lock.withLock {
-            if flag { readOnlyStores.insert(ObjectIdentifier(store)) } else { readOnlyStores.remove(ObjectIdentifier(store)) }
+            if let i = attached.firstIndex(where: { $0.store === store }) { attached[i].readOnly = flag }
         }
     }
 
     /// The store attached with identifier (`NSStoreUUID`) `identifier`, or nil.
     public func persistentStore(withIdentifier identifier: String) -> PersistentStore? {
-        lock.withLock { persistentStores.first { $0.identifier == identifier } }
+        lock.withLock { attached.first { $0.store.identifier == identifier }?.store }
     }
 
     /// Makes a store of one type: from its path and the coordinator's model.
     public typealias StoreFactory = (_ path: String, _ model: ManagedObjectModel) throws(ObjectGraphError) -> PersistentStore
+    /// Makes a store of one type from everything it is added with (configuration, options).
+    public typealias StoreSetupFactory = (_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore
 
     private static let registryLock = RecursiveLock()
-    nonisolated(unsafe) private static var registry: [String: StoreFactory] = [
-        StoreType.sqlite: { (path, model) throws(ObjectGraphError) in
-            guard !path.isEmpty else { throw .invalidArgument("an SQLite store needs the path of its file") }
-            return try SQLiteStore(path: path, model: model)
+    nonisolated(unsafe) private static var registry: [String: StoreSetupFactory] = [
+        StoreType.sqlite: { (setup) throws(ObjectGraphError) in
+            guard !setup.path.isEmpty else { throw .invalidArgument("an SQLite store needs the path of its file") }
+            return try SQLiteStore(setup: setup)
         },
-        StoreType.inMemory: { (path, model) throws(ObjectGraphError) in InMemoryStore(path: path, model: model) },
-        StoreType.binary: { (path, model) throws(ObjectGraphError) in try BinaryStore(path: path, model: model) },
+        StoreType.inMemory: { (setup) throws(ObjectGraphError) in InMemoryStore(setup: setup) },
+        StoreType.binary: { (setup) throws(ObjectGraphError) in try BinaryStore(setup: setup) },
     ]
 
     /// The registered store types, in name order (`registeredStoreTypes`).
@@ -88,21 +176,28 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Registers `factory` under `type` (`registerStoreClass:forStoreType:`); nil unregisters it.
-    /// A type must be registered before a store of it can be added.
+    /// A type must be registered before a store of it can be added. Such a store is told
+    /// its configuration and options after it is made (an `AtomicStore` records them);
+    /// `makeStore:` factories receive them before.
     public static func registerStoreType(_ type: String, factory: StoreFactory?) {
-        registryLock.withLock { registry[type] = factory }
+        guard let factory else { return registerStoreType(type, makeStore: nil) }
+        registerStoreType(type, makeStore: { (setup) throws(ObjectGraphError) in
+            let store = try factory(setup.path, setup.model)
+            if let atomic = store as? AtomicStore {
+                atomic.configurationName = setup.configurationName
+                atomic.options = setup.options
+            }
+            return store
+        })
     }
 
-    static func factory(for type: String) -> StoreFactory? {
+    /// Registers a factory that receives the store's whole setup; nil unregisters the type.
+    public static func registerStoreType(_ type: String, makeStore: StoreSetupFactory?) {
+        registryLock.withLock { registry[type] = makeStore }
+    }
+
+    static func factory(for type: String) -> StoreSetupFactory? {
         registryLock.withLock { registry[type] }
-    }
-
-    /// The store that holds objects of `entity` (the first store, while there is one store per coordinator).
-    func store(for entity: EntityDescription) throws(ObjectGraphError) -> PersistentStore {
-        guard let store = persistentStores.first else {
-            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the coordinator has no persistent store: add one before fetching or saving")
-        }
-        return store
     }
 
     func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {
@@ -110,51 +205,27 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return e
     }
 
-    func withStore<T>(for entity: EntityDescription, _ body: (PersistentStore) throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
-        // Stores map only this model's entities; an ID or entity of another model is refused here.
-        guard entity.model === managedObjectModel else {
-            throw .invalidArgument("entity '\(entity.name)' belongs to another model than this coordinator's; object IDs cannot move between coordinators of different models")
+    /// Rows by primary key from one attached store (batch faulting and prefetching).
+    func fetchRows(entity: EntityDescription, primaryKeys: [Int64], in store: StoreRef) throws(ObjectGraphError) -> [RowSnapshot] {
+        try lock.withLock { () throws(ObjectGraphError) in
+            try attachedStore(store).store.fetchRows(entity: entity, primaryKeys: primaryKeys)
         }
-        return try lock.withLock { () throws(ObjectGraphError) -> T in try body(try store(for: entity)) }
     }
 
-    func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
-        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchRows(request, entity: entity) }
-    }
-
-    func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
-        try withStore(for: entity) { s throws(ObjectGraphError) in try s.countRows(request, entity: entity) }
-    }
-
-    func fetchRow(_ id: ManagedObjectID) throws(ObjectGraphError) -> RowSnapshot? {
-        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRow(entity: id.entity, primaryKey: id.primaryKey) }
-    }
-
-    func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot] {
-        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchRows(entity: entity, primaryKeys: primaryKeys) }
-    }
-
-    func fetchMembers(ofAny owners: [Int64], of entity: EntityDescription, through relationship: RelationshipDescription) throws(ObjectGraphError)
+    /// The members of a to-many relationship for many owners of one store (prefetching).
+    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription, in store: StoreRef) throws(ObjectGraphError)
         -> [(owner: Int64, row: RowSnapshot)]
     {
-        try withStore(for: entity) { s throws(ObjectGraphError) in try s.fetchMembers(ofAny: owners, through: relationship) }
-    }
-
-    func fetchMembers(of id: ManagedObjectID, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
-        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchMembers(of: id.primaryKey, through: relationship) }
-    }
-
-    func fetchRows(pointingAt id: ManagedObjectID, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
-        try withStore(for: id.entity) { s throws(ObjectGraphError) in try s.fetchRows(pointingAt: id.primaryKey, through: inverse) }
-    }
-
-    func save(entity: EntityDescription, _ body: (PersistentStore, StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
-        try withStore(for: entity) { store throws(ObjectGraphError) in
-            if readOnlyStores.contains(ObjectIdentifier(store)) {
-                throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(store.path)' is read-only: the save was refused and nothing was written")
-            }
-            try store.save { tx throws(ObjectGraphError) in try body(store, tx) }
+        try lock.withLock { () throws(ObjectGraphError) in
+            try attachedStore(store).store.fetchMembers(ofAny: owners, through: relationship)
         }
+    }
+
+    private func attachedStore(_ ref: StoreRef) throws(ObjectGraphError) -> AttachedStore {
+        guard let record = attached.first(where: { $0.ref == ref }) else {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(ref.identifier)' is no longer attached to this coordinator")
+        }
+        return record
     }
 }
 

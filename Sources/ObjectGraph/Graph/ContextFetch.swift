@@ -17,23 +17,28 @@ extension ManagedObjectContext {
 
     private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
         let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
-        // With pending changes the window applies to the merged result, not the store's rows.
-        let storeRequest = pending ? request.withoutWindow() : request
-        let result = try persistentStoreCoordinator.fetchRows(storeRequest, entity: entity)
-        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
-        let fetched = objects(
-            for: result.rows, storeIdentifier: storeIdentifier, asFaults: request.returnsObjectsAsFaults,
-            batchSize: request.fetchBatchSize, hasValues: result.hasValues)
-        if !pending && result.isExact { return fetched }
+        let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
+        // With pending changes or several stores the window applies to the merged result, not the store's rows.
+        let storeRequest = pending || stores.count > 1 ? request.withoutWindow() : request
+        let parts = try storeRows(storeRequest, entity, stores)
+        var fetched: [(objects: [ManagedObject], isExact: Bool)] = []
+        for (store, result) in parts {
+            fetched.append((objects(
+                for: result.rows, in: store, asFaults: request.returnsObjectsAsFaults,
+                batchSize: request.fetchBatchSize, hasValues: result.hasValues), result.isExact))
+        }
+        if !pending, fetched.count == 1, fetched[0].isExact { return fetched[0].objects }
         var objects: [ManagedObject] = []
-        objects.reserveCapacity(fetched.count + inserted.count)
+        objects.reserveCapacity(fetched.reduce(0) { $0 + $1.objects.count } + inserted.count)
         var seen = Set<ObjectIdentifier>()
-        for o in fetched {
-            if pending && o.isDeleted { continue }
-            // The store matched committed values; a changed object is matched on its own.
-            if (!result.isExact || (pending && o.hasChanges)), let p = request.predicate, !(try matches(o, p)) { continue }
-            seen.insert(ObjectIdentifier(o))
-            objects.append(o)
+        for (part, isExact) in fetched {
+            for o in part {
+                if pending && o.isDeleted { continue }
+                // The store matched committed values; a changed object is matched on its own.
+                if (!isExact || (pending && o.hasChanges)), let p = request.predicate, !(try matches(o, p)) { continue }
+                seen.insert(ObjectIdentifier(o))
+                objects.append(o)
+            }
         }
         if pending {
             for list in [inserted, updated] {
@@ -59,7 +64,7 @@ extension ManagedObjectContext {
         if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        if !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try persistentStoreCoordinator.countRows(request, entity: entity) {
+        if !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try storeCount(request, entity) {
             return n
         }
         return try fetch(request).count

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
     public func rollback() throws(ObjectGraphError) {
         try processPendingChanges()
         for o in inserted.objects {
-            if !o.objectID.isTemporaryID { unregister(o, Self.key(o.entity, o.objectID.primaryKey)) }
+            if !o.objectID.isTemporaryID { unregister(o, key(for: o.objectID)) }
             o.isInserted = false
             o.managedObjectContext = nil
         }
@@ -31,6 +31,7 @@ extension ManagedObjectContext {
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
         sweepThreshold = Self.minimumSweepThreshold
+        storeAssignments.removeAll()
         forgetPendingChanges()
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.invalidatedAll = true
@@ -80,6 +81,7 @@ extension ManagedObjectContext {
         deleted.removeAll()
         deletesToPropagate.removeAll()
         pendingDestinations.removeAll()
+        storeAssignments.removeAll()
         event = EventChanges()
     }
 
@@ -99,30 +101,7 @@ extension ManagedObjectContext {
         for o in pending where o.managedObjectContext !== self || !o.isInserted {
             throw .invalidArgument("\(o) is not a new object of this context")
         }
-        guard let first = pending.first else { return }
-        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
-        var roots: [EntityDescription] = []
-        for o in pending {
-            let root = o.entity.rootEntity
-            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
-            byRoot[ObjectIdentifier(root), default: []].append(o)
-        }
-        var assigned: [(ManagedObject, Int64)] = []
-        var storeIdentifier = ""
-        try persistentStoreCoordinator.save(entity: first.entity) { store, tx throws(ObjectGraphError) in
-            storeIdentifier = store.identifier
-            for root in roots {
-                let list = byRoot[ObjectIdentifier(root)]!
-                var next = try tx.allocatePrimaryKeys(for: root, count: list.count)
-                for o in list {
-                    assigned.append((o, next))
-                    next += 1
-                }
-            }
-        }
-        for (o, pk) in assigned {
-            o.objectID = ManagedObjectID(entity: o.entity, primaryKey: pk, storeIdentifier: storeIdentifier)
-            register(o, Self.key(o.entity, pk))
-        }
+        guard !pending.isEmpty else { return }
+        try assignPermanentIDs(pending)
     }
 }

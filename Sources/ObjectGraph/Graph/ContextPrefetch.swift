@@ -31,30 +31,46 @@ extension ManagedObjectContext {
         return destinations
     }
 
-    /// Faults fetched without values get theirs in one read per hierarchy.
+    /// Faults fetched without values get theirs in one read per store and hierarchy.
     private func loadUnloadedRows(of faults: [ManagedObject]) throws(ObjectGraphError) {
-        var byRoot: [ObjectIdentifier: (EntityDescription, [Int64])] = [:]
+        var groups: [String: [ObjectIdentifier: (EntityDescription, [Int64])]] = [:]
         for o in faults where o.snapshot == nil && o.current == nil && !o.isInserted {
             let root = o.entity.rootEntity
-            byRoot[ObjectIdentifier(root), default: (root, [])].1.append(o.objectID.primaryKey)
+            groups[o.objectID.storeIdentifier ?? "", default: [:]][ObjectIdentifier(root), default: (root, [])].1.append(o.objectID.primaryKey)
         }
-        for (root, keys) in byRoot.values {
-            let rows = try persistentStoreCoordinator.fetchRows(entity: root, primaryKeys: keys)
-            _ = objects(for: rows, storeIdentifier: try persistentStoreCoordinator.store(for: root).identifier)
+        for (identifier, byRoot) in groups {
+            guard let store = persistentStoreCoordinator.storeRef(forIdentifier: identifier) else { continue }
+            for (root, keys) in byRoot.values {
+                _ = objects(for: try persistentStoreCoordinator.fetchRows(entity: root, primaryKeys: keys, in: store), in: store)
+            }
         }
+    }
+
+    /// `objects` split by the store they come from, each store resolved once.
+    private func byStore(_ objects: [ManagedObject]) -> [(StoreRef, [ManagedObject])] {
+        var groups: [String: [ManagedObject]] = [:]
+        var order: [String] = []
+        for o in objects {
+            let identifier = o.objectID.storeIdentifier ?? ""
+            if groups[identifier] == nil { order.append(identifier) }
+            groups[identifier, default: []].append(o)
+        }
+        return order.compactMap { id in persistentStoreCoordinator.storeRef(forIdentifier: id).map { ($0, groups[id]!) } }
     }
 
     private func prefetchToOne(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
         guard let destination = r.destinationEntity else { return [] }
-        var wanted: [Int64] = []
-        for o in owners where o.state(r.slot) == nil && !o.isInserted {
-            guard case .integer(let pk)? = o.snapshot?.values[r.slot] else { continue }
-            if let d = registeredObject(Self.key(destination, pk)), !(d.snapshot == nil && d.current == nil && !d.isInserted) { continue }
-            wanted.append(pk)
-        }
-        if !wanted.isEmpty {
-            let rows = try persistentStoreCoordinator.fetchRows(entity: destination, primaryKeys: wanted)
-            _ = objects(for: rows, storeIdentifier: try persistentStoreCoordinator.store(for: destination).identifier)
+        // A to-one points into its owner's store (relationships never cross stores).
+        for (store, group) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
+            var wanted: [Int64] = []
+            for o in group {
+                guard case .integer(let pk)? = o.snapshot?.values[r.slot] else { continue }
+                if let d = registeredObject(Self.key(destination, pk, store)), !(d.snapshot == nil && d.current == nil && !d.isInserted) { continue }
+                wanted.append(pk)
+            }
+            if !wanted.isEmpty {
+                _ = objects(for: try persistentStoreCoordinator.fetchRows(entity: destination, primaryKeys: wanted, in: store), in: store)
+            }
         }
         var out: [ManagedObject] = []
         for o in owners {
@@ -64,13 +80,10 @@ extension ManagedObjectContext {
     }
 
     private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
-        guard let ownerEntity = r.entity else { return [] }
-        let unloaded = owners.filter { $0.state(r.slot) == nil && !$0.isInserted }
         var out: [ManagedObject] = []
-        if !unloaded.isEmpty {
-            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.objectID.primaryKey), of: ownerEntity, through: r)
-            let storeIdentifier = try persistentStoreCoordinator.store(for: ownerEntity).identifier
-            let members = objects(for: pairs.map(\.row), storeIdentifier: storeIdentifier)
+        for (store, unloaded) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
+            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.objectID.primaryKey), through: r, in: store)
+            let members = objects(for: pairs.map(\.row), in: store)
             var byOwner: [Int64: [ManagedObject]] = [:]
             for (i, pair) in pairs.enumerated() { byOwner[pair.owner, default: []].append(members[i]) }
             // Through a to-one inverse, pending changes move members: as `objects(pointingAt:)`.

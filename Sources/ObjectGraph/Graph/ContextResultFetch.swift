@@ -24,12 +24,15 @@ extension ManagedObjectContext {
         try Self.checkGrouping(request, as: .managedObjectID)
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
         let pending = request.includesPendingChanges && hasUnsavedChanges(of: entity)
-        if !pending, let ids = try persistentStoreCoordinator.fetchIdentities(MemoryAggregation.rowRequest(request, window: true), entity: entity) {
+        let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
+        if !pending, stores.count == 1,
+            let ids = try persistentStoreCoordinator.fetchIdentities(MemoryAggregation.rowRequest(request, window: true), entity: entity, from: stores[0])
+        {
+            let storeIdentifier = stores[0].ref.identifier
             return ids.map { ManagedObjectID(entity: $0.entity, primaryKey: $0.primaryKey, storeIdentifier: storeIdentifier) }
         }
-        return try mergedObjectIDs(request, entity, storeIdentifier, pending: pending)
+        return try mergedObjectIDs(request, entity, stores, pending: pending)
     }
 
     /// One dictionary per result row (or group) over the request's `propertiesToFetch`,
@@ -42,8 +45,9 @@ extension ManagedObjectContext {
         let asDictionaries = request.resultType == .dictionary ? request : request.withResultType(.dictionary)
         let plan = try DictionaryPlan.make(asDictionaries, entity)
         let keys = plan.columns.prefix(plan.visibleCount).map(\.name)
-        let rows = try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity)
-        let storeIdentifier = try persistentStoreCoordinator.store(for: entity).identifier
+        let record = try persistentStoreCoordinator.dictionaryStore(asDictionaries, entity: entity)
+        let rows = try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity, from: record)
+        let storeIdentifier = record.ref.identifier
         return rows.map { row in
             ResultDictionary(keys: keys, values: row.map { v in
                 switch v {
@@ -74,21 +78,27 @@ extension ManagedObjectContext {
 
     /// The IDs of store rows and pending changes merged: rows whose object is in memory
     /// are judged on the object, the others on the stored row; nothing new is registered.
-    private func mergedObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, _ storeIdentifier: String, pending: Bool) throws(ObjectGraphError) -> [ManagedObjectID] {
-        let result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity)
-        let source = persistentStoreCoordinator.rowSource()
+    private func mergedObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, _ stores: [PersistentStoreCoordinator.AttachedStore],
+        pending: Bool) throws(ObjectGraphError) -> [ManagedObjectID]
+    {
         var items: [(reader: any KeyValueReading, id: ManagedObjectID, order: Int)] = []
         var seen = Set<ObjectIdentifier>()
-        for row in result.rows {
-            if pending, let o = registeredObject(Self.key(row.entity, row.primaryKey)) {
-                if o.isDeleted { continue }
-                if !result.isExact || o.hasChanges, let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
-                seen.insert(ObjectIdentifier(o))
-                items.append((o, o.objectID, Int(row.primaryKey)))
-            } else {
-                let r = source.reader(row)
-                if !result.isExact, let p = request.predicate, !(try p.evaluate(with: .object(r))) { continue }
-                items.append((r, ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier), Int(row.primaryKey)))
+        var allExact = stores.count == 1
+        for record in stores {
+            let result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity, from: record)
+            let source = persistentStoreCoordinator.rowSource(record)
+            allExact = allExact && result.isExact
+            for row in result.rows {
+                if pending, let o = registeredObject(Self.key(row.entity, row.primaryKey, record.ref)) {
+                    if o.isDeleted { continue }
+                    if !result.isExact || o.hasChanges, let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
+                    seen.insert(ObjectIdentifier(o))
+                    items.append((o, o.objectID, Int(row.primaryKey)))
+                } else {
+                    let r = source.reader(row)
+                    if !result.isExact, let p = request.predicate, !(try p.evaluate(with: .object(r))) { continue }
+                    items.append((r, ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: record.ref.identifier), Int(row.primaryKey)))
+                }
             }
         }
         if pending {
@@ -105,7 +115,7 @@ extension ManagedObjectContext {
             }
         }
         var ids = items.map(\.id)
-        if !result.isExact || pending {
+        if !allExact || pending {
             var keyed: [(id: ManagedObjectID, values: [AttributeValue], order: Int)] = []
             for item in items {
                 var values: [AttributeValue] = []

@@ -41,66 +41,53 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Writes the changes in one store transaction and, once it commits, moves the objects
-    /// to their new committed state.
+    /// Writes the changes, each store's share in its own transaction (all open before any
+    /// commits), and once they commit moves the objects to their new committed state.
     private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
-        guard let anyEntity = (inserts + updates + deletes).first?.entity else { return }
+        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty) else { return }
+        let plan = try planSave(inserts, updates, deletes)
         var newKeys: [ObjectIdentifier: Int64] = [:]
-        var written: [(ManagedObject, RowSnapshot)] = []
-        var storeIdentifier = ""
-        try persistentStoreCoordinator.save(entity: anyEntity) { store, tx throws(ObjectGraphError) in
-            storeIdentifier = store.identifier
-            // Keys in blocks, one allocation per hierarchy, in insertion order.
-            var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
-            var roots: [EntityDescription] = []
-            for o in inserts {
-                let root = o.entity.rootEntity
-                if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
-                byRoot[ObjectIdentifier(root), default: []].append(o)
+        var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
+        try persistentStoreCoordinator.save(plan.map(\.store)) { transactions throws(ObjectGraphError) in
+            for (share, tx) in zip(plan, transactions) {
+                try allocateKeys(share.inserts, tx, &newKeys)
             }
-            for root in roots {
-                // Objects given permanent IDs early keep them.
-                let objects = byRoot[ObjectIdentifier(root)]!.filter { $0.objectID.isTemporaryID }
-                for o in byRoot[ObjectIdentifier(root)]! where !o.objectID.isTemporaryID {
-                    newKeys[ObjectIdentifier(o)] = o.objectID.primaryKey
+            for (share, tx) in zip(plan, transactions) {
+                let ref = share.store.ref
+                for o in share.inserts {
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try rowValues(o, newKeys))
+                    try tx.insert(row)
+                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
-                guard !objects.isEmpty else { continue }
-                var next = try tx.allocatePrimaryKeys(for: root, count: objects.count)
-                for o in objects {
-                    newKeys[ObjectIdentifier(o)] = next
-                    next += 1
+                for o in share.updates {
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) + 1, values: try rowValues(o, newKeys))
+                    try tx.update(row)
+                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
+                for o in share.deletes { try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey) }
+                try writeMembers(share.inserts + share.updates, newKeys, tx)
             }
-            for o in inserts {
-                let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try rowValues(o, newKeys))
-                try tx.insert(row)
-                written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values)))
-            }
-            for o in updates {
-                let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) + 1, values: try rowValues(o, newKeys))
-                try tx.update(row)
-                written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values)))
-            }
-            for o in deletes { try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey) }
-            try writeMembers(inserts + updates, newKeys, tx)
         }
 
         // Committed: the objects now match their rows.
-        for (o, snapshot) in written {
+        for (o, snapshot, store) in written {
             if o.isInserted {
                 if o.objectID.isTemporaryID {
-                    o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: storeIdentifier)
+                    o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
                 }
-                register(o, Self.key(o.entity, snapshot.primaryKey))
+                register(o, Self.key(o.entity, snapshot.primaryKey, store))
                 o.isInserted = false
+                storeAssignments.removeValue(forKey: ObjectIdentifier(o))
             }
             o.snapshot = snapshot
             o.current = nil
             o.changedSlots.removeAll()
         }
-        for o in deletes {
-            unregister(o, Self.key(o.entity, o.objectID.primaryKey))
-            o.managedObjectContext = nil
+        for share in plan {
+            for o in share.deletes {
+                unregister(o, Self.key(o.entity, o.objectID.primaryKey, share.store.ref))
+                o.managedObjectContext = nil
+            }
         }
         inserted.removeAll()
         updated.removeAll()
@@ -109,7 +96,7 @@ extension ManagedObjectContext {
 
     /// Writes the contents of changed to-many relationships the members' rows do not
     /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
-    private func writeMembers(_ objects: [ManagedObject], _ newKeys: [ObjectIdentifier: Int64], _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
+    func writeMembers(_ objects: [ManagedObject], _ newKeys: [ObjectIdentifier: Int64], _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
         for o in objects {
             for (slot, kind) in o.entity.layout.kinds.enumerated() {
                 guard case .toMany(let r) = kind, !r.isTransient, let s = o.state(slot) else { continue }
@@ -132,7 +119,7 @@ extension ManagedObjectContext {
 
     /// One value per slot, as the store keeps it: attributes as they are, a to-one as the
     /// destination's primary key (a new destination's key comes from `newKeys`).
-    private func rowValues(_ o: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws(ObjectGraphError) -> [AttributeValue] {
+    func rowValues(_ o: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws(ObjectGraphError) -> [AttributeValue] {
         var values = o.current ?? o.snapshot?.values ?? o.entity.layout.defaults
         for (slot, kind) in o.entity.layout.kinds.enumerated() {
             guard case .toOne(let r) = kind else { continue }

@@ -62,7 +62,7 @@ extension ManagedObject {
                 out[p.name] = .scalar(snapshot?.values[slot] ?? .null)
             case .toOne(let r):
                 if case .integer(let pk)? = snapshot?.values[slot], let d = r.destinationEntity {
-                    out[p.name] = .object(try context.object(entity: d, primaryKey: pk))
+                    out[p.name] = .object(try context.object(entity: d, primaryKey: pk, in: try context.storeRef(of: objectID)))
                 } else {
                     out[p.name] = .null
                 }

@@ -318,7 +318,7 @@ open class ManagedObject: CustomStringConvertible {
         if !isInserted {
             try fireFault(context)
             if case .integer(let pk)? = snapshot?.values[r.slot], let destination = r.destinationEntity {
-                target = try context.object(entity: destination, primaryKey: pk)
+                target = try context.object(entity: destination, primaryKey: pk, in: try context.storeRef(of: objectID))
             }
         }
         let s = RelationState()
@@ -336,9 +336,9 @@ open class ManagedObject: CustomStringConvertible {
         } else if !isInserted {
             // Many-to-many and inverse-less: the store's join table. Both sides of a pair are
             // loaded before either changes, so what is loaded later agrees with memory.
-            let storeIdentifier = objectID.storeIdentifier ?? ""
+            let store = try context.storeRef(of: objectID)
             for row in try context.persistentStoreCoordinator.fetchMembers(of: objectID, through: r) {
-                let member = context.object(for: row, storeIdentifier: storeIdentifier)
+                let member = context.object(for: row, in: store)
                 if !member.isDeleted { s.add(member) }
             }
         }

@@ -16,7 +16,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var ownerThread: pthread_t?
     let queue: ContextQueue?
 
-    /// Objects with permanent IDs, by (hierarchy root, primary key). Held strongly; unless
+    /// Objects with permanent IDs, by (store, hierarchy root, primary key). Held strongly; unless
     /// `retainsRegisteredObjects`, a sweep (`releaseUnreferencedObjects`) drops unchanged
     /// ones nobody else holds. (Weak references would give every object a side table and
     /// make all of its reference counting slow.)
@@ -44,6 +44,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Set while `awakeFromFetch` runs: changes are not recorded then.
     var changeProcessingSuspended = 0
 
+    /// New objects assigned to a store (`assign(_:to:)`), until they are saved or discarded.
+    var storeAssignments: [ObjectIdentifier: PersistentStore] = [:]
+
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]
     /// Whether delete rules apply when an object is deleted (the end of the event on a
@@ -54,9 +57,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
         didSet { if !retainsRegisteredObjects { releaseUnreferencedObjects() } }
     }
 
+    /// Two stores can both hold row 1 of an entity (overlapping configurations), so the
+    /// key names the store by its coordinator slot: a small number, not its UUID.
     struct ObjectKey: Hashable {
         let root: ObjectIdentifier
         let primaryKey: Int64
+        let store: Int32
     }
 
     public enum ConcurrencyType: Int, Sendable {
@@ -100,8 +106,27 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
     }
 
-    static func key(_ entity: EntityDescription, _ pk: Int64) -> ObjectKey {
-        ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk)
+    static func key(_ entity: EntityDescription, _ pk: Int64, _ store: StoreRef) -> ObjectKey {
+        ObjectKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: pk, store: store.slot)
+    }
+
+    /// The key of a permanent ID; nil when its store is not attached.
+    func key(for id: ManagedObjectID) -> ObjectKey? {
+        guard !id.isTemporaryID, let store = persistentStoreCoordinator.storeRef(forIdentifier: id.storeIdentifier) else { return nil }
+        return Self.key(id.entity, id.primaryKey, store)
+    }
+
+    /// The store of a permanent ID (once per fault or relationship load, not per row).
+    func storeRef(of id: ManagedObjectID) throws(ObjectGraphError) -> StoreRef {
+        guard id.entity.model === persistentStoreCoordinator.managedObjectModel else {
+            throw .invalidArgument("entity '\(id.entity.name)' belongs to another model than this coordinator's; object IDs cannot move between coordinators of different models")
+        }
+        guard let store = persistentStoreCoordinator.storeRef(forIdentifier: id.storeIdentifier) else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOperation,
+                message: "the store of \(id.uriRepresentation) is not attached to this coordinator (it was removed, or the ID comes from another stack)")
+        }
+        return store
     }
 
     /// The registered object for a key.
@@ -114,8 +139,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
     }
 
-    func unregister(_ object: ManagedObject, _ key: ObjectKey) {
-        registered.removeValue(forKey: key)
+    func unregister(_ object: ManagedObject, _ key: ObjectKey?) {
+        if let key { registered.removeValue(forKey: key) }
     }
 
     /// Drops from the registry every unchanged object that nothing outside it holds (none
@@ -186,11 +211,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         return object
     }
 
-    /// The registered object for a row, or a new fault for it (uniquing: one object per ID).
-    func object(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> ManagedObject {
-        let key = Self.key(entity, primaryKey)
+    /// The registered object for a row of `store`, or a new fault for it (uniquing: one object per ID).
+    func object(entity: EntityDescription, primaryKey: Int64, in store: StoreRef) throws(ObjectGraphError) -> ManagedObject {
+        let key = Self.key(entity, primaryKey, store)
         if let existing = registeredObject(key) { return existing }
-        let store = try persistentStoreCoordinator.store(for: entity)
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
         let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
         // A destination with subentities is loaded now, so the object has its concrete entity.
@@ -204,7 +228,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// cached (`returnsObjectsAsFaults`), fully loaded, or, for rows without values, plain
     /// faults, loaded `fetchBatchSize` at a time when one fires. What a new object needs
     /// from its entity is worked out once per entity.
-    func objects(for rows: [RowSnapshot], storeIdentifier: String, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true) -> [ManagedObject] {
+    func objects(for rows: [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true) -> [ManagedObject] {
         var out: [ManagedObject] = []
         out.reserveCapacity(rows.count)
         registered.reserveCapacity(registered.count + rows.count)
@@ -221,7 +245,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 root = ObjectIdentifier(e.rootEntity)
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
-            let key = ObjectKey(root: root, primaryKey: row.primaryKey)
+            let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
             if let existing = registered[key] {
                 if hasValues && existing.snapshot == nil && existing.current == nil && !existing.isInserted {
                     existing.snapshot = row
@@ -233,7 +257,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 out.append(existing)
                 continue
             }
-            let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
+            let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: store.identifier)
             let object = type.init(ManagedObject.Construction(entity: row.entity, id: id, context: self, snapshot: hasValues ? row : nil))
             registered[key] = object
             if !hasValues {
@@ -245,33 +269,35 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             out.append(object)
         }
-        if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize) }
+        if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize, store: store) }
         if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
         return out
     }
 
     /// Splits faults into batches of `size` in result order; each batch loads as one read.
-    private func batch(_ faults: [ManagedObject], size: Int) {
+    private func batch(_ faults: [ManagedObject], size: Int, store: StoreRef) {
         var start = 0
         while start < faults.count {
             let members = faults[start..<min(start + size, faults.count)]
-            let batch = FaultBatch(entity: members.first!.entity.rootEntity, primaryKeys: members.map(\.objectID.primaryKey))
+            let batch = FaultBatch(entity: members.first!.entity.rootEntity, store: store, primaryKeys: members.map(\.objectID.primaryKey))
             for o in members { o.faultBatch = batch }
             start += size
         }
     }
 
-    /// The registered object for a fetched row; a fault is filled, a loaded object is kept as it is.
-    func object(for row: RowSnapshot, storeIdentifier: String) -> ManagedObject {
-        let key = Self.key(row.entity, row.primaryKey)
+    /// The registered object for a row fetched from `store`; a fault is filled, a loaded object is kept as it is.
+    func object(for row: RowSnapshot, in store: StoreRef) -> ManagedObject {
+        let key = Self.key(row.entity, row.primaryKey, store)
         if let existing = registeredObject(key) {
             if existing.isFault {
                 existing.snapshot = row
+                existing.rowCached = false
+                existing.faultBatch = nil
                 existing.awakeFromFetchIgnoringErrors(self)
             }
             return existing
         }
-        let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: storeIdentifier)
+        let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: store.identifier)
         let object = ManagedObject.make(entity: row.entity, id: id, context: self, snapshot: row)
         register(object, key)
         object.awakeFromFetchIgnoringErrors(self)
@@ -285,7 +311,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if let o = inserted.objects.first(where: { $0.objectID == id }) { return o }
             throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "no object with the temporary ID \(id) in this context")
         }
-        return try object(entity: id.entity, primaryKey: id.primaryKey)
+        return try object(entity: id.entity, primaryKey: id.primaryKey, in: try storeRef(of: id))
     }
 
     /// The object for `id` with its values loaded; error 133000 when its row is gone.
@@ -294,7 +320,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         do {
             try o.fireFault(self)
         } catch {
-            if !o.hasChanges { unregister(o, Self.key(o.entity, id.primaryKey)) }
+            if !o.hasChanges { unregister(o, key(for: id)) }
             throw error
         }
         return o
@@ -304,7 +330,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func objectRegistered(for id: ManagedObjectID) -> ManagedObject? {
         guard (try? checkThread()) != nil else { return nil }
         if id.isTemporaryID { return inserted.objects.first { $0.objectID == id } }
-        return registeredObject(Self.key(id.entity, id.primaryKey))
+        return key(for: id).flatMap { registeredObject($0) }
     }
 
     /// The objects whose to-one `inverse` points at `owner`: the store's rows, then this
@@ -312,10 +338,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func objects(pointingAt owner: ManagedObject, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let storeIdentifier = owner.objectID.storeIdentifier ?? ""
         let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
+        let store = rows.isEmpty ? nil : try storeRef(of: owner.objectID)
         for row in rows {
-            let o = object(for: row, storeIdentifier: storeIdentifier)
+            let o = object(for: row, in: store!)
             if o.isDeleted { continue }
             if let s = o.state(inverse.slot), s.target !== owner { continue }
             seen.insert(ObjectIdentifier(o))

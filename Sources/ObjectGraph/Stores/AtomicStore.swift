@@ -45,53 +45,102 @@ public final class AtomicStoreCacheNode {
 /// it may override `newReferenceObjects(for:count:)` and `willRemove(_:)`. Fetches run
 /// in memory. A save applies the context's changes to the nodes and then calls `save()`;
 /// when that throws, the nodes are as they were before.
-open class AtomicStore: PersistentStore, @unchecked Sendable {
+open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable {
     public let type: String
-    public let path: String
+    /// Where the next save writes (`setURL:forPersistentStore:` moves it).
+    public internal(set) var path: String
     public let model: ManagedObjectModel
     public var identifier: String
     /// The metadata saved with the data; `NSStoreType` and `NSStoreUUID` are kept in it.
     public var metadata: [String: PropertyListValue]
+    public internal(set) var configurationName: String?
+    public internal(set) var options: [String: PropertyListValue]
+    let setup: StoreSetup
     var state = MemoryRows()
 
     /// Opens the store at `path`: a missing or empty file means a new store; otherwise
     /// `load()` reads it. The model must match the version hashes the metadata records.
     public init(type: String, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
-        self.type = type
-        self.path = path
-        self.model = model
+        let setup = StoreSetup(path: path, model: model)
+        (self.type, self.path, self.model, self.setup) = (type, path, model, setup)
+        (self.configurationName, self.options) = (nil, [:])
         self.identifier = UUID().uuidString
         self.metadata = [:]
+        try openStoredData()
+    }
+
+    /// Opens the store `setup` describes. It holds only its configuration's entities:
+    /// their version hashes are checked (unless versioning is ignored) and records of
+    /// other entities are refused when loading.
+    public init(type: String, setup: StoreSetup) throws(ObjectGraphError) {
+        (self.type, self.path, self.model, self.setup) = (type, setup.path, setup.model, setup)
+        (self.configurationName, self.options) = (setup.configurationName, setup.options)
+        self.identifier = setup.identifier ?? UUID().uuidString
+        self.metadata = [:]
+        try openStoredData()
+    }
+
+    private func openStoredData() throws(ObjectGraphError) {
         metadata = freshMetadata()
+        for (key, value) in setup.initialMetadata where metadata[key] == nil { metadata[key] = value }
         if hasStoredData() {
             try load()
             if let uuid = metadata[StoreMetadataKey.storeUUID]?.stringValue { identifier = uuid }
             metadata[StoreMetadataKey.storeType] = .string(type)
             metadata[StoreMetadataKey.storeUUID] = .string(identifier)
             try checkVersionHashes()
+            try checkConfiguration()
         }
     }
 
-    /// Metadata of a new store: type, UUID and the model's version hashes.
+    /// Metadata of a new store: type, UUID and the version hashes of its entities.
     public func freshMetadata() -> [String: PropertyListValue] {
         [
             StoreMetadataKey.storeType: .string(type),
             StoreMetadataKey.storeUUID: .string(identifier),
-            StoreMetadataKey.modelVersionHashes: .dictionary(model.entityVersionHashesByName.mapValues { .data($0) }),
+            StoreMetadataKey.modelVersionHashes: .dictionary(setup.versionHashes),
             StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
             StoreMetadataKey.modelVersionHashesVersion: .integer(3),
         ]
     }
+
+    /// A loaded record of an entity outside the store's configuration is refused (134020).
+    func checkConfiguration() throws(ObjectGraphError) {
+        guard configurationName != nil else { return }
+        let members = Set(setup.entities.map { ObjectIdentifier($0) })
+        for row in state.allRows where !members.contains(ObjectIdentifier(row.entity)) {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleSchema,
+                message: "the store '\(path)' holds records of '\(row.entity.name)', which configuration '\(configurationName ?? "")' does not include",
+                userInfo: [(ErrorUserInfoKey.entity, row.entity.name), (ErrorUserInfoKey.filePath, path)])
+        }
+    }
+
+    /// Keeps `metadata` (with this store's type and UUID) for the next save.
+    public func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError) {
+        var new = metadata
+        new[StoreMetadataKey.storeType] = .string(type)
+        new[StoreMetadataKey.storeUUID] = .string(identifier)
+        self.metadata = new
+    }
+
+    func largestPrimaryKey(for root: EntityDescription) throws(ObjectGraphError) -> Int64 { state.maxKey(root) }
 
     static func fileSize(_ path: String) -> Int {
         var info = stat()
         return stat(path, &info) == 0 ? Int(info.st_size) : -1
     }
 
-    /// A store written with another version of the model is refused (134100).
+    /// A store written with another version of the model is refused (134100), unless
+    /// versioning is ignored: then the hashes are brought up to date for the next save.
     func checkVersionHashes() throws(ObjectGraphError) {
         guard let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue else { return }
-        let current = model.entityVersionHashesByName
+        if setup.parsedOptions.ignoreVersioning {
+            metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(setup.versionHashes)
+            return
+        }
+        var current: [String: [UInt8]] = [:]
+        for e in setup.entities { current[e.name] = e.versionHash }
         for name in Set(stored.keys).union(current.keys).sorted() where stored[name]?.dataValue != current[name] {
             throw ObjectGraphError(
                 code: ErrorCode.storeIncompatibleVersionHash,
@@ -221,7 +270,7 @@ open class AtomicStore: PersistentStore, @unchecked Sendable {
 
 /// A save of an atomic store: the changes land on a copy of the nodes, with keys from
 /// the store's `newReferenceObjects`.
-final class AtomicSaveTransaction: StoreSaveTransaction {
+final class AtomicSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     let store: AtomicStore
     let inner: MemorySaveTransaction
     var deleted: [AtomicStoreCacheNode] = []
@@ -240,6 +289,10 @@ final class AtomicSaveTransaction: StoreSaveTransaction {
         }
         inner.state.loadMaxKey(entity, last)
         return first
+    }
+
+    func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
+        try inner.raiseKeyCounter(for: root, to: key)
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) { try inner.insert(row) }

@@ -13,13 +13,22 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
     public static let signature: [UInt8] = Array("OGBINARY".utf8)
     public static let formatVersion: UInt32 = 1
 
-    public init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
-        guard !path.isEmpty else { throw .invalidArgument("a Binary store needs the path of its file") }
-        try super.init(type: StoreType.binary, path: path, model: model)
+    public convenience init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        try self.init(setup: StoreSetup(path: path, model: model))
+    }
+
+    /// A Binary store for the configuration and options of `setup`.
+    public convenience init(setup: StoreSetup) throws(ObjectGraphError) {
+        guard !setup.path.isEmpty else { throw .invalidArgument("a Binary store needs the path of its file") }
+        try self.init(type: StoreType.binary, setup: setup)
     }
 
     /// A store of `type` in the Binary document format, kept where `readDocument` and
     /// `writeDocument` say.
+    public override init(type: String, setup: StoreSetup) throws(ObjectGraphError) {
+        try super.init(type: type, setup: setup)
+    }
+
     public override init(type: String, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
         try super.init(type: type, path: path, model: model)
     }

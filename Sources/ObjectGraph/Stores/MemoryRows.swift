@@ -174,7 +174,7 @@ public struct MemoryRows {
 }
 
 /// A save on a copy of `MemoryRows`: the store keeps the copy only when the save succeeds.
-final class MemorySaveTransaction: StoreSaveTransaction {
+final class MemorySaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     var state: MemoryRows
     let readOnlyPath: String?
 
@@ -185,6 +185,10 @@ final class MemorySaveTransaction: StoreSaveTransaction {
 
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
         state.allocatePrimaryKeys(for: entity, count: count)
+    }
+
+    func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
+        state.loadMaxKey(root, key)
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {

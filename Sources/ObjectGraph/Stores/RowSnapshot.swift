@@ -104,9 +104,21 @@ public protocol PersistentStore: AnyObject {
     /// Runs `body` in one transaction: everything it writes lands, or nothing does.
     func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError)
     func close()
+    /// The configuration the store was added with; nil for the default (every entity).
+    var configurationName: String? { get }
+    /// The options the store was added with, unknown keys included.
+    var options: [String: PropertyListValue] { get }
+    /// Replaces the metadata; it is written at the store's next save.
+    func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError)
 }
 
 extension PersistentStore {
+    public var configurationName: String? { nil }
+    public var options: [String: PropertyListValue] { [:] }
+    public func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError) {
+        throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' of type \(type) does not take new metadata")
+    }
+
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         guard let inverse = relationship.inverseRelationship else { return [] }
         return try fetchRows(pointingAt: primaryKey, through: inverse)
@@ -143,4 +155,16 @@ public enum StoreMetadataKey {
     public static let modelVersionIdentifiers = "NSStoreModelVersionIdentifiers"
     public static let modelVersionHashesVersion = "NSStoreModelVersionHashesVersion"
     public static let persistenceFrameworkVersion = "NSPersistenceFrameworkVersion"
+}
+
+/// A store whose primary-key counters can be read, so a copy keeps them
+/// (`migratePersistentStore`): IDs handed out once are never handed out again.
+protocol KeyCounterReading {
+    /// The largest primary key handed out in the hierarchy of `root`.
+    func largestPrimaryKey(for root: EntityDescription) throws(ObjectGraphError) -> Int64
+}
+
+/// A save transaction that can raise a hierarchy's primary-key counter.
+protocol KeyCounterWriting {
+    func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError)
 }

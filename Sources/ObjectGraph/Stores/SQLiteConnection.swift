@@ -30,6 +30,11 @@ final class SQLiteConnection {
 
     deinit { close() }
 
+    /// How long a statement waits for another connection's lock before SQLITE_BUSY.
+    func setBusyTimeout(_ seconds: Double) {
+        sqlite3_busy_timeout(handle, Int32(min(seconds * 1000, Double(Int32.max))))
+    }
+
     func close() {
         for (_, s) in statements { sqlite3_finalize(s) }
         statements.removeAll()

@@ -5,11 +5,28 @@ import FoundationEssentials
 /// one INSERT, one UPDATE and one DELETE statement, prepared once and reused; a row's
 /// destination-entity columns are filled in just before COMMIT, when every row of the
 /// save exists.
-struct SQLiteSaveTransaction: StoreSaveTransaction {
+struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     let store: SQLiteStore
     let db: SQLiteConnection
 
+    func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
+        let s = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?")
+        db.bind(s, 1, key)
+        db.bind(s, 2, Int64(store.schema.mapping(root.rootEntity).number))
+        try db.run(s)
+    }
+
+    /// Writes touch only tables this store has; another hierarchy is a routing mistake.
+    private func checkStored(_ entity: EntityDescription) throws(ObjectGraphError) {
+        guard store.schema.isStored(entity) else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleSchema,
+                message: "the store '\(store.path)' (configuration \(store.configurationName ?? "default")) has no table for entity '\(entity.name)'")
+        }
+    }
+
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
+        try checkStored(entity)
         let rootNumber = Int64(store.schema.mapping(entity.rootEntity).number)
         let select = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
         db.bind(select, 1, rootNumber)
@@ -25,6 +42,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
         let s = try db.prepare(plan.insertSQL)
         db.bind(s, 1, row.primaryKey)
@@ -36,6 +54,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
     }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
         let s = try db.prepare(plan.updateSQL)
         db.bind(s, 1, row.version)
@@ -46,13 +65,14 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
     }
 
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
+        try checkStored(entity)
         let table = store.schema.table(entity)
         let s = try db.prepare("DELETE FROM \(table.name) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         try db.run(s)
         // The row leaves every join table it is in.
         let root = entity.rootEntity
-        for join in store.schema.joinTables {
+        for join in store.schema.joinTables where store.schema.isStored(join) {
             var columns: [String] = []
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
@@ -65,7 +85,11 @@ struct SQLiteSaveTransaction: StoreSaveTransaction {
     }
 
     func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
-        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)] else {
+        // A relationship leading out of this store's configuration holds nothing here.
+        if members.isEmpty, let destination = relationship.destinationEntity, !store.schema.isStored(destination) { return }
+        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)], let owner = relationship.entity,
+            let destination = relationship.destinationEntity, store.schema.isStored(owner), store.schema.isStored(destination)
+        else {
             throw .invalidArgument("'\(relationship.qualifiedName)' is not a stored to-many relationship")
         }
         switch storage {

@@ -73,8 +73,24 @@ struct SQLiteSchema {
     var entityByNumber: [Int: EntityDescription] = [:]
     var numberOf: [ObjectIdentifier: Int] = [:]
     var toMany: [ObjectIdentifier: ToManyStorage] = [:]
+    /// The hierarchy roots whose tables this store has: those of its configuration's
+    /// entities (a listed subentity brings its hierarchy's table). Numbers, columns and
+    /// mappings still cover the whole model, so a store of one configuration numbers
+    /// entities as a store of all of them does.
+    var storedRoots = Set<ObjectIdentifier>()
 
-    init(model: ManagedObjectModel) throws(ObjectGraphError) {
+    /// Whether the store has the table of `entity`'s hierarchy.
+    func isStored(_ entity: EntityDescription) -> Bool { storedRoots.contains(ObjectIdentifier(entity.rootEntity)) }
+
+    /// Whether a join table's two hierarchies are both stored (otherwise the relationship
+    /// would cross stores and holds nothing here).
+    func isStored(_ join: JoinTable) -> Bool {
+        guard let a = join.relationship.entity, let b = join.relationship.destinationEntity else { return false }
+        return isStored(a) && isStored(b)
+    }
+
+    init(model: ManagedObjectModel, entities: [EntityDescription]? = nil) throws(ObjectGraphError) {
+        for e in entities ?? model.entities { storedRoots.insert(ObjectIdentifier(e.rootEntity)) }
         let roots = model.entitiesSortedByName.filter { $0.superentity == nil }
         var number = 0
         for root in roots {
@@ -273,6 +289,8 @@ struct SQLiteSchema {
     /// The statements that create an empty store, in Core Data's spelling.
     var createStatements: [String] {
         var out: [String] = []
+        let tables = self.tables.filter { isStored($0.root) }
+        let joinTables = self.joinTables.filter { isStored($0) }
         for table in tables {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\($0.name) \($0.declaredType)" }
@@ -304,11 +322,11 @@ struct SQLiteSchema {
 
     /// The first table or column this schema needs that an existing store lacks.
     func missing(in existing: [String: Set<String>]) -> (table: String, column: String?)? {
-        for table in tables {
+        for table in tables where isStored(table.root) {
             guard let have = existing[table.name] else { return (table.name, nil) }
             for column in table.columns where !have.contains(column.name) { return (table.name, column.name) }
         }
-        for join in joinTables {
+        for join in joinTables where isStored(join) {
             guard let have = existing[join.name] else { return (join.name, nil) }
             for c in [join.sourceColumn, join.destinationColumn] + [join.destinationOrderColumn, join.sourceOrderColumn].compactMap({ $0 })
             where !have.contains(c) {

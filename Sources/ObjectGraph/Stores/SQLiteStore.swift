@@ -7,29 +7,55 @@ import Glibc
 /// The SQLite store, in the layout of Apple's Core Data SQLite stores (DESIGN §4).
 public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let type = StoreType.sqlite
-    public let path: String
+    public private(set) var path: String
     public private(set) var identifier: String = ""
     public private(set) var metadata: [String: PropertyListValue] = [:]
+    public let configurationName: String?
+    public let options: [String: PropertyListValue]
+    let storeOptions: StoreOptions
+    let setup: StoreSetup
     let schema: SQLiteSchema
     let model: ManagedObjectModel
     private var connection: SQLiteConnection?
+    /// Set when the metadata changed in memory (setMetadata, hashes of a store opened with
+    /// versioning ignored); written in the next save's transaction.
+    private var metadataNeedsWrite = false
     /// Per entity, its INSERT and UPDATE (built once).
     var plans: [ObjectIdentifier: WritePlan] = [:]
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
 
     /// Opens the store at `path`, creating it when the file is missing or empty.
-    public init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
-        self.path = path
-        self.model = model
-        self.schema = try SQLiteSchema(model: model)
+    public convenience init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        try self.init(setup: StoreSetup(path: path, model: model))
+    }
+
+    /// Opens or creates the store `setup` describes: only its configuration's tables, its
+    /// options applied (journal mode and other pragmas, busy timeout, ANALYZE, VACUUM).
+    public init(setup: StoreSetup) throws(ObjectGraphError) {
+        self.path = setup.path
+        self.model = setup.model
+        self.configurationName = setup.configurationName
+        self.options = setup.options
+        self.storeOptions = try StoreOptions(setup.options)
+        self.setup = setup
+        self.schema = try SQLiteSchema(model: setup.model, entities: setup.entities)
+        self.connection = try open(at: setup.path, creating: true)
+    }
+
+    /// Opens the file at `path` for this store: created when `creating` and the file is
+    /// missing or empty; otherwise checked (metadata, version hashes, integrity, tables).
+    private func open(at path: String, creating: Bool, expecting identity: String? = nil) throws(ObjectGraphError) -> SQLiteConnection {
         try Self.checkHeader(path)
+        if !creating && FileHandleReader(path: path).map({ $0.read(16).isEmpty }) ?? true {
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
         let connection = try SQLiteConnection(path: path)
-        self.connection = connection
         do throws(ObjectGraphError) {
+            if let timeout = storeOptions.timeout { connection.setBusyTimeout(timeout) }
             let tables = Set(try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
             if tables.isEmpty {
-                try connection.execute("PRAGMA journal_mode=WAL")
+                try connection.execute("PRAGMA journal_mode=\(journalMode)")
                 try create(connection)
             } else {
                 guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
@@ -38,18 +64,37 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                         message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
                         userInfo: [(ErrorUserInfoKey.filePath, path)])
                 }
-                try readMetadata(connection)
+                try readMetadata(connection, path: path)
+                if let identity, identity != identifier {
+                    throw ObjectGraphError(
+                        code: ErrorCode.storeOperation,
+                        message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
+                        userInfo: [(ErrorUserInfoKey.filePath, path)])
+                }
                 try checkCompatible()
                 try checkIntegrity(connection)
                 try checkTables(connection, tables)
                 // Only a store we accept is changed, and the first change is its journal mode.
-                try connection.execute("PRAGMA journal_mode=WAL")
+                try connection.execute("PRAGMA journal_mode=\(journalMode)")
             }
+            try applyOptions(connection)
         } catch {
             connection.close()
-            self.connection = nil
             throw Self.describe(error, path: path)
         }
+        return connection
+    }
+
+    /// WAL unless the pragmas option names another journal mode.
+    private var journalMode: String { storeOptions.pragma("journal_mode") ?? "WAL" }
+
+    /// The remaining pragmas, then ANALYZE and VACUUM when asked for.
+    private func applyOptions(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        for (name, value) in storeOptions.pragmas where name.lowercased() != "journal_mode" {
+            try db.execute("PRAGMA \(name) = \(value)")
+        }
+        if storeOptions.analyze { try db.execute("ANALYZE") }
+        if storeOptions.vacuum { try db.execute("VACUUM") }
     }
 
     /// A file that exists and is not empty must start with SQLite's header.
@@ -95,15 +140,16 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Creating and checking
 
     private func create(_ db: SQLiteConnection) throws(ObjectGraphError) {
-        identifier = UUID().uuidString
-        metadata = [
-            StoreMetadataKey.storeType: .string(StoreType.sqlite),
+        identifier = setup.identifier ?? UUID().uuidString
+        metadata = setup.initialMetadata
+        for (key, value) in [
+            StoreMetadataKey.storeType: PropertyListValue.string(StoreType.sqlite),
             StoreMetadataKey.storeUUID: .string(identifier),
-            StoreMetadataKey.modelVersionHashes: .dictionary(model.entityVersionHashesByName.mapValues { .data($0) }),
+            StoreMetadataKey.modelVersionHashes: .dictionary(setup.versionHashes),
             StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
             StoreMetadataKey.modelVersionHashesVersion: .integer(3),
             StoreMetadataKey.persistenceFrameworkVersion: .integer(1),
-        ]
+        ] { metadata[key] = value }
         try db.execute("BEGIN IMMEDIATE")
         do throws(ObjectGraphError) {
             for statement in schema.createStatements { try db.execute(statement) }
@@ -125,7 +171,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
     }
 
-    private func readMetadata(_ db: SQLiteConnection) throws(ObjectGraphError) {
+    private func readMetadata(_ db: SQLiteConnection, path: String) throws(ObjectGraphError) {
         let s = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
         defer { sqlite3_reset(s) }
         let rc = sqlite3_step(s)
@@ -146,10 +192,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         identifier = dict[StoreMetadataKey.storeUUID]?.stringValue ?? uuid
     }
 
-    /// The model must have exactly the entity hashes the store recorded (§2.20).
+    /// The configuration's entities must have exactly the hashes the store recorded
+    /// (§2.20); with versioning ignored, the hashes are brought up to date at the next save.
     private func checkCompatible() throws(ObjectGraphError) {
         let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
-        let current = model.entityVersionHashesByName
+        var current: [String: [UInt8]] = [:]
+        for e in setup.entities { current[e.name] = e.versionHash }
+        if storeOptions.ignoreVersioning {
+            if stored != setup.versionHashes {
+                metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(setup.versionHashes)
+                metadataNeedsWrite = true
+            }
+            return
+        }
         func incompatible(_ entity: String, _ why: String) -> ObjectGraphError {
             ObjectGraphError(
                 code: ErrorCode.storeIncompatibleVersionHash,
@@ -182,7 +237,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Data's history tables and Z_MODELCACHE, are left alone).
     private func checkTables(_ db: SQLiteConnection, _ tables: Set<String>) throws(ObjectGraphError) {
         var existing: [String: Set<String>] = [:]
-        for name in schema.tables.map(\.name) + schema.joinTables.map(\.name) where tables.contains(name) {
+        let names = schema.tables.filter { schema.isStored($0.root) }.map(\.name) + schema.joinTables.filter { schema.isStored($0) }.map(\.name)
+        for name in names where tables.contains(name) {
             existing[name] = Set(try db.strings("SELECT name FROM pragma_table_info('\(name)')"))
         }
         if let (table, column) = schema.missing(in: existing) {
@@ -197,6 +253,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
         let db = try open()
+        guard schema.isStored(entity) else { return StoreFetchResult(rows: [], isExact: true) }
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
         // Identities only when SQL answers alone and the values are not wanted yet.
@@ -234,6 +291,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
         let db = try open()
+        guard schema.isStored(entity) else { return 0 }
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
         guard query.predicateIsExact else { return nil }
@@ -317,6 +375,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
         let db = try open()
+        guard schema.isStored(entity) else { return nil }
         let table = schema.table(entity)
         let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
@@ -325,7 +384,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         let db = try open()
-        guard let owner = inverse.entity else { return [] }
+        guard let owner = inverse.entity, schema.isStored(owner) else { return [] }
+        if inverse.isToMany, let destination = inverse.destinationEntity, !schema.isStored(destination) { return [] }
         let mapping = schema.mapping(owner)
         let table = schema.tables[mapping.tableIndex]
         // The order of the relationship being read (the inverse's inverse), when ordered.
@@ -353,7 +413,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         let db = try open()
         if let inverse = relationship.inverseRelationship { return try fetchRows(pointingAt: primaryKey, through: inverse) }
-        guard let destination = relationship.destinationEntity,
+        guard let destination = relationship.destinationEntity, schema.isStored(destination),
+            let source = relationship.entity, schema.isStored(source),
             case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
         else { return [] }
         let table = schema.table(destination)
@@ -465,14 +526,17 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     public func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let db = try open()
-        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) { try db.execute("BEGIN IMMEDIATE") } catch { throw timeoutOr(error) }
         do throws(ObjectGraphError) {
             touched.removeAll()
             try body(SQLiteSaveTransaction(store: self, db: db))
             try fillDestinationEntityColumns(db)
+            if metadataNeedsWrite { try writeMetadata(db) }
             try db.execute("COMMIT")
+            metadataNeedsWrite = false
         } catch {
             try? db.execute("ROLLBACK")
+            if error.domain == ObjectGraphError.sqliteDomain, Int32(error.code & 0xFF) == SQLITE_BUSY { throw timeoutOr(error) }
             if error.domain == ObjectGraphError.sqliteDomain {
                 throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(path)' could not save: \(error.message)", details: [error])
             }
@@ -545,14 +609,15 @@ extension SQLiteStore {
                 let table = schema.tables[tableIndex]
                 var sets: [String] = []
                 for column in table.columns {
-                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity else { continue }
+                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination) else { continue }
                     let fk = "Z" + r.name.uppercased()
                     let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.name ?? fk
                     sets.append("\(column.name) = (SELECT d.Z_ENT FROM \(schema.table(destination).name) d WHERE d.Z_PK = \(table.name).\(fkColumn))")
                 }
+                if sets.isEmpty { continue }
                 statements[tableIndex] = try db.prepare("UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
             }
-            let s = statements[tableIndex]!
+            guard let s = statements[tableIndex] else { continue }
             db.bind(s, 1, primaryKey)
             try db.run(s)
         }
@@ -573,5 +638,62 @@ struct FileHandleReader {
         var buffer = [UInt8](repeating: 0, count: count)
         let n = fread(&buffer, 1, count, file)
         return Array(buffer.prefix(n))
+    }
+}
+
+// MARK: Timeouts, metadata, moving, key counters
+
+extension SQLiteStore: KeyCounterReading {
+    /// A lock held by another connection past the busy timeout is 134090
+    /// (`NSPersistentStoreTimeoutError`); other errors pass through.
+    func timeoutOr(_ error: ObjectGraphError) -> ObjectGraphError {
+        guard error.domain == ObjectGraphError.sqliteDomain, Int32(error.code & 0xFF) == SQLITE_BUSY else { return error }
+        let waited = storeOptions.timeout.map { "\($0) s" } ?? "no time (no NSPersistentStoreTimeoutOption)"
+        return ObjectGraphError(
+            code: ErrorCode.storeTimeout,
+            message: "the store '\(path)' is locked by another connection; waited \(waited)",
+            userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+    }
+
+    /// Keeps `metadata` (with this store's type and UUID) for the next save.
+    public func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError) {
+        var new = metadata
+        new[StoreMetadataKey.storeType] = .string(type)
+        new[StoreMetadataKey.storeUUID] = .string(identifier)
+        self.metadata = new
+        metadataNeedsWrite = true
+    }
+
+    func writeMetadata(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        let s = try db.prepare("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?")
+        db.bind(s, 1, text: identifier)
+        db.bind(s, 2, bytes: BinaryPropertyList.encode(.dictionary(metadata)))
+        try db.run(s)
+    }
+
+    /// Closes the connection and opens the store file at `newPath` instead
+    /// (`setURL:forPersistentStore:`). The file must exist and be this store (same UUID);
+    /// on failure the store stays open where it was.
+    func reopen(at newPath: String) throws(ObjectGraphError) {
+        let savedMetadata = metadata, savedIdentifier = identifier, pendingWrite = metadataNeedsWrite
+        let fresh: SQLiteConnection
+        do throws(ObjectGraphError) {
+            fresh = try open(at: newPath, creating: false, expecting: savedIdentifier)
+        } catch {
+            (metadata, identifier, metadataNeedsWrite) = (savedMetadata, savedIdentifier, pendingWrite)
+            throw error
+        }
+        if pendingWrite { (metadata, metadataNeedsWrite) = (savedMetadata, true) }
+        connection?.close()
+        connection = fresh
+        path = newPath
+    }
+
+    func largestPrimaryKey(for root: EntityDescription) throws(ObjectGraphError) -> Int64 {
+        let db = try open()
+        let s = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
+        defer { sqlite3_reset(s) }
+        db.bind(s, 1, Int64(schema.number(root.rootEntity)))
+        return sqlite3_step(s) == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0
     }
 }

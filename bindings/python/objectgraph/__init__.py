@@ -19,7 +19,18 @@ from ._lib import LibraryNotFoundError, lib as _c, library_path
 from . import codes as _codes
 from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...)
 from .context import Context, Notification, Observer
-from .coordinator import Coordinator, Store, register_atomic_store_type, unregister_store_type
+from .coordinator import (
+    IGNORE_VERSIONING_OPTION,
+    READ_ONLY_OPTION,
+    SQLITE_ANALYZE_OPTION,
+    SQLITE_MANUAL_VACUUM_OPTION,
+    SQLITE_PRAGMAS_OPTION,
+    TIMEOUT_OPTION,
+    Coordinator,
+    Store,
+    register_atomic_store_type,
+    unregister_store_type,
+)
 from .enums import AttributeType, DeleteRule, PropertyKind, ValueType
 from .errors import (
     DOMAIN_COCOA,

@@ -241,6 +241,14 @@ class Context(OwnedHandle):
         with _request(entity, None, where, args, options) as request:
             return self._count(request)
 
+    def assign(self, obj: ManagedObject, store: Any) -> None:
+        """Saves the new object ``obj`` to ``store`` (assignObject:toPersistentStore:)
+        instead of the first writable store whose configuration holds its
+        entity. Only a new object without a permanent ID can be assigned, to
+        an attached store that holds its entity."""
+        self._call(lib.og_context_assign_object, _target(obj), store._h)
+
+
     # The context's life cycle.
 
     def process_pending_changes(self) -> None:
@@ -498,7 +506,7 @@ class _request:
 
 def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
     """Applies FetchRequest keywords given to fetch(), count() and friends."""
-    known = {"result_type", "properties", "distinct", "group_by", "having"}
+    known = {"result_type", "properties", "distinct", "group_by", "having", "stores"} | set(_SIMPLE_OPTIONS)
     unknown = set(options) - known
     if unknown:
         raise make_error(f"unknown fetch option(s): {', '.join(sorted(unknown))}", ErrorCode.INVALID_ARGUMENT)
@@ -512,6 +520,16 @@ def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
         request.add_group_by(name)
     if options.get("having") is not None:
         request.having = options["having"]
+    if options.get("stores") is not None:
+        request.affected_stores = options["stores"]
+    for name in _SIMPLE_OPTIONS:
+        if name in options:
+            setattr(request, name, options[name])
+
+
+# fetch() keywords that are FetchRequest properties of the same name.
+_SIMPLE_OPTIONS = ("limit", "offset", "batch_size", "include_subentities", "include_pending_changes",
+                   "include_property_values", "as_faults", "prefetch")
 
 
 class UserInfo:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
@@ -11,8 +11,11 @@ from ._lib import lib
 from ._util import PathLike, check, check_handle, decode, encode, take_string
 from .errors import ErrorCode, make_error
 from .model import Model
+from .values import take_value, to_value
 
-__all__ = ["Coordinator", "Store", "register_atomic_store_type", "unregister_store_type"]
+__all__ = ["Coordinator", "Store", "register_atomic_store_type", "unregister_store_type", "READ_ONLY_OPTION",
+           "TIMEOUT_OPTION", "SQLITE_PRAGMAS_OPTION", "SQLITE_ANALYZE_OPTION", "SQLITE_MANUAL_VACUUM_OPTION",
+           "IGNORE_VERSIONING_OPTION"]
 
 _LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                          ctypes.POINTER(ctypes.c_size_t))
@@ -87,22 +90,66 @@ def unregister_store_type(type: str) -> None:
     check(lib.og_unregister_store_type(encode(type), ctypes.byref(err)), err)
 
 
-class Store:
-    """A persistent store added to a coordinator. Its type, path and UUID are
-    read once when it is added: they never change."""
+# Core Data's option keys (NSPersistentStore options), for ``options=`` dictionaries.
+READ_ONLY_OPTION = "NSReadOnlyPersistentStoreOption"
+TIMEOUT_OPTION = "NSPersistentStoreTimeoutOption"
+SQLITE_PRAGMAS_OPTION = "NSSQLitePragmasOption"
+SQLITE_ANALYZE_OPTION = "NSSQLiteAnalyzeOption"
+SQLITE_MANUAL_VACUUM_OPTION = "NSSQLiteManualVacuumOption"
+IGNORE_VERSIONING_OPTION = "NSIgnorePersistentStoreVersioningOption"
 
-    __slots__ = ("_coordinator", "_h", "type", "path", "uuid")
+
+def _store_options(options: Optional[Mapping[str, Any]], read_only: Optional[bool], timeout: Optional[float],
+                   pragmas: Optional[Mapping[str, Any]], analyze: Optional[bool], vacuum: Optional[bool],
+                   ignore_versioning: Optional[bool]) -> Optional[Dict[str, Any]]:
+    """The options dictionary the library takes: ``options`` (Core Data's key
+    names) with the keyword arguments that were given laid over it; None when
+    nothing was given."""
+    result: Dict[str, Any] = dict(options or {})
+    for key, value in ((READ_ONLY_OPTION, read_only), (SQLITE_ANALYZE_OPTION, analyze),
+                       (SQLITE_MANUAL_VACUUM_OPTION, vacuum), (IGNORE_VERSIONING_OPTION, ignore_versioning)):
+        if value is not None:
+            result[key] = bool(value)
+    if timeout is not None:
+        result[TIMEOUT_OPTION] = float(timeout)
+    if pragmas is not None:
+        result[SQLITE_PRAGMAS_OPTION] = {str(k): str(v) for k, v in pragmas.items()}
+    return result if (result or options is not None) else None
+
+
+def _boxed(options: Optional[Mapping[str, Any]]) -> Optional[int]:
+    return None if options is None else to_value(dict(options))
+
+
+class Store:
+    """A persistent store added to a coordinator. Its type, UUID and
+    configuration never change; its path changes when the coordinator moves it
+    (``Coordinator.set_store_path``)."""
+
+    __slots__ = ("_coordinator", "_h", "type", "uuid", "configuration")
 
     def __init__(self, coordinator: "Coordinator", handle: int) -> None:
         self._coordinator = coordinator
         self._h: int = handle
         self.type: str = decode(lib.og_store_type(handle)) or ""
-        self.path: str = decode(lib.og_store_path(handle)) or ""
         self.uuid: str = decode(lib.og_store_uuid(handle)) or ""
+        #: The configuration the store holds; None for the default (every entity).
+        self.configuration: Optional[str] = decode(lib.og_store_configuration(handle))
 
     @property
     def coordinator(self) -> "Coordinator":
         return self._coordinator
+
+    @property
+    def path(self) -> str:
+        return decode(lib.og_store_path(self._h)) or ""
+
+    @property
+    def options(self) -> Dict[str, Any]:
+        """The options the store was added with (Core Data's key names), unknown
+        keys included."""
+        err = ctypes.c_void_p()
+        return take_value(check_handle(lib.og_store_options(self._h, ctypes.byref(err)), err))  # type: ignore[return-value]
 
     @property
     def version_hashes(self) -> Dict[str, bytes]:
@@ -141,17 +188,97 @@ class Coordinator(OwnedHandle):
     def model(self) -> Model:
         return self._model
 
-    def add_store(self, type: str, path: Optional[PathLike] = None) -> Store:
+    def add_store(self, type: str, path: Optional[PathLike] = None, configuration: Optional[str] = None,
+                  read_only: bool = False, timeout: Optional[float] = None, pragmas: Optional[Mapping[str, Any]] = None,
+                  analyze: bool = False, vacuum: bool = False, ignore_versioning: bool = False,
+                  options: Optional[Mapping[str, Any]] = None) -> Store:
         """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
         (a file), "Binary" (an atomic store in one file), "InMemory" (kept in
         memory only; no path needed), or a type registered with
-        register_atomic_store_type."""
+        register_atomic_store_type.
+
+        ``configuration`` names one of the model's configurations: the store
+        holds only its entities (None: every entity; then no store of a named
+        configuration may join, and the reverse). The store options:
+        ``read_only`` (saves refused), ``timeout`` (seconds SQLite waits for a
+        lock before raising a timeout error, 134090), ``pragmas`` (SQLite
+        pragma name -> value, e.g. ``{"journal_mode": "DELETE"}``), ``analyze``
+        and ``vacuum`` (run when the store is added), ``ignore_versioning``
+        (open a store whose version hashes differ, while its tables fit), and
+        ``options`` for any option by Core Data's key name."""
         err = ctypes.c_void_p()
         raw_path = None if path is None else encode(path)
-        handle = lib.og_coordinator_add_store(self._h, encode(type), raw_path, ctypes.byref(err))
+        merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
+                                ignore_versioning or None)
+        boxed = _boxed(merged)
+        try:
+            if configuration is None and boxed is None:
+                handle = lib.og_coordinator_add_store(self._h, encode(type), raw_path, ctypes.byref(err))
+            else:
+                handle = lib.og_coordinator_add_store_with_options(self._h, encode(type),
+                                                                   None if configuration is None else encode(configuration),
+                                                                   raw_path, boxed, ctypes.byref(err))
+        finally:
+            if boxed:
+                lib.og_value_release(boxed)
         store = Store(self, check_handle(handle, err))
         self._stores.append(store)
         return store
+
+    def migrate_store(self, store: Store, path: Optional[PathLike], type: str, options: Optional[Mapping[str, Any]] = None,
+                      read_only: Optional[bool] = None, timeout: Optional[float] = None,
+                      pragmas: Optional[Mapping[str, Any]] = None) -> Store:
+        """Copies ``store`` into a new store of ``type`` at ``path``
+        (migratePersistentStore): every row, relationship and key counter. The
+        copy keeps the store's UUID and configuration and replaces it on the
+        coordinator; objects already fetched keep working. Options given here
+        (as for add_store) replace the old store's; none given keeps them. On
+        failure the old store stays attached and no new file is left."""
+        err = ctypes.c_void_p()
+        merged = _store_options(options, read_only, timeout, pragmas, None, None, None)
+        boxed = _boxed(merged)
+        try:
+            handle = lib.og_coordinator_migrate_store(self._h, store._h, None if path is None else encode(path),
+                                                      encode(type), boxed, ctypes.byref(err))
+        finally:
+            if boxed:
+                lib.og_value_release(boxed)
+        copy = Store(self, check_handle(handle, err))
+        self._stores = [copy if s is store else s for s in self._stores]
+        return copy
+
+    def store_for_path(self, path: PathLike) -> Optional[Store]:
+        """The attached store at ``path`` (persistentStoreForURL:), or None."""
+        err = ctypes.c_void_p()
+        handle = lib.og_coordinator_store_for_path(self._h, encode(path), ctypes.byref(err))
+        if not handle:
+            if err.value:
+                check_handle(handle, err)
+            return None
+        return next((s for s in self._stores if s._h == handle), None)
+
+    def set_store_path(self, store: Store, path: PathLike) -> None:
+        """Moves ``store`` (setURL:forPersistentStore:): a Binary store writes
+        its next save at ``path``; an SQLite store reopens there, where the
+        same store must already be."""
+        err = ctypes.c_void_p()
+        check(lib.og_coordinator_set_store_path(self._h, store._h, encode(path), ctypes.byref(err)), err)
+
+    def metadata(self, store: Store) -> Dict[str, Any]:
+        """The metadata of an attached store, as it is or will be written at
+        its next save."""
+        err = ctypes.c_void_p()
+        return take_value(check_handle(lib.og_coordinator_store_metadata(self._h, store._h, ctypes.byref(err)), err))  # type: ignore[return-value]
+
+    def set_metadata(self, store: Store, metadata: Mapping[str, Any]) -> None:
+        """Sets the metadata written at the store's next save; NSStoreType and
+        NSStoreUUID are kept (a different UUID raises)."""
+        err = ctypes.c_void_p()
+        boxed = to_value(dict(metadata))
+        try:
+            check(lib.og_coordinator_set_store_metadata(self._h, store._h, boxed, ctypes.byref(err)), err)
+        finally:
+            lib.og_value_release(boxed)
 
     def remove_store(self, store: Store) -> None:
         """Detaches ``store`` and closes it (removePersistentStore:)."""

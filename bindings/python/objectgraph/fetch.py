@@ -54,7 +54,8 @@ class FetchRequest(OwnedHandle):
 
     def __init__(self, entity: str, sort: SortSpec = None, where: Where = None, *,
                  result_type: Union[str, int] = "object", properties: Optional[Iterable[Property]] = None,
-                 distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None) -> None:
+                 distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+                 affected_stores: Optional[Iterable[Any]] = None) -> None:
         err = ctypes.c_void_p()
         self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
         self._closed = False
@@ -64,6 +65,7 @@ class FetchRequest(OwnedHandle):
         self._having: Optional[Predicate] = None
         self._properties: List[Property] = []
         self._group_by: List[str] = []
+        self._stores: List[Any] = []
         for key, ascending in parse_sort(sort):
             self.add_sort(key, ascending)
         if where is not None:
@@ -77,6 +79,8 @@ class FetchRequest(OwnedHandle):
             self.add_group_by(name)
         if having is not None:
             self.having = having
+        if affected_stores is not None:
+            self.affected_stores = list(affected_stores)
 
     # Result types
 
@@ -151,6 +155,21 @@ class FetchRequest(OwnedHandle):
         self._having = value
 
     @property
+    def affected_stores(self) -> List[Any]:
+        """The stores the request reads (affectedStores); empty: every store
+        whose configuration holds the entity."""
+        return list(self._stores)
+
+    @affected_stores.setter
+    def affected_stores(self, stores: Optional[Iterable[Any]]) -> None:
+        chosen = list(stores or [])
+        handles = [s._h for s in chosen]
+        array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
+        err = ctypes.c_void_p()
+        check(lib.og_fetch_request_set_affected_stores(self._h, array, len(handles), ctypes.byref(err)), err)
+        self._stores = chosen  # the Store objects keep their coordinator alive
+
+    @property
     def predicate(self) -> Optional[Predicate]:
         return self._predicate
 
@@ -203,6 +222,7 @@ class FetchRequest(OwnedHandle):
         finally:
             values.release()
         request._closed = False
+        request._stores = []
         request.entity = name
         request.sort = []
         request._predicate = None

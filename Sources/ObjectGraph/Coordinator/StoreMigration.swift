@@ -1,0 +1,112 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Copying a store to a new file and type (`migratePersistentStore:toURL:options:withType:error:`):
+/// "Save As" and store conversion, not a schema migration.
+extension PersistentStoreCoordinator {
+    /// Copies every row of `store` (all entities of its configuration, every relationship
+    /// with its order, and the primary-key counters) into a new store of `type` at `path`,
+    /// attaches it with the same configuration and `options` (the old store's options when
+    /// nil), removes the old store and returns the new one.
+    ///
+    /// The copy keeps the old store's UUID and takes its place among the coordinator's
+    /// stores, so object IDs (which carry the UUID and primary key) and the objects
+    /// registered in contexts keep working and now read from the new store.
+    /// A failure leaves the old store attached and untouched and removes any partial new
+    /// file. A `path` where a store file already exists is refused (134070): nothing is
+    /// overwritten.
+    @discardableResult
+    public func migratePersistentStore(_ store: PersistentStore, to path: String, type: String, options: [String: PropertyListValue]? = nil)
+        throws(ObjectGraphError) -> PersistentStore
+    {
+        try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
+            guard let old = attached.first(where: { $0.store === store }) else {
+                throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
+            }
+            if !path.isEmpty, Self.fileExists(path) {
+                throw ObjectGraphError(
+                    code: ErrorCode.storeOperation,
+                    message: "cannot migrate '\(store.path)' to '\(path)': a file is already there, and it is not overwritten",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            var setup = try checkedSetup(type: type, configuration: old.configuration, path: path, options: options ?? old.options, replacing: store)
+            setup.identifier = store.identifier
+            var metadata = store.metadata
+            for key in [StoreMetadataKey.storeType, StoreMetadataKey.modelVersionHashes, StoreMetadataKey.storeUUID] { metadata[key] = nil }
+            setup.initialMetadata = metadata
+            let copy: PersistentStore
+            do throws(ObjectGraphError) {
+                copy = try makeStore(type: type, setup: setup)
+            } catch {
+                Self.removeFiles(at: path)
+                throw error
+            }
+            do throws(ObjectGraphError) {
+                try Self.copyRows(from: store, to: copy, entities: setup.entities)
+                _ = try attach(copy, setup: setup, slot: old.slot)
+            } catch {
+                copy.close()
+                Self.removeFiles(at: path)
+                throw ObjectGraphError(
+                    code: ErrorCode.storeOperation,
+                    message: "cannot migrate '\(store.path)' to \(type) at '\(path)': \(error.message); the store stays where it was",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+            }
+            store.close()
+            return copy
+        }
+    }
+
+    /// Writes every row of `source`'s hierarchies into `destination` in one transaction.
+    static func copyRows(from source: PersistentStore, to destination: PersistentStore, entities: [EntityDescription]) throws(ObjectGraphError) {
+        var roots: [EntityDescription] = []
+        for e in entities where !roots.contains(where: { $0 === e.rootEntity }) { roots.append(e.rootEntity) }
+        var rowsByRoot: [(EntityDescription, [RowSnapshot])] = []
+        for root in roots {
+            let request = FetchRequest(entityName: root.name)
+            rowsByRoot.append((root, try source.fetchRows(request, entity: root).rows))
+        }
+        // To-many contents the members' rows do not carry: join tables (many-to-many and
+        // inverse-less) and the order of ordered relationships.
+        var lists: [(RelationshipDescription, Int64, [Int64])] = []
+        for (_, rows) in rowsByRoot {
+            for row in rows {
+                for case let r as RelationshipDescription in row.entity.properties where r.isToMany && !r.isTransient {
+                    let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
+                    guard explicit || r.isOrdered else { continue }
+                    let members = try source.fetchMembers(of: row.primaryKey, through: r).map(\.primaryKey)
+                    if !members.isEmpty { lists.append((r, row.primaryKey, members)) }
+                }
+            }
+        }
+        try destination.save { tx throws(ObjectGraphError) in
+            for (_, rows) in rowsByRoot {
+                for row in rows {
+                    try tx.insert(StoreRowWrite(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values))
+                }
+            }
+            for (r, owner, members) in lists { try tx.setMembers(of: owner, through: r, to: members) }
+            // Keys handed out once are never handed out again, saved or not.
+            for (root, rows) in rowsByRoot {
+                let largest = max(rows.map(\.primaryKey).max() ?? 0, try (source as? KeyCounterReading)?.largestPrimaryKey(for: root) ?? 0)
+                guard largest > 0 else { continue }
+                guard let counter = tx as? KeyCounterWriting else {
+                    throw ObjectGraphError(code: ErrorCode.storeOperation, message: "a store of type \(destination.type) cannot take over primary-key counters")
+                }
+                try counter.raiseKeyCounter(for: root, to: largest)
+            }
+        }
+    }
+
+    static func fileExists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Removes a store file and SQLite's companions, when present.
+    static func removeFiles(at path: String) {
+        guard !path.isEmpty else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+    }
+}

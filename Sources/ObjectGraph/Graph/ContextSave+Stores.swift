@@ -1,0 +1,164 @@
+/// Saving over several stores: which store each change goes to, store assignment of new
+/// objects (§2.4), the refusal of relationships across stores (133010), and permanent IDs.
+extension ManagedObjectContext {
+    /// One store's part of a save.
+    struct StoreShare {
+        let store: PersistentStoreCoordinator.AttachedStore
+        var inserts: [ManagedObject] = []
+        var updates: [ManagedObject] = []
+        var deletes: [ManagedObject] = []
+    }
+
+    /// Assigns a new object to `store` (`assignObject:toPersistentStore:`): it is saved
+    /// there instead of the first store that holds its entity. Only a new object of this
+    /// context without a permanent ID can be assigned, to an attached store whose
+    /// configuration holds its entity; anything else is 140002.
+    public func assign(_ object: ManagedObject, to store: PersistentStore) throws(ObjectGraphError) {
+        try checkThread()
+        guard object.managedObjectContext === self, object.isInserted else {
+            throw .invalidArgument("only a new object of this context can be assigned to a store; \(object) is not one")
+        }
+        guard object.objectID.isTemporaryID else {
+            throw .invalidArgument("\(object) already has a permanent ID in its store and cannot move to another")
+        }
+        try persistentStoreCoordinator.checkAssignable(object.entity, to: store)
+        storeAssignments[ObjectIdentifier(object)] = store
+    }
+
+    /// The store a new object will be saved to (its assignment, or the default of §2.4);
+    /// nil when no attached store can hold it.
+    public func assignedStore(of object: ManagedObject) -> PersistentStore? {
+        guard object.managedObjectContext === self else { return nil }
+        if !object.objectID.isTemporaryID { return persistentStoreCoordinator.persistentStore(withIdentifier: object.objectID.storeIdentifier ?? "") }
+        return try? persistentStoreCoordinator.storeForNewObject(object.entity, assigned: storeAssignments[ObjectIdentifier(object)]).store
+    }
+
+    /// The store a changed object belongs to.
+    private func storeRecord(of o: ManagedObject) throws(ObjectGraphError) -> PersistentStoreCoordinator.AttachedStore {
+        if o.objectID.isTemporaryID {
+            return try persistentStoreCoordinator.storeForNewObject(o.entity, assigned: storeAssignments[ObjectIdentifier(o)])
+        }
+        let coordinator = persistentStoreCoordinator
+        return try coordinator.lock.withLock { () throws(ObjectGraphError) in try coordinator.record(for: o.objectID) }
+    }
+
+    /// Splits a save by store (in the order the stores were added) and refuses
+    /// relationships between objects of different stores.
+    func planSave(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject], checkingRelationships: Bool = true)
+        throws(ObjectGraphError) -> [StoreShare]
+    {
+        var shares: [StoreShare] = []
+        var shareOfSlot: [Int32: Int] = [:]
+        var slotOf: [ObjectIdentifier: Int32] = [:]
+        // Resolved once per entity (unassigned new objects) or per store (saved objects),
+        // not once per object: a save of many objects stays as fast as with one store.
+        var defaultStore: [ObjectIdentifier: PersistentStoreCoordinator.AttachedStore] = [:]
+        var lastSaved: PersistentStoreCoordinator.AttachedStore?
+        func resolve(_ o: ManagedObject) throws(ObjectGraphError) -> PersistentStoreCoordinator.AttachedStore {
+            if o.objectID.isTemporaryID {
+                if storeAssignments[ObjectIdentifier(o)] != nil { return try storeRecord(of: o) }
+                if let known = defaultStore[ObjectIdentifier(o.entity)] { return known }
+                let found = try storeRecord(of: o)
+                defaultStore[ObjectIdentifier(o.entity)] = found
+                return found
+            }
+            if let last = lastSaved, last.store.identifier == o.objectID.storeIdentifier { return last }
+            let found = try storeRecord(of: o)
+            lastSaved = found
+            return found
+        }
+        func place(_ o: ManagedObject, _ kind: Int) throws(ObjectGraphError) {
+            let record = try resolve(o)
+            let i: Int
+            if let found = shareOfSlot[record.slot] { i = found } else {
+                i = shares.count
+                shareOfSlot[record.slot] = i
+                shares.append(StoreShare(store: record))
+            }
+            slotOf[ObjectIdentifier(o)] = record.slot
+            switch kind {
+            case 0: shares[i].inserts.append(o)
+            case 1: shares[i].updates.append(o)
+            default: shares[i].deletes.append(o)
+            }
+        }
+        for o in inserts { try place(o, 0) }
+        for o in updates { try place(o, 1) }
+        for o in deletes { try place(o, 2) }
+        if checkingRelationships, shares.count > 1 || persistentStoreCoordinator.lock.withLock({ persistentStoreCoordinator.attached.count > 1 }) {
+            try refuseCrossStoreRelationships(inserts + updates, slotOf)
+        }
+        return shares.sorted { $0.store.slot < $1.store.slot }
+    }
+
+    /// A relationship may only join objects of one store (133010,
+    /// `NSManagedObjectExternalRelationshipError`): the error names both objects.
+    private func refuseCrossStoreRelationships(_ objects: [ManagedObject], _ slotOf: [ObjectIdentifier: Int32]) throws(ObjectGraphError) {
+        func slot(_ o: ManagedObject) -> Int32? {
+            if let s = slotOf[ObjectIdentifier(o)] { return s }
+            if o.objectID.isTemporaryID { return try? persistentStoreCoordinator.storeForNewObject(o.entity, assigned: storeAssignments[ObjectIdentifier(o)]).slot }
+            return persistentStoreCoordinator.storeRef(forIdentifier: o.objectID.storeIdentifier)?.slot
+        }
+        for o in objects {
+            guard let own = slotOf[ObjectIdentifier(o)] else { continue }
+            for (index, kind) in o.entity.layout.kinds.enumerated() {
+                let r: RelationshipDescription
+                switch kind {
+                case .toOne(let x), .toMany(let x): r = x
+                default: continue
+                }
+                guard !r.isTransient, let state = o.state(index) else { continue }
+                for other in (state.target.map { [$0] } ?? []) + state.members where !other.isDeleted {
+                    guard let theirs = slot(other), theirs != own else { continue }
+                    throw ObjectGraphError(
+                        code: ErrorCode.externalRelationship,
+                        message: "\(o) and \(other) are related through '\(r.qualifiedName)' but belong to different stores; a relationship cannot cross stores (use the object ID URI as a reference instead)",
+                        userInfo: [(ErrorUserInfoKey.validationObject, o.objectID.uriRepresentation), (ErrorUserInfoKey.validationKey, r.name),
+                                   (ErrorUserInfoKey.validationValue, other.objectID.uriRepresentation)])
+                }
+            }
+        }
+    }
+
+    /// Hands out keys in blocks, one allocation per hierarchy in insertion order; objects
+    /// that obtained permanent IDs early keep them.
+    func allocateKeys(_ inserts: [ManagedObject], _ tx: StoreSaveTransaction, _ newKeys: inout [ObjectIdentifier: Int64]) throws(ObjectGraphError) {
+        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
+        var roots: [EntityDescription] = []
+        for o in inserts {
+            let root = o.entity.rootEntity
+            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
+            byRoot[ObjectIdentifier(root), default: []].append(o)
+        }
+        for root in roots {
+            let objects = byRoot[ObjectIdentifier(root)]!.filter { $0.objectID.isTemporaryID }
+            for o in byRoot[ObjectIdentifier(root)]! where !o.objectID.isTemporaryID {
+                newKeys[ObjectIdentifier(o)] = o.objectID.primaryKey
+            }
+            guard !objects.isEmpty else { continue }
+            var next = try tx.allocatePrimaryKeys(for: root, count: objects.count)
+            for o in objects {
+                newKeys[ObjectIdentifier(o)] = next
+                next += 1
+            }
+        }
+    }
+
+    /// Gives `pending` (new objects with temporary IDs) permanent IDs from the stores they
+    /// will be saved to, one transaction per store.
+    func assignPermanentIDs(_ pending: [ManagedObject]) throws(ObjectGraphError) {
+        let shares = try planSave(pending, [], [], checkingRelationships: false)
+        var newKeys: [ObjectIdentifier: Int64] = [:]
+        try persistentStoreCoordinator.save(shares.map(\.store)) { transactions throws(ObjectGraphError) in
+            for (share, tx) in zip(shares, transactions) { try allocateKeys(share.inserts, tx, &newKeys) }
+        }
+        for share in shares {
+            let ref = share.store.ref
+            for o in share.inserts {
+                guard let pk = newKeys[ObjectIdentifier(o)] else { continue }
+                o.objectID = ManagedObjectID(entity: o.entity, primaryKey: pk, storeIdentifier: ref.identifier)
+                register(o, Self.key(o.entity, pk, ref))
+            }
+        }
+    }
+}

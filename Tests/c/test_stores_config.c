@@ -1,0 +1,366 @@
+/* Several stores on one coordinator, one ctest per case: configurations,
+ * routing and assignment, store options, copying a store to another type,
+ * moving a store and its metadata. The Shop fixture model has the
+ * configurations "Sales" (Customer, Order) and "Audit" (AuditEntry); the tests
+ * add "Everything" to overlap both. */
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "og_test_cases.h"
+
+static og_model *shop_model(void) {
+    og_model *model = NN(og_model_load(OG_FIXTURES "/Shop.xcdatamodeld", &err));
+    og_entity *all[3];
+    const char *names[3] = {"Customer", "Order", "AuditEntry"};
+    for (int i = 0; i < 3; i++) all[i] = NN(og_model_entity(model, names[i], &err));
+    OK(og_model_set_configuration_entities(model, "Everything", all, 3, &err));
+    return model;
+}
+
+static og_coordinator *shop_coordinator(void) {
+    og_model *model = shop_model();
+    og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
+    og_model_release(model);
+    return coordinator;
+}
+
+/* A dictionary value of `count` keys and values (the values are released). */
+static og_value *dictionary(size_t count, const char *const *keys, og_value **values) {
+    og_value *d = NN(og_value_new_dictionary(keys, values, count, &err));
+    for (size_t i = 0; i < count; i++) og_value_release(values[i]);
+    return d;
+}
+
+/* The string under `key` in a dictionary value, or NULL; copied into one of a
+ * few static buffers (the item's text lives only as long as the item). */
+static const char *dictionary_string(const og_value *d, const char *key) {
+    static char buffers[4][256];
+    static int next = 0;
+    for (size_t i = 0; i < og_value_count(d); i++) {
+        if (strcmp(NN(og_value_key_at(d, i, &err)), key) != 0) continue;
+        og_value *item = NN(og_value_item_at(d, i, &err));
+        const char *text = NULL;
+        char *out = NULL;
+        if (og_value_get_string(item, &text, &err) == OG_OK) {
+            out = buffers[next++ % 4];
+            snprintf(out, 256, "%s", text);
+        }
+        og_value_release(item);
+        return out;
+    }
+    return NULL;
+}
+
+static og_object *customer(og_context *context, const char *name) {
+    og_object *c = NN(og_context_insert(context, "Customer", &err));
+    OK(og_object_set_string(c, "name", name, &err));
+    return c;
+}
+
+static og_object *order(og_context *context, double total, og_object *buyer) {
+    og_object *o = NN(og_context_insert(context, "Order", &err));
+    OK(og_object_set_double(o, "total", total, &err));
+    OK(og_object_set_date(o, "placed", 1.7e9, &err));
+    if (buyer) OK(og_object_set_object(o, "customer", buyer, &err));
+    return o;
+}
+
+static size_t count_of(og_context *context, const char *entity) {
+    og_fetch_request *request = NN(og_fetch_request_new(entity, &err));
+    size_t n = 0;
+    OK(og_context_count(context, request, &n, &err));
+    og_fetch_request_release(request);
+    return n;
+}
+
+static void configurations(void) {
+    char *dir = og_t_tempdir();
+    char *sales = og_t_path(dir, "sales.sqlite"), *audit = og_t_path(dir, "audit.binary");
+    char uri[2][256];
+    {
+        og_coordinator *coordinator = shop_coordinator();
+        og_store *s = NN(og_coordinator_add_store_with_options(coordinator, "SQLite", "Sales", sales, NULL, &err));
+        const char *keys[] = {"AppKey"};
+        og_value *values[] = {NN(og_value_new_string("kept", &err))};
+        og_value *options = dictionary(1, keys, values);
+        og_store *a = NN(og_coordinator_add_store_with_options(coordinator, "Binary", "Audit", audit, options, &err));
+        og_value_release(options);
+        STREQ(og_store_configuration(s), "Sales");
+        STREQ(og_store_configuration(a), "Audit");
+        og_value *kept = NN(og_store_options(a, &err));
+        STREQ(dictionary_string(kept, "AppKey"), "kept");
+        og_value_release(kept);
+        /* §2.19 rule 2: no default-configuration store beside named ones; unknown names refused. */
+        FAILS_NULL(og_coordinator_add_store_with_options(coordinator, "InMemory", NULL, NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "default configuration");
+        FAILS_NULL(og_coordinator_add_store_with_options(coordinator, "InMemory", "Nope", NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "no configuration");
+        INTEQ(og_coordinator_store_count(coordinator), 2);
+
+        og_context *context = NN(og_context_new(coordinator, &err));
+        og_object *ada = customer(context, "Ada");
+        order(context, 10, ada);
+        og_object *entry = NN(og_context_insert(context, "AuditEntry", &err));
+        OK(og_object_set_string(entry, "message", "created Ada", &err));
+        OK(og_context_save(context, &err));
+        char *u = NN(og_object_id_uri(ada, &err));
+        CHECK(strstr(u, og_store_uuid(s)) != NULL);
+        snprintf(uri[0], sizeof uri[0], "%s", u);
+        og_free(u);
+        u = NN(og_object_id_uri(entry, &err));
+        CHECK(strstr(u, og_store_uuid(a)) != NULL);
+        snprintf(uri[1], sizeof uri[1], "%s", u);
+        og_free(u);
+        og_context_release(context);
+        og_coordinator_release(coordinator);
+    }
+    /* A new coordinator reads both files back; URIs resolve to the right store. */
+    og_coordinator *coordinator = shop_coordinator();
+    og_store *s = NN(og_coordinator_add_store_with_options(coordinator, "SQLite", "Sales", sales, NULL, &err));
+    og_store *a = NN(og_coordinator_add_store_with_options(coordinator, "Binary", "Audit", audit, NULL, &err));
+    CHECK(og_coordinator_store_for_path(coordinator, audit, &err) == a);
+    CHECK(og_coordinator_store_for_path(coordinator, sales, &err) == s);
+    CHECK(og_coordinator_store_for_path(coordinator, "/nowhere", &err) == NULL && err == NULL);
+    og_context *context = NN(og_context_new(coordinator, &err));
+    og_object *ada = NN(og_context_existing_object(context, uri[0], &err));
+    char *name = NULL;
+    OK(og_object_get_string(ada, "name", &name, &err));
+    STREQ(name, "Ada");
+    og_free(name);
+    og_object *entry = NN(og_context_existing_object(context, uri[1], &err));
+    OK(og_object_get_string(entry, "message", &name, &err));
+    STREQ(name, "created Ada");
+    og_free(name);
+    INTEQ(count_of(context, "Order"), 1);
+    INTEQ(count_of(context, "AuditEntry"), 1);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    free(sales);
+    free(audit);
+    og_t_remove_tree(dir);
+}
+
+static void routing(void) {
+    og_coordinator *coordinator = shop_coordinator();
+    og_store *sales = NN(og_coordinator_add_store_with_options(coordinator, "InMemory", "Sales", NULL, NULL, &err));
+    og_store *everything = NN(og_coordinator_add_store_with_options(coordinator, "InMemory", "Everything", NULL, NULL, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    /* Customers in both stores; both get row 1. */
+    const char *names[] = {"Cy", "Bo", "Al", "Di"};
+    for (int i = 0; i < 4; i++) {
+        og_object *c = customer(context, names[i]);
+        OK(og_context_assign_object(context, c, i % 2 ? everything : sales, &err));
+    }
+    og_object *entry = NN(og_context_insert(context, "AuditEntry", &err));
+    OK(og_object_set_string(entry, "message", "m", &err));
+    FAILS(og_context_assign_object(context, entry, sales, &err), OG_ERROR_INVALID_ARGUMENT, "does not hold");
+    OK(og_context_save(context, &err));
+    FAILS(og_context_assign_object(context, entry, everything, &err), OG_ERROR_INVALID_ARGUMENT, "new object");
+
+    og_context *fresh = NN(og_context_new(coordinator, &err));
+    og_fetch_request *request = NN(og_fetch_request_new("Customer", &err));
+    OK(og_fetch_request_add_sort(request, "name", true, &err));
+    og_results *all = NN(og_context_fetch(fresh, request, &err));
+    INTEQ(og_results_count(all), 4);
+    const char *sorted[] = {"Al", "Bo", "Cy", "Di"};
+    for (size_t i = 0; i < 4; i++) {
+        char *name = NULL;
+        OK(og_object_get_string(NN(og_results_object_at(all, i, &err)), "name", &name, &err));
+        STREQ(name, sorted[i]);
+        og_free(name);
+    }
+    og_results_release(all);
+    og_store *only[] = {everything};
+    OK(og_fetch_request_set_affected_stores(request, only, 1, &err));
+    og_results *some = NN(og_context_fetch(fresh, request, &err));
+    INTEQ(og_results_count(some), 2);
+    og_results_release(some);
+    OK(og_fetch_request_set_affected_stores(request, NULL, 0, &err));
+    size_t n = 0;
+    OK(og_context_count(fresh, request, &n, &err));
+    INTEQ(n, 4);
+    og_fetch_request_release(request);
+
+    /* A relationship across stores fails the save (133010) naming both objects. */
+    og_object *buyer = customer(fresh, "Ed");
+    OK(og_context_assign_object(fresh, buyer, everything, &err));
+    og_object *o = order(fresh, 5, buyer);
+    OK(og_context_assign_object(fresh, o, sales, &err));
+    FAILS(og_context_save(fresh, &err), OG_ERROR_EXTERNAL_RELATIONSHIP, "different stores");
+    OK(og_context_assign_object(fresh, o, everything, &err));
+    OK(og_context_save(fresh, &err));
+    og_context_release(fresh);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+}
+
+static void options(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "busy.sqlite");
+    og_coordinator *coordinator = shop_coordinator();
+    const char *pragma_keys[] = {"journal_mode", "synchronous"};
+    og_value *pragma_values[] = {NN(og_value_new_string("DELETE", &err)), NN(og_value_new_string("NORMAL", &err))};
+    og_value *pragmas = dictionary(2, pragma_keys, pragma_values);
+    const char *keys[] = {"NSPersistentStoreTimeoutOption", "NSSQLitePragmasOption", "NSSQLiteAnalyzeOption"};
+    og_value *values[] = {og_value_new_double(0.3), pragmas, og_value_new_bool(true)};
+    og_value *opts = dictionary(3, keys, values);
+    NN(og_coordinator_add_store_with_options(coordinator, "SQLite", NULL, path, opts, &err));
+    og_value_release(opts);
+
+    /* Another connection holds the write lock: the save waits 0.3 s, then 134090. */
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK);
+    og_context *context = NN(og_context_new(coordinator, &err));
+    customer(context, "Waiting");
+    struct timespec start, end;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    FAILS(og_context_save(context, &err), OG_ERROR_STORE_TIMEOUT, "locked");
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    CHECK((end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9 >= 0.25);
+    CHECK(sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK);
+    OK(og_context_save(context, &err));
+    sqlite3_close(db);
+
+    /* An unsafe pragma and an option of the wrong kind are refused before anything opens. */
+    const char *bad_keys[] = {"journal_mode"};
+    og_value *bad_values[] = {NN(og_value_new_string("WAL; DROP TABLE ZCUSTOMER", &err))};
+    og_value *bad_pragmas = dictionary(1, bad_keys, bad_values);
+    const char *bad_option_keys[] = {"NSSQLitePragmasOption"};
+    og_value *bad_option_values[] = {bad_pragmas};
+    og_value *bad = dictionary(1, bad_option_keys, bad_option_values);
+    og_coordinator *other = shop_coordinator();
+    FAILS_NULL(og_coordinator_add_store_with_options(other, "SQLite", NULL, path, bad, &err), OG_ERROR_INVALID_ARGUMENT, "plain value");
+    og_value_release(bad);
+    const char *ro_keys[] = {"NSReadOnlyPersistentStoreOption"};
+    og_value *ro_values[] = {NN(og_value_new_string("yes", &err))};
+    og_value *ro = dictionary(1, ro_keys, ro_values);
+    FAILS_NULL(og_coordinator_add_store_with_options(other, "SQLite", NULL, path, ro, &err), OG_ERROR_INVALID_ARGUMENT, "boolean");
+    og_value_release(ro);
+    ro_values[0] = og_value_new_bool(true);
+    ro = dictionary(1, ro_keys, ro_values);
+    og_store *read_only = NN(og_coordinator_add_store_with_options(other, "SQLite", NULL, path, ro, &err));
+    og_value_release(ro);
+    bool flag = false;
+    OK(og_coordinator_is_store_read_only(other, read_only, &flag, &err));
+    CHECK(flag);
+    og_context *reader = NN(og_context_new(other, &err));
+    INTEQ(count_of(reader, "Customer"), 1);
+    og_context_release(reader);
+    og_coordinator_release(other);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
+static void migrate(void) {
+    char *dir = og_t_tempdir();
+    char *source = og_t_path(dir, "shop.sqlite"), *target = og_t_path(dir, "shop.binary");
+    og_coordinator *coordinator = shop_coordinator();
+    og_store *old = NN(og_coordinator_add_store_with_options(coordinator, "SQLite", "Sales", source, NULL, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    og_object *ada = customer(context, "Ada");
+    order(context, 1, ada);
+    order(context, 2, ada);
+    OK(og_context_save(context, &err));
+    char *uuid = strdup(og_store_uuid(old));
+
+    og_t_write_file(target, "occupied");
+    FAILS_NULL(og_coordinator_migrate_store(coordinator, old, target, "Binary", NULL, &err), OG_ERROR_STORE_OPERATION, "already");
+    remove(target);
+    og_store *copy = NN(og_coordinator_migrate_store(coordinator, old, target, "Binary", NULL, &err));
+    STREQ(og_store_type(copy), "Binary");
+    STREQ(og_store_uuid(copy), uuid);
+    STREQ(og_store_configuration(copy), "Sales");
+    INTEQ(og_coordinator_store_count(coordinator), 1);
+    FAILS(og_coordinator_remove_store(coordinator, old, &err), OG_ERROR_INVALID_ARGUMENT, "not attached");
+    /* The registered object keeps working, reading from the copy. */
+    OK(og_context_refresh_object(context, ada, false, &err));
+    og_results *orders = NN(og_object_get_related(ada, "orders", &err));
+    INTEQ(og_results_count(orders), 2);
+    og_results_release(orders);
+    order(context, 3, ada);
+    OK(og_context_save(context, &err));
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+
+    og_coordinator *reopened = shop_coordinator();
+    NN(og_coordinator_add_store_with_options(reopened, "Binary", "Sales", target, NULL, &err));
+    og_context *reader = NN(og_context_new(reopened, &err));
+    INTEQ(count_of(reader, "Order"), 3);
+    og_context_release(reader);
+    og_coordinator_release(reopened);
+    free(uuid);
+    free(source);
+    free(target);
+    og_t_remove_tree(dir);
+}
+
+static void move_and_metadata(void) {
+    char *dir = og_t_tempdir();
+    char *first = og_t_path(dir, "a.binary"), *second = og_t_path(dir, "b.binary");
+    og_coordinator *coordinator = shop_coordinator();
+    og_store *store = NN(og_coordinator_add_store_with_options(coordinator, "Binary", NULL, first, NULL, &err));
+    og_value *metadata = NN(og_coordinator_store_metadata(coordinator, store, &err));
+    STREQ(dictionary_string(metadata, "NSStoreUUID"), og_store_uuid(store));
+    og_value_release(metadata);
+    const char *keys[] = {"Owner"};
+    og_value *values[] = {NN(og_value_new_string("shop", &err))};
+    og_value *mine = dictionary(1, keys, values);
+    OK(og_coordinator_set_store_metadata(coordinator, store, mine, &err));
+    og_value_release(mine);
+    metadata = NN(og_coordinator_store_metadata(coordinator, store, &err));
+    STREQ(dictionary_string(metadata, "Owner"), "shop");
+    STREQ(dictionary_string(metadata, "NSStoreUUID"), og_store_uuid(store));
+    og_value_release(metadata);
+
+    OK(og_coordinator_set_store_path(coordinator, store, second, &err));
+    STREQ(og_store_path(store), second);
+    og_context *context = NN(og_context_new(coordinator, &err));
+    customer(context, "Moved");
+    OK(og_context_save(context, &err));
+    struct stat info;
+    CHECK(stat(second, &info) == 0);
+    CHECK(stat(first, &info) != 0);
+    char *owner = NN(og_store_file_metadata_string(NULL, second, "Owner", &err));
+    STREQ(owner, "shop");
+    og_free(owner);
+    FAILS(og_coordinator_set_store_path(coordinator, store, "", &err), OG_ERROR_INVALID_ARGUMENT, "empty");
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    free(first);
+    free(second);
+    og_t_remove_tree(dir);
+}
+
+static void invalid_handles(void) {
+    FAILS_NULL(og_coordinator_add_store_with_options(NULL, "InMemory", NULL, NULL, NULL, &err), 140001, "handle");
+    CHECK(og_store_configuration(NULL) == NULL);
+    FAILS_NULL(og_store_options(NULL, &err), 140001, "handle");
+    FAILS_NULL(og_coordinator_migrate_store(NULL, NULL, "x", "Binary", NULL, &err), 140001, "handle");
+    FAILS_NULL(og_coordinator_store_for_path(NULL, "x", &err), 140001, "handle");
+    FAILS(og_coordinator_set_store_path(NULL, NULL, "x", &err), 140001, "handle");
+    FAILS_NULL(og_coordinator_store_metadata(NULL, NULL, &err), 140001, "handle");
+    FAILS(og_coordinator_set_store_metadata(NULL, NULL, NULL, &err), 140001, "handle");
+    FAILS(og_context_assign_object(NULL, NULL, NULL, &err), 140001, "handle");
+    FAILS(og_fetch_request_set_affected_stores(NULL, NULL, 0, &err), 140001, "handle");
+    /* A released store handle, and options that are not a dictionary. */
+    og_coordinator *coordinator = shop_coordinator();
+    og_value *number = og_value_new_int64(3);
+    FAILS_NULL(og_coordinator_add_store_with_options(coordinator, "InMemory", NULL, NULL, number, &err), OG_ERROR_INVALID_ARGUMENT, "dictionary");
+    og_value_release(number);
+    og_store *store = NN(og_coordinator_add_store_with_options(coordinator, "InMemory", NULL, NULL, NULL, &err));
+    og_fetch_request *request = NN(og_fetch_request_new("Customer", &err));
+    og_store *stores[] = {store, NULL};
+    FAILS(og_fetch_request_set_affected_stores(request, stores, 2, &err), 140001, "handle");
+    og_fetch_request_release(request);
+    og_coordinator_release(coordinator);
+    FAILS_NULL(og_store_options(store, &err), 140001, "handle");
+}
+
+static const og_t_case cases[] = {
+    {"configurations", configurations}, {"routing", routing}, {"options", options},
+    {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
+};
+
+int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }
