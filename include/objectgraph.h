@@ -1304,6 +1304,54 @@ og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const 
  * checked against the entity when the request is executed (error 140005). */
 og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
 
+/* fetchLimit (default 0: no limit) and fetchOffset (default 0): the window of
+ * the sorted, merged result. The SQLite store applies them in SQL when nothing
+ * is pending and one store answers. */
+og_status og_fetch_request_set_limit(og_fetch_request *request, size_t limit, og_error **error);
+og_status og_fetch_request_limit(const og_fetch_request *request, size_t *out, og_error **error);
+og_status og_fetch_request_set_offset(og_fetch_request *request, size_t offset, og_error **error);
+og_status og_fetch_request_offset(const og_fetch_request *request, size_t *out, og_error **error);
+
+/* fetchBatchSize (default 0: load every result at once). With N > 0 every match
+ * is identified up front, and the objects come back as faults whose values load
+ * N at a time: the first object of a batch to fire loads its whole batch in one
+ * store read. */
+og_status og_fetch_request_set_batch_size(og_fetch_request *request, size_t batch_size, og_error **error);
+og_status og_fetch_request_batch_size(const og_fetch_request *request, size_t *out, og_error **error);
+
+/* includesSubentities (default true): false fetches instances of exactly the
+ * request's entity. */
+og_status og_fetch_request_set_includes_subentities(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_subentities(const og_fetch_request *request, bool *out, og_error **error);
+
+/* includesPendingChanges (default true): false ignores the context's unsaved
+ * inserts, updates and deletes and returns what the store holds (an object
+ * deleted but not saved may then appear). */
+og_status og_fetch_request_set_includes_pending_changes(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_pending_changes(const og_fetch_request *request, bool *out, og_error **error);
+
+/* includesPropertyValues (default true): false reads only the rows' identities;
+ * objects not yet in memory come back as faults that read their row when they
+ * fire. */
+og_status og_fetch_request_set_includes_property_values(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_property_values(const og_fetch_request *request, bool *out, og_error **error);
+
+/* returnsObjectsAsFaults (default true): new objects come back as faults with
+ * their row already read (firing reads nothing; awakeFromFetch runs then). False
+ * returns them loaded (og_object_is_fault false, awakeFromFetch already run). */
+og_status og_fetch_request_set_returns_objects_as_faults(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_returns_objects_as_faults(const og_fetch_request *request, bool *out, og_error **error);
+
+/* relationshipKeyPathsForPrefetching: appends a key path of relationships
+ * ("author", "author.publisher", "books"). The destinations are read with the
+ * fetch, one store read per relationship of the path, not one per object, and
+ * following the relationship later reads nothing. Every step must name a
+ * relationship: 140005 for an unknown one, 140006 for an attribute (checked when
+ * the request runs). */
+og_status og_fetch_request_add_prefetch_key_path(og_fetch_request *request, const char *key_path, og_error **error);
+/* The number of prefetching key paths added. 0 for an invalid handle. */
+size_t og_fetch_request_prefetch_key_path_count(const og_fetch_request *request);
+
 /* affectedStores: the fetch reads only these `count` stores (count 0: every
  * store whose configuration holds the entity). A store not attached to the
  * coordinator of the context that runs the request is OG_ERROR_INVALID_ARGUMENT

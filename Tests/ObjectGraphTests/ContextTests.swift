@@ -103,7 +103,7 @@ final class ContextTests: XCTestCase {
         }
         let stack = try Stack(model: try makeLibraryModel(), path: path)
         let author = try stack.context.fetch(FetchRequest(entityName: "Author"))[0]
-        XCTAssertTrue(author.isFault == false)
+        XCTAssertTrue(author.isFault, "a fetched object is a fault whose row is already read")
         let titles = try author.objects(forKey: "books").map { try $0.value(forKey: "title") }
         XCTAssertEqual(Set(titles), ["Mort", "Guards! Guards!", "Strata"])
         let sorted = try stack.context.fetch(FetchRequest(entityName: "Book", sortKeys: [SortKey("title", ascending: false)]))

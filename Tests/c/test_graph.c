@@ -637,6 +637,9 @@ static void hooks(void) {
     INTEQ(will_fault, 1);
     r = NN(og_context_fetch(ctx, req, &err));
     og_results_release(r);
+    /* The fetch gave the fault its row; awakeFromFetch runs when it fires. */
+    INTEQ(awake_fetch, 0);
+    OK(og_object_get_int64(b, "pages", &pages, &err));
     INTEQ(awake_fetch, 1);
     OK(og_context_delete(ctx, b, &err));
     INTEQ(prepare_delete, 1);

@@ -96,7 +96,8 @@ extension ManagedObjectContext {
             for k in keys {
                 let v: AttributeValue
                 if let slot = o.entity.slot(forKey: k.key) {
-                    v = try o.attribute(at: slot, key: k.key, self)
+                    // A fault whose row is here is sorted on it without firing.
+                    if let loaded = o.loadedValue(slot) { v = loaded } else { v = try o.attribute(at: slot, key: k.key, self) }
                 } else if case .scalar(let s) = try PredicateEvaluator.read(k.key, from: .object(o)) {
                     v = s
                 } else {

@@ -198,6 +198,14 @@ open class ManagedObject: CustomStringConvertible {
         return snapshot.values[slot]
     }
 
+    /// An attribute's value when the object has it in memory (changed, loaded, or a fault
+    /// with its row cached), without firing anything; nil otherwise or for a relationship.
+    func loadedValue(_ slot: Int) -> AttributeValue? {
+        guard case .attribute = layout.kinds[slot] else { return nil }
+        if let current { return current[slot] }
+        return snapshot?.values[slot]
+    }
+
     public final func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
         let context = try context()
         try setAttribute(value, at: try slot(key), context)

@@ -66,6 +66,7 @@ class FetchRequest(OwnedHandle):
         self._properties: List[Property] = []
         self._group_by: List[str] = []
         self._stores: List[Any] = []
+        self._prefetch: List[str] = []
         for key, ascending in parse_sort(sort):
             self.add_sort(key, ascending)
         if where is not None:
@@ -153,6 +154,114 @@ class FetchRequest(OwnedHandle):
         err = ctypes.c_void_p()
         check(lib.og_fetch_request_set_having(self._h, value._h if value else None, ctypes.byref(err)), err)
         self._having = value
+
+    # Options of object fetches.
+
+    def _get_count(self, getter: Any) -> int:
+        out = ctypes.c_size_t()
+        err = ctypes.c_void_p()
+        check(getter(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def _set_count(self, setter: Any, value: int, what: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise make_error(f"{what} must be an int, not {type(value).__name__}", ErrorCode.TYPE_MISMATCH)
+        if value < 0:
+            raise make_error(f"{what} cannot be negative", ErrorCode.INVALID_ARGUMENT)
+        err = ctypes.c_void_p()
+        check(setter(self._h, value, ctypes.byref(err)), err)
+
+    def _get_flag(self, getter: Any) -> bool:
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        check(getter(self._h, ctypes.byref(out), ctypes.byref(err)), err)
+        return out.value
+
+    def _set_flag(self, setter: Any, on: bool) -> None:
+        err = ctypes.c_void_p()
+        check(setter(self._h, bool(on), ctypes.byref(err)), err)
+
+    @property
+    def limit(self) -> int:
+        """fetchLimit: at most this many results (0, the default: no limit)."""
+        return self._get_count(lib.og_fetch_request_limit)
+
+    @limit.setter
+    def limit(self, value: int) -> None:
+        self._set_count(lib.og_fetch_request_set_limit, value, "limit")
+
+    @property
+    def offset(self) -> int:
+        """fetchOffset: skips this many of the sorted results (default 0)."""
+        return self._get_count(lib.og_fetch_request_offset)
+
+    @offset.setter
+    def offset(self, value: int) -> None:
+        self._set_count(lib.og_fetch_request_set_offset, value, "offset")
+
+    @property
+    def batch_size(self) -> int:
+        """fetchBatchSize: with N > 0 objects come back as faults whose values
+        load N at a time, when the first of a batch is read (default 0)."""
+        return self._get_count(lib.og_fetch_request_batch_size)
+
+    @batch_size.setter
+    def batch_size(self, value: int) -> None:
+        self._set_count(lib.og_fetch_request_set_batch_size, value, "batch_size")
+
+    @property
+    def include_subentities(self) -> bool:
+        """includesSubentities (default True)."""
+        return self._get_flag(lib.og_fetch_request_includes_subentities)
+
+    @include_subentities.setter
+    def include_subentities(self, on: bool) -> None:
+        self._set_flag(lib.og_fetch_request_set_includes_subentities, on)
+
+    @property
+    def include_pending_changes(self) -> bool:
+        """includesPendingChanges (default True): False returns what the store
+        holds, ignoring unsaved inserts, updates and deletes."""
+        return self._get_flag(lib.og_fetch_request_includes_pending_changes)
+
+    @include_pending_changes.setter
+    def include_pending_changes(self, on: bool) -> None:
+        self._set_flag(lib.og_fetch_request_set_includes_pending_changes, on)
+
+    @property
+    def include_property_values(self) -> bool:
+        """includesPropertyValues (default True): False reads only identities;
+        objects not in memory read their row when first used."""
+        return self._get_flag(lib.og_fetch_request_includes_property_values)
+
+    @include_property_values.setter
+    def include_property_values(self, on: bool) -> None:
+        self._set_flag(lib.og_fetch_request_set_includes_property_values, on)
+
+    @property
+    def as_faults(self) -> bool:
+        """returnsObjectsAsFaults (default True): new objects are faults whose row
+        is already read; False returns them loaded."""
+        return self._get_flag(lib.og_fetch_request_returns_objects_as_faults)
+
+    @as_faults.setter
+    def as_faults(self, on: bool) -> None:
+        self._set_flag(lib.og_fetch_request_set_returns_objects_as_faults, on)
+
+    @property
+    def prefetch(self) -> List[str]:
+        """relationshipKeyPathsForPrefetching: relationship key paths read with
+        the fetch, one store read per relationship, not one per object."""
+        return self._prefetch[:lib.og_fetch_request_prefetch_key_path_count(self._h)]
+
+    @prefetch.setter
+    def prefetch(self, paths: Iterable[str]) -> None:
+        if isinstance(paths, str):
+            paths = [paths]
+        for path in paths:
+            err = ctypes.c_void_p()
+            check(lib.og_fetch_request_add_prefetch_key_path(self._h, encode(path), ctypes.byref(err)), err)
+            self._prefetch.append(path)
 
     @property
     def affected_stores(self) -> List[Any]:

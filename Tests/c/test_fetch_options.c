@@ -1,0 +1,228 @@
+/* Options of object fetches through the C ABI: limit and offset, batch size,
+ * subentities, pending changes, property values, faults, prefetching, and the
+ * errors of each setter and getter. */
+#include "library_model.h"
+#include "og_test_cases.h"
+
+/* Five books by two authors, saved; a fresh context on the same coordinator. */
+static og_context *filled(char **dir_out, og_coordinator **coordinator_out) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "options.sqlite");
+    og_coordinator *coordinator = library_open(path, false, NULL);
+    free(path);
+    og_context *seed = NN(og_context_new(coordinator, &err));
+    og_object *ann = NN(og_context_insert(seed, "Author", &err));
+    OK(og_object_set_string(ann, "name", "Ann", &err));
+    og_object *bob = NN(og_context_insert(seed, "Author", &err));
+    OK(og_object_set_string(bob, "name", "Bob", &err));
+    const char *titles[] = {"Alpha", "Beta", "Gamma", "Delta", "Epsilon"};
+    for (int i = 0; i < 5; i++) {
+        og_object *book = NN(og_context_insert(seed, "Book", &err));
+        OK(og_object_set_string(book, "title", titles[i], &err));
+        OK(og_object_set_object(book, "author", i < 3 ? ann : bob, &err));
+    }
+    OK(og_context_save(seed, &err));
+    og_context_release(seed);
+    *dir_out = dir;
+    *coordinator_out = coordinator;
+    return NN(og_context_new(coordinator, &err));
+}
+
+static og_fetch_request *books_by_title(void) {
+    og_fetch_request *r = NN(og_fetch_request_new("Book", &err));
+    OK(og_fetch_request_add_sort(r, "title", true, &err));
+    return r;
+}
+
+static bool is_fault(og_object *o) {
+    bool out;
+    OK(og_object_is_fault(o, &out, &err));
+    return out;
+}
+
+static void title_is(og_results *results, size_t i, const char *expected) {
+    og_object *o = NN(og_results_object_at(results, i, &err));
+    char *title = NULL;
+    OK(og_object_get_string(o, "title", &title, &err));
+    STREQ(title, expected);
+    og_free(title);
+}
+
+static void defaults_and_window(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    size_t n;
+    bool on;
+    OK(og_fetch_request_limit(r, &n, &err)); INTEQ(n, 0);
+    OK(og_fetch_request_offset(r, &n, &err)); INTEQ(n, 0);
+    OK(og_fetch_request_batch_size(r, &n, &err)); INTEQ(n, 0);
+    OK(og_fetch_request_includes_subentities(r, &on, &err)); CHECK(on);
+    OK(og_fetch_request_includes_pending_changes(r, &on, &err)); CHECK(on);
+    OK(og_fetch_request_includes_property_values(r, &on, &err)); CHECK(on);
+    OK(og_fetch_request_returns_objects_as_faults(r, &on, &err)); CHECK(on);
+    INTEQ(og_fetch_request_prefetch_key_path_count(r), 0);
+
+    OK(og_fetch_request_set_offset(r, 1, &err));
+    OK(og_fetch_request_set_limit(r, 2, &err));
+    OK(og_fetch_request_limit(r, &n, &err)); INTEQ(n, 2);
+    OK(og_fetch_request_offset(r, &n, &err)); INTEQ(n, 1);
+    og_results *window = NN(og_context_fetch(ctx, r, &err));
+    INTEQ(og_results_count(window), 2);
+    title_is(window, 0, "Beta");   /* Alpha | Beta, Delta | Epsilon, Gamma */
+    title_is(window, 1, "Delta");
+    og_results_release(window);
+    size_t counted;
+    OK(og_context_count(ctx, r, &counted, &err)); INTEQ(counted, 2);
+
+    OK(og_fetch_request_set_includes_subentities(r, false, &err));
+    OK(og_fetch_request_includes_subentities(r, &on, &err)); CHECK(!on);
+    og_fetch_request_release(r);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
+static void faults_and_batches(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    og_results *faults = NN(og_context_fetch(ctx, r, &err));
+    og_object *first = NN(og_results_object_at(faults, 0, &err));
+    CHECK(is_fault(first));             /* returnsObjectsAsFaults: row cached, still a fault */
+    title_is(faults, 0, "Alpha");
+    CHECK(!is_fault(first));
+    og_results_release(faults);
+
+    og_context *loaded_ctx = NN(og_context_new(coordinator, &err));
+    OK(og_fetch_request_set_returns_objects_as_faults(r, false, &err));
+    og_results *loaded = NN(og_context_fetch(loaded_ctx, r, &err));
+    CHECK(!is_fault(NN(og_results_object_at(loaded, 4, &err))));
+    og_results_release(loaded);
+    og_context_release(loaded_ctx);
+
+    og_context *batch_ctx = NN(og_context_new(coordinator, &err));
+    OK(og_fetch_request_set_returns_objects_as_faults(r, true, &err));
+    OK(og_fetch_request_set_batch_size(r, 2, &err));
+    size_t n;
+    OK(og_fetch_request_batch_size(r, &n, &err)); INTEQ(n, 2);
+    og_results *batched = NN(og_context_fetch(batch_ctx, r, &err));
+    INTEQ(og_results_count(batched), 5);
+    for (size_t i = 0; i < 5; i++) CHECK(is_fault(NN(og_results_object_at(batched, i, &err))));
+    const char *sorted[] = {"Alpha", "Beta", "Delta", "Epsilon", "Gamma"};
+    for (size_t i = 0; i < 5; i++) title_is(batched, i, sorted[i]);
+    og_results_release(batched);
+    og_context_release(batch_ctx);
+
+    og_context *ids_ctx = NN(og_context_new(coordinator, &err));
+    OK(og_fetch_request_set_batch_size(r, 0, &err));
+    OK(og_fetch_request_set_includes_property_values(r, false, &err));
+    bool on;
+    OK(og_fetch_request_includes_property_values(r, &on, &err)); CHECK(!on);
+    og_results *ids = NN(og_context_fetch(ids_ctx, r, &err));
+    CHECK(is_fault(NN(og_results_object_at(ids, 2, &err))));
+    title_is(ids, 2, "Delta");          /* fired: read from the store */
+    og_results_release(ids);
+    og_context_release(ids_ctx);
+
+    OK(og_fetch_request_returns_objects_as_faults(r, &on, &err)); CHECK(on);
+    og_fetch_request_release(r);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
+static void pending_changes(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_object *fresh = NN(og_context_insert(ctx, "Book", &err));
+    OK(og_object_set_string(fresh, "title", "Aardvark", &err));
+    og_fetch_request *r = books_by_title();
+    og_results *merged = NN(og_context_fetch(ctx, r, &err));
+    INTEQ(og_results_count(merged), 6);
+    title_is(merged, 0, "Aardvark");
+    og_results_release(merged);
+    OK(og_fetch_request_set_includes_pending_changes(r, false, &err));
+    bool on;
+    OK(og_fetch_request_includes_pending_changes(r, &on, &err)); CHECK(!on);
+    og_results *stored = NN(og_context_fetch(ctx, r, &err));
+    INTEQ(og_results_count(stored), 5);
+    title_is(stored, 0, "Alpha");
+    og_results_release(stored);
+    size_t counted;
+    OK(og_context_count(ctx, r, &counted, &err)); INTEQ(counted, 5);
+    og_fetch_request_release(r);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
+static void prefetching(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    OK(og_fetch_request_add_prefetch_key_path(r, "author", &err));
+    OK(og_fetch_request_add_prefetch_key_path(r, "author.books", &err));
+    INTEQ(og_fetch_request_prefetch_key_path_count(r), 2);
+    og_results *books = NN(og_context_fetch(ctx, r, &err));
+    og_object *gamma = NN(og_results_object_at(books, 4, &err));
+    og_object *author = NULL;
+    OK(og_object_get_object(gamma, "author", &author, &err));
+    char *name = NULL;
+    OK(og_object_get_string(author, "name", &name, &err));
+    STREQ(name, "Ann");
+    og_free(name);
+    og_results_release(books);
+    og_fetch_request_release(r);
+
+    og_fetch_request *bad = books_by_title();
+    OK(og_fetch_request_add_prefetch_key_path(bad, "writer", &err));
+    FAILS_NULL(og_context_fetch(ctx, bad, &err), OG_ERROR_UNKNOWN_KEY, "writer");
+    og_fetch_request_release(bad);
+    og_fetch_request *attribute = books_by_title();
+    OK(og_fetch_request_add_prefetch_key_path(attribute, "title", &err));
+    FAILS_NULL(og_context_fetch(ctx, attribute, &err), OG_ERROR_TYPE_MISMATCH, "relationship");
+    FAILS(og_fetch_request_add_prefetch_key_path(attribute, "", &err), OG_ERROR_INVALID_ARGUMENT, "empty");
+    FAILS(og_fetch_request_add_prefetch_key_path(attribute, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "key_path");
+    og_fetch_request_release(attribute);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
+static void invalid_handles(void) {
+    size_t n;
+    bool on;
+    FAILS(og_fetch_request_set_limit(NULL, 1, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_limit(NULL, &n, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_offset(NULL, 1, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_offset(NULL, &n, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_batch_size(NULL, 1, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_batch_size(NULL, &n, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_includes_subentities(NULL, true, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_includes_subentities(NULL, &on, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_includes_pending_changes(NULL, true, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_includes_pending_changes(NULL, &on, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_includes_property_values(NULL, true, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_includes_property_values(NULL, &on, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_returns_objects_as_faults(NULL, true, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_returns_objects_as_faults(NULL, &on, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_add_prefetch_key_path(NULL, "author", &err), OG_ERROR_INVALID_HANDLE, "handle");
+    INTEQ(og_fetch_request_prefetch_key_path_count(NULL), 0);
+    og_fetch_request *r = books_by_title();
+    FAILS(og_fetch_request_limit(r, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "out");
+    FAILS(og_fetch_request_includes_subentities(r, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "out");
+    og_fetch_request_release(r);
+    FAILS(og_fetch_request_set_limit(r, 1, &err), OG_ERROR_INVALID_HANDLE, "handle|released");
+}
+
+int main(int argc, char **argv) {
+    static const og_t_case cases[] = {
+        {"defaults_and_window", defaults_and_window},
+        {"faults_and_batches", faults_and_batches},
+        {"pending_changes", pending_changes},
+        {"prefetching", prefetching},
+        {"invalid_handles", invalid_handles},
+    };
+    return OG_T_RUN(cases, argc, argv);
+}

@@ -1,0 +1,133 @@
+"""Options of object fetches from Python: limit and offset, batch size,
+pending changes, property values, faults and prefetching, on SQLite and in
+memory. A second coordinator on the same SQLite file changes rows behind the
+first one's back, which shows whether a read went to the store."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+import objectgraph as og
+
+TITLES = ["Dawn", "Earthsea", "Imago", "Kindred", "Lathe"]
+
+
+@pytest.fixture(params=["SQLite", "InMemory"])
+def stack(request, tmp_path, books_model):
+    path = str(tmp_path / "options.sqlite") if request.param == "SQLite" else None
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store(request.param, path)
+    with og.Context(coordinator) as seed:
+        le_guin = seed.insert("Author", name="Le Guin")
+        butler = seed.insert("Author", name="Butler")
+        seed.insert("Author", name="Banks")
+        for title in TITLES:
+            seed.insert("Book", title=title, author=le_guin if title in ("Earthsea", "Lathe") else butler)
+        seed.save()
+    with og.Context(coordinator) as ctx:
+        yield request.param, path, ctx
+    coordinator.close()
+    gc.collect()
+
+
+def rename_behind_the_back(path, books_model, title, new_title):
+    other = og.Coordinator(books_model)
+    other.add_store("SQLite", path)
+    with og.Context(other) as ctx:
+        book = ctx.fetch("Book", None, "title == %@", title)[0]
+        book.title = new_title
+        ctx.save()
+    other.close()
+
+
+def test_request_options_have_core_datas_defaults() -> None:
+    r = og.FetchRequest("Book")
+    assert (r.limit, r.offset, r.batch_size) == (0, 0, 0)
+    assert r.include_subentities and r.include_pending_changes and r.include_property_values and r.as_faults
+    assert r.prefetch == []
+    r.limit, r.offset, r.batch_size = 3, 1, 2
+    r.as_faults = False
+    r.prefetch = ["author"]
+    assert (r.limit, r.offset, r.batch_size, r.as_faults, r.prefetch) == (3, 1, 2, False, ["author"])
+    with pytest.raises(og.Error) as info:
+        r.limit = -1
+    assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
+    with pytest.raises(og.Error):
+        r.offset = "two"
+    r.close()
+
+
+def test_limit_and_offset_apply_after_sorting_and_pending_changes(stack) -> None:
+    _, _, ctx = stack
+    ctx.insert("Book", title="Beta")
+    assert [b.title for b in ctx.fetch("Book", "title", offset=1, limit=2)] == ["Dawn", "Earthsea"]
+    assert ctx.fetch("Book", "title", offset=10) == []
+    assert ctx.count("Book", limit=2) == 2
+
+
+def test_pending_changes_can_be_left_out(stack) -> None:
+    _, _, ctx = stack
+    books = ctx.fetch("Book", "title")
+    fresh = ctx.insert("Book", title="Aardvark")
+    ctx.delete(books[0])
+    assert [b.title for b in ctx.fetch("Book", "title")][:2] == ["Aardvark", "Earthsea"]
+    stored = ctx.fetch("Book", "title", include_pending_changes=False)
+    assert fresh not in stored and books[0] in stored and len(stored) == 5
+    assert ctx.count("Book", include_pending_changes=False) == 5
+
+
+def test_fetched_objects_are_faults_with_their_rows(stack, books_model) -> None:
+    kind, path, ctx = stack
+    books = ctx.fetch("Book", "title")
+    assert all(b.is_fault for b in books)
+    if kind == "SQLite":
+        rename_behind_the_back(path, books_model, "Dawn", "Dusk")
+    assert books[0].title == "Dawn"  # the row read with the fetch
+    assert not books[0].is_fault and books[1].is_fault
+    loaded = og.Context(ctx.coordinator).fetch("Book", as_faults=False)
+    assert not any(b.is_fault for b in loaded)
+
+
+def test_without_property_values_a_fault_reads_the_store(stack, books_model) -> None:
+    kind, path, ctx = stack
+    books = ctx.fetch("Book", "title", include_property_values=False)
+    assert len(books) == 5 and all(b.is_fault for b in books)
+    if kind == "SQLite":
+        rename_behind_the_back(path, books_model, "Dawn", "Dusk")
+        assert books[0].title == "Dusk"
+
+
+def test_batches_load_together(stack, books_model) -> None:
+    kind, path, ctx = stack
+    books = ctx.fetch("Book", "title", batch_size=2)
+    assert len(books) == 5 and all(b.is_fault for b in books)
+    assert books[0].title == "Dawn"
+    if kind == "SQLite":
+        rename_behind_the_back(path, books_model, "Earthsea", "Earthsea 2")
+        rename_behind_the_back(path, books_model, "Imago", "Imago 2")
+        assert books[1].title == "Earthsea"  # loaded with Dawn's batch
+        assert books[2].title == "Imago 2"   # its batch loaded only now
+    else:
+        assert [b.title for b in books] == TITLES
+
+
+def test_prefetching(stack, books_model) -> None:
+    kind, path, ctx = stack
+    authors = ctx.fetch("Author", "name", prefetch=["books"])
+    if kind == "SQLite":
+        rename_behind_the_back(path, books_model, "Kindred", "Kindred 2")
+    assert [a.name for a in authors] == ["Banks", "Butler", "Le Guin"]
+    assert sorted(b.title for b in authors[1].books) == ["Dawn", "Imago", "Kindred"]
+    lathe = og.Context(ctx.coordinator).fetch("Book", None, "title == 'Lathe'", prefetch=["author.books"])[0]
+    assert lathe.author.name == "Le Guin" and len(lathe.author.books) == 2
+    with pytest.raises(og.Error) as info:
+        ctx.fetch("Book", prefetch=["writer"])
+    assert info.value.code == og.ErrorCode.UNKNOWN_KEY
+    with pytest.raises(og.Error) as info:
+        ctx.fetch("Book", prefetch=["title"])
+    assert info.value.code == og.ErrorCode.TYPE_MISMATCH
+    with pytest.raises(og.Error) as info:
+        ctx.fetch("Book", speed="fast")
+    assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
