@@ -143,6 +143,59 @@ final class SQLiteSchemaTests: XCTestCase {
         return model
     }
 
+    /// Every attribute type, on a subentity sharing its root's table, next to a many-to-many
+    /// and an ordered to-many: each column has the declared type docs/store-format.md gives,
+    /// indexed attributes get their index, and Z_PRIMARYKEY and Z_METADATA describe the model.
+    func testEveryAttributeTypeIsLaidOutAsTheStoreFormatSays() throws {
+        let model = try makeModel()
+        let book = model.entitiesByName["Book"]!
+        let types: [(String, AttributeType, String)] = [
+            ("i16", .integer16, "INTEGER"), ("i32", .integer32, "INTEGER"), ("i64", .integer64, "INTEGER"),
+            ("flag", .boolean, "INTEGER"), ("dbl", .double, "FLOAT"), ("flt", .float, "FLOAT"),
+            ("when", .date, "TIMESTAMP"), ("amount", .decimal, "DECIMAL"), ("text", .string, "VARCHAR"),
+            ("link", .uri, "VARCHAR"), ("bytes", .binaryData, "BLOB"), ("code2", .uuid, "BLOB"), ("shape", .transformable, "BLOB"),
+        ]
+        for (name, type, _) in types {
+            let a = try book.addAttribute(named: name, type: type)
+            if type == .transformable { try a.setValueTransformerName("NSSecureUnarchiveFromDataTransformer") }
+        }
+        try book.attributesByName["i64"]!.setIndexed(true)
+        try book.addAttribute(named: "scratch", type: .string).setTransient(true)
+        let path = try temporaryDirectory() + "/types.sqlite"
+        let stack = try Stack(model: model, path: path)
+        let declared = Dictionary(uniqueKeysWithValues: sqliteRows(path, "SELECT name, type FROM pragma_table_info('ZITEM')").map { ($0[0], $0[1]) })
+        for (name, _, column) in types {
+            XCTAssertEqual(declared["Z" + name.uppercased()], column, name)
+        }
+        XCTAssertNil(declared["ZSCRATCH"], "transient attributes have no column")
+        XCTAssertEqual(declared["Z_PK"], "INTEGER")
+        XCTAssertEqual(declared["Z_FOK_SHELF"], "INTEGER", "the order of the ordered to-many Shelf.items")
+        XCTAssertEqual(sqliteRows(path, "SELECT name FROM sqlite_master WHERE name = 'ZITEM_ZI64_INDEX'"), [["ZITEM_ZI64_INDEX"]])
+        XCTAssertEqual(sqliteRows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' ORDER BY name").map { $0[0] },
+                       ["Z_1TAGS", "Z_4RELATED", "Z_METADATA", "Z_PRIMARYKEY"])
+        XCTAssertEqual(sqliteRows(path, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"),
+                       [["1", "Item", "0"], ["2", "Book", "1"], ["3", "Shelf", "0"], ["4", "Tag", "0"]])
+        // Z_METADATA: one row whose plist names the type, the UUID and each entity's hash.
+        let metadata = stack.store.metadata
+        XCTAssertEqual(metadata[StoreMetadataKey.storeType]?.stringValue, StoreType.sqlite)
+        XCTAssertEqual(sqliteRows(path, "SELECT Z_VERSION, Z_UUID FROM Z_METADATA"), [["1", stack.store.identifier]])
+        let hashes = try XCTUnwrap(metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue)
+        XCTAssertEqual(Set(hashes.keys), ["Item", "Book", "Shelf", "Tag"])
+        XCTAssertEqual(hashes["Book"]?.dataValue, model.entityVersionHashesByName["Book"])
+        // Values go in and come back with their types.
+        let b = try stack.context.insertObject(entityName: "Book")
+        try b.setValue(.integer(-7), forKey: "i16")
+        try b.setValue(.boolean(true), forKey: "flag")
+        try b.setValue(.double(2.5), forKey: "dbl")
+        try b.setValue(.date(Date(timeIntervalSinceReferenceDate: 86400.5)), forKey: "when")
+        try b.setValue(.string("é"), forKey: "text")
+        try stack.context.save()
+        XCTAssertEqual(sqliteRows(path, "SELECT ZI16, ZFLAG, ZDBL, ZWHEN, typeof(ZWHEN), ZTEXT, Z_OPT FROM ZITEM"), [["-7", "1", "2.5", "86400.5", "real", "é", "1"]])
+        try b.setValue(.integer(8), forKey: "i16")
+        try stack.context.save()
+        XCTAssertEqual(sqliteRows(path, "SELECT ZI16, Z_OPT FROM ZITEM"), [["8", "2"]], "Z_OPT counts the updates")
+    }
+
     func testWholeModelLayoutStatementByStatement() throws {
         let path = try temporaryDirectory() + "/whole.sqlite"
         _ = try Stack(model: try makeModel(), path: path)
