@@ -161,7 +161,7 @@ final class AtomicStoreTests: XCTestCase {
         XCTAssertEqual(expectError { _ = try Stack(model: other, path: path, type: StoreType.binary) }?.code, ErrorCode.storeIncompatibleVersionHash)
     }
 
-    func test_2_22_aSwiftSubclassLoadsSavesAndHandsOutKeys() throws {
+    func testRule2_22_3_aSwiftSubclassIsAskedForKeysRemovalsAndSavesInOrder() throws {
         PersistentStoreCoordinator.registerStoreType("Notebook") { (path, model) throws(ObjectGraphError) in try NotebookStore(path: path, model: model) }
         defer { PersistentStoreCoordinator.registerStoreType("Notebook", factory: nil) }
         XCTAssertTrue(PersistentStoreCoordinator.registeredStoreTypes.contains("Notebook"))

@@ -106,9 +106,12 @@ extension ManagedObjectContext {
     }
 
     func propagatePendingDeletes() throws(ObjectGraphError) {
-        while let o = deletesToPropagate.objects.first {
-            deletesToPropagate.remove(o)
-            try applyDeleteRules(o)
+        // In rounds: the rules of one round may delete more objects for the next.
+        while !deletesToPropagate.isEmpty {
+            for o in deletesToPropagate.objects where deletesToPropagate.contains(o) {
+                deletesToPropagate.remove(o)
+                try applyDeleteRules(o)
+            }
         }
     }
 }

@@ -56,7 +56,7 @@ extension ManagedObjectContext {
         var lastSaved: PersistentStoreCoordinator.AttachedStore?
         func resolve(_ o: ManagedObject) throws(ObjectGraphError) -> PersistentStoreCoordinator.AttachedStore {
             if o.objectID.isTemporaryID {
-                if storeAssignments[ObjectIdentifier(o)] != nil { return try storeRecord(of: o) }
+                if !storeAssignments.isEmpty, storeAssignments[ObjectIdentifier(o)] != nil { return try storeRecord(of: o) }
                 if let known = defaultStore[ObjectIdentifier(o.entity)] { return known }
                 let found = try storeRecord(of: o)
                 defaultStore[ObjectIdentifier(o.entity)] = found
@@ -67,15 +67,19 @@ extension ManagedObjectContext {
             lastSaved = found
             return found
         }
+        // With one store attached no relationship can cross stores: no per-object bookkeeping.
+        let severalStores = persistentStoreCoordinator.lock.withLock { persistentStoreCoordinator.attached.count > 1 }
+        var last: (slot: Int32, share: Int)? = nil
         func place(_ o: ManagedObject, _ kind: Int) throws(ObjectGraphError) {
             let record = try resolve(o)
             let i: Int
-            if let found = shareOfSlot[record.slot] { i = found } else {
+            if let last, last.slot == record.slot { i = last.share } else if let found = shareOfSlot[record.slot] { i = found } else {
                 i = shares.count
                 shareOfSlot[record.slot] = i
                 shares.append(StoreShare(store: record))
             }
-            slotOf[ObjectIdentifier(o)] = record.slot
+            last = (record.slot, i)
+            if severalStores { slotOf[ObjectIdentifier(o)] = record.slot }
             switch kind {
             case 0: shares[i].inserts.append(o)
             case 1: shares[i].updates.append(o)
@@ -85,7 +89,7 @@ extension ManagedObjectContext {
         for o in inserts { try place(o, 0) }
         for o in updates { try place(o, 1) }
         for o in deletes { try place(o, 2) }
-        if checkingRelationships, shares.count > 1 || persistentStoreCoordinator.lock.withLock({ persistentStoreCoordinator.attached.count > 1 }) {
+        if checkingRelationships, severalStores {
             try refuseCrossStoreRelationships(inserts + updates, slotOf)
         }
         return shares.sorted { $0.store.slot < $1.store.slot }

@@ -29,10 +29,16 @@ extension ManagedObjectContext {
     private func runWillSave() throws(ObjectGraphError) {
         var calledAt: [ObjectIdentifier: Int] = [:]
         for _ in 0..<Self.willSavePasses {
+            // Objects without hooks have a willSave that does nothing: they are skipped.
             let pending = (inserted.objects + updated.objects + deleted.objects).filter { o in
-                calledAt[ObjectIdentifier(o)].map { o.lastChange > $0 } ?? true
+                o.hasLifecycleHooks(in: self) && (calledAt[ObjectIdentifier(o)].map { o.lastChange > $0 } ?? true)
             }
-            if pending.isEmpty { return }
+            if pending.isEmpty {
+                // Delete rules still waiting (propagatesDeletesAtEndOfEvent off) may add objects.
+                if deletesToPropagate.isEmpty { return }
+                try propagatePendingDeletes()
+                continue
+            }
             for o in pending {
                 calledAt[ObjectIdentifier(o)] = changeStamp
                 o.willSave()
@@ -47,7 +53,10 @@ extension ManagedObjectContext {
         guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty) else { return }
         let plan = try planSave(inserts, updates, deletes)
         var newKeys: [ObjectIdentifier: Int64] = [:]
+        newKeys.reserveCapacity(inserts.count)
         var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
+        written.reserveCapacity(inserts.count + updates.count)
+        registered.reserveCapacity(registered.count + inserts.count)
         try persistentStoreCoordinator.save(plan.map(\.store)) { transactions throws(ObjectGraphError) in
             for (share, tx) in zip(plan, transactions) {
                 try allocateKeys(share.inserts, tx, &newKeys)
@@ -77,7 +86,7 @@ extension ManagedObjectContext {
                 }
                 register(o, Self.key(o.entity, snapshot.primaryKey, store))
                 o.isInserted = false
-                storeAssignments.removeValue(forKey: ObjectIdentifier(o))
+                if !storeAssignments.isEmpty { storeAssignments.removeValue(forKey: ObjectIdentifier(o)) }
             }
             o.snapshot = snapshot
             o.current = nil
@@ -98,8 +107,9 @@ extension ManagedObjectContext {
     /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
     func writeMembers(_ objects: [ManagedObject], _ newKeys: [ObjectIdentifier: Int64], _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
         for o in objects {
-            for (slot, kind) in o.entity.layout.kinds.enumerated() {
-                guard case .toMany(let r) = kind, !r.isTransient, let s = o.state(slot) else { continue }
+            let layout = o.layout
+            for slot in layout.toManySlots {
+                guard case .toMany(let r) = layout.kinds[slot], !r.isTransient, let s = o.state(slot) else { continue }
                 guard o.isInserted || o.changedSlots.contains(slot) else { continue }
                 let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
                 guard explicit || r.isOrdered else { continue }
@@ -120,9 +130,10 @@ extension ManagedObjectContext {
     /// One value per slot, as the store keeps it: attributes as they are, a to-one as the
     /// destination's primary key (a new destination's key comes from `newKeys`).
     func rowValues(_ o: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws(ObjectGraphError) -> [AttributeValue] {
-        var values = o.current ?? o.snapshot?.values ?? o.entity.layout.defaults
-        for (slot, kind) in o.entity.layout.kinds.enumerated() {
-            guard case .toOne(let r) = kind else { continue }
+        var values = o.current ?? o.snapshot?.values ?? o.layout.defaults
+        let layout = o.layout
+        for slot in layout.toOneSlots {
+            guard case .toOne(let r) = layout.kinds[slot] else { continue }
             guard let s = o.state(slot) else { continue }  // unchanged: the snapshot's key stands
             guard let d = s.target else { values[slot] = .null; continue }
             if let pk = newKeys[ObjectIdentifier(d)] {

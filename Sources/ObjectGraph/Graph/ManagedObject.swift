@@ -8,19 +8,21 @@ import FoundationEssentials
 /// `ManagedObject+Lifecycle.swift`), and register the subclass under the entity's class
 /// name with `ManagedObjectClasses.register`. Accessors are final; only the hooks are open.
 open class ManagedObject: CustomStringConvertible {
-    public final private(set) var entity: EntityDescription {
-        didSet { layout = entity.layout }
-    }
+    /// The object's concrete entity (a fault is made with it known, so it never changes).
+    public final let entity: EntityDescription
     /// The entity's slot layout, kept here so accessors touch no entity (whose reference
     /// counting is slow: the model's weak references give entities side tables).
-    final private(set) var layout: EntityDescription.Layout
+    final let layout: EntityDescription.Layout
     public final internal(set) var objectID: ManagedObjectID
-    /// The context's link, shared by all its objects (nil once detached).
-    final var link: ContextLink?
+    /// The link of the context the object was made in, for its whole life (immutable, so
+    /// reading it costs no retain); `detached` says when the object has left that context.
+    final let link: ContextLink
+    final var detached = false
     /// The context the object lives in; nil once it is detached or the context is gone.
+    /// Only nil can be assigned (an object never moves to another context).
     public final internal(set) var managedObjectContext: ManagedObjectContext? {
-        get { link?.context }
-        set { link = newValue?.link }
+        get { detached ? nil : link.context }
+        set { detached = newValue == nil }
     }
 
     /// Committed state; nil for a new object or a fault not yet fired.
@@ -121,7 +123,7 @@ open class ManagedObject: CustomStringConvertible {
     /// The context, checked: present and owned by the calling thread.
     @inline(__always)
     func context() throws(ObjectGraphError) -> ManagedObjectContext {
-        guard let context = link?.context else {
+        guard !detached, let context = link.context else {
             throw .objectInaccessible("\(description) is no longer registered with a context (it was deleted and saved, or its context is gone)")
         }
         try context.checkThread()
@@ -169,7 +171,6 @@ open class ManagedObject: CustomStringConvertible {
                 userInfo: [(ErrorUserInfoKey.validationObject, objectID.uriRepresentation)])
         }
         snapshot = row
-        entity = row.entity
         awakeFromFetchIgnoringErrors(context)
     }
 
@@ -181,6 +182,11 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     public final func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
+        // The common case without touching the context: a loaded attribute on the owner thread.
+        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute = layout.kinds[slot] {
+            if let current { return current[slot] }
+            if !rowCached, let snapshot { return snapshot.values[slot] }
+        }
         let context = try context()
         try checkSlot(slot)
         return try attribute(at: slot, key: nil, context)

@@ -13,14 +13,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     public let concurrencyType: ConcurrencyType
     /// The confinement thread, or the thread running the current block of a queue context.
-    var ownerThread: pthread_t?
+    var ownerThread: pthread_t? {
+        get { link.owner }
+        set { link.owner = newValue }
+    }
     let queue: ContextQueue?
 
     /// Objects with permanent IDs, by (store, hierarchy root, primary key). Held strongly; unless
     /// `retainsRegisteredObjects`, a sweep (`releaseUnreferencedObjects`) drops unchanged
     /// ones nobody else holds. (Weak references would give every object a side table and
     /// make all of its reference counting slow.)
-    var registered: [ObjectKey: ManagedObject] = [:]
+    var registered = ObjectRegistry()
     /// The registry's size that triggers the next sweep: twice what the last one kept.
     var sweepThreshold = ManagedObjectContext.minimumSweepThreshold
     static let minimumSweepThreshold = 1024
@@ -63,6 +66,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let root: ObjectIdentifier
         let primaryKey: Int64
         let store: Int32
+
+        /// What an empty slot of the registry holds.
+        static let unused = ObjectKey(root: ObjectIdentifier(ManagedObject.self), primaryKey: 0, store: -1)
     }
 
     public enum ConcurrencyType: Int, Sendable {
@@ -78,12 +84,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         self.persistentStoreCoordinator = coordinator
         self.concurrencyType = concurrencyType
         if concurrencyType == .confinement {
-            ownerThread = pthread_self()
             queue = nil
         } else {
-            ownerThread = nil
             queue = concurrencyType == .mainQueue ? ContextQueue.main : ContextQueue(label: "objectgraph.context")
         }
+        link.owner = concurrencyType == .confinement ? pthread_self() : nil
         link.context = self
     }
 
@@ -99,7 +104,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Fails with `wrongThread` when called off the thread that owns the context (for a
     /// queue context: outside its `perform` blocks).
     public func checkThread() throws(ObjectGraphError) {
-        guard let owner = ownerThread, pthread_equal(owner, pthread_self()) != 0 else {
+        guard link.isOwnedByCurrentThread else {
             throw .wrongThread(concurrencyType == .confinement
                 ? "a managed object context"
                 : "a queue-based managed object context outside perform/performAndWait")
@@ -150,17 +155,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func releaseUnreferencedObjects() {
         defer { sweepThreshold = max(Self.minimumSweepThreshold, registered.count * 2) }
         if retainsRegisteredObjects || registered.isEmpty { return }
-        var unreferenced: [ObjectKey] = []
-        var i = registered.values.startIndex
-        while i != registered.values.endIndex {
-            // In place, so the check does not itself add a reference.
-            if isKnownUniquelyReferenced(&registered.values[i]) { unreferenced.append(registered.keys[i]) }
-            registered.values.formIndex(after: &i)
-        }
-        for key in unreferenced {
-            let o = registered.removeValue(forKey: key)
-            o?.relations = nil
-        }
+        for o in registered.removeUnreferenced() { o.relations = nil }
     }
 
     // MARK: Pending changes
@@ -216,10 +211,22 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let key = Self.key(entity, primaryKey, store)
         if let existing = registeredObject(key) { return existing }
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
-        let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
-        // A destination with subentities is loaded now, so the object has its concrete entity.
-        if !entity.subentities.isEmpty { try object.fireFault(self) }
+        guard !entity.subentities.isEmpty else {
+            let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
+            register(object, key)
+            return object
+        }
+        // With subentities the row is read first, so the object is made with its concrete entity.
+        guard let row = try persistentStoreCoordinator.fetchRow(id) else {
+            throw ObjectGraphError(
+                code: ErrorCode.referentialIntegrity,
+                message: "the object \(id.uriRepresentation) no longer exists in the store; its fault cannot be fulfilled",
+                userInfo: [(ErrorUserInfoKey.validationObject, id.uriRepresentation)])
+        }
+        let concrete = ManagedObjectID(entity: row.entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
+        let object = ManagedObject.make(entity: row.entity, id: concrete, context: self, snapshot: row)
         register(object, key)
+        object.awakeFromFetchIgnoringErrors(self)
         return object
     }
 

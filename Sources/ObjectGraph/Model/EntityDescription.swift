@@ -39,6 +39,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         /// pattern, predicates, counts): the only ones a save must check when the object
         /// has no validator of its own. Exact once the model is frozen (layouts are rebuilt then).
         let ruledSlots: [Int]
+        /// Slots of to-one and of to-many relationships: what a save walks for each object.
+        let toOneSlots: [Int]
+        let toManySlots: [Int]
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
             self.properties = properties
@@ -46,6 +49,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.kinds = kinds
             self.defaults = defaults
             self.ruledSlots = properties.indices.filter { Self.hasRules(properties[$0]) }
+            self.toOneSlots = kinds.indices.filter { if case .toOne = kinds[$0] { true } else { false } }
+            self.toManySlots = kinds.indices.filter { if case .toMany = kinds[$0] { true } else { false } }
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {

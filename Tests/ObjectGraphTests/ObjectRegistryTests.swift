@@ -1,0 +1,59 @@
+import XCTest
+
+@testable import ObjectGraph
+
+/// The context's registry table against Swift's Dictionary: random inserts, replacements,
+/// removals (which shift later entries back) and growth must agree at every step.
+final class ObjectRegistryTests: XCTestCase {
+    func testAgreesWithADictionaryUnderRandomOperations() throws {
+        let stack = try lendingStack()
+        let objects = try (0..<8).map { _ in try stack.context.insertObject(entityName: "Tag") }
+        let roots = [ObjectIdentifier(stack.model.entitiesByName["Tag"]!), ObjectIdentifier(stack.model.entitiesByName["Book"]!)]
+        var table = ObjectRegistry()
+        var reference: [ManagedObjectContext.ObjectKey: ManagedObject] = [:]
+        var rng = SystemRandomNumberGenerator()
+        for step in 0..<20_000 {
+            // Small key ranges, so collisions, replacements and runs are frequent.
+            let key = ManagedObjectContext.ObjectKey(root: roots[Int.random(in: 0..<2, using: &rng)], primaryKey: Int64.random(in: 0..<600, using: &rng),
+                                                     store: Int32.random(in: 0..<2, using: &rng))
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let o = objects[Int.random(in: 0..<objects.count, using: &rng)]
+                table[key] = o
+                reference[key] = o
+            case 5..<8:
+                XCTAssertTrue(table.removeValue(forKey: key) === reference.removeValue(forKey: key), "step \(step)")
+            default:
+                XCTAssertTrue(table[key] === reference[key], "step \(step)")
+            }
+            XCTAssertEqual(table.count, reference.count)
+            if step % 2_000 == 0 {
+                for (k, v) in reference { XCTAssertTrue(table[k] === v, "step \(step)") }
+            }
+        }
+        for (k, v) in reference { XCTAssertTrue(table[k] === v) }
+        XCTAssertEqual(table.values.count, reference.count)
+        table.reserveCapacity(5_000)
+        for (k, v) in reference { XCTAssertTrue(table[k] === v, "after growing") }
+        table.removeAll()
+        XCTAssertTrue(table.isEmpty)
+    }
+
+    func testTheSweepRemovesOnlyObjectsNothingElseHolds() throws {
+        let stack = try lendingStack()
+        let root = ObjectIdentifier(stack.model.entitiesByName["Tag"]!)
+        var table = ObjectRegistry()
+        let kept = try stack.context.insertObject(entityName: "Tag")
+        table[.init(root: root, primaryKey: 1, store: 0)] = kept
+        do {
+            let dropped = try stack.context.insertObject(entityName: "Tag")
+            table[.init(root: root, primaryKey: 2, store: 0)] = dropped
+            try stack.context.delete(dropped)
+            try stack.context.processPendingChanges()
+        }
+        let removed = table.removeUnreferenced()
+        XCTAssertEqual(removed.count, 1)
+        XCTAssertEqual(table.count, 1)
+        XCTAssertTrue(table[.init(root: root, primaryKey: 1, store: 0)] === kept)
+    }
+}
