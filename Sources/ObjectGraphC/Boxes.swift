@@ -140,6 +140,9 @@ final class ResultsBox: HandleBox {
     let objects: [ManagedObject]
     /// The context handle that lends the objects.
     let contextHandle: OpaquePointer
+    /// Every object's handle, lent together at the first `og_results_object_at` (read
+    /// and written under the handle table's lock).
+    var lent: [OpaquePointer]?
     init(_ objects: [ManagedObject], contextHandle: OpaquePointer) {
         self.objects = objects
         self.contextHandle = contextHandle

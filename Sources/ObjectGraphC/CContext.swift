@@ -116,7 +116,11 @@ public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: Error
         guard index >= 0, index < results.objects.count else {
             throw .invalidArgument("result index \(index) is out of range (there are \(results.objects.count))")
         }
-        return try lendObject(results.objects[index], from: results.contextHandle)
+        // One pass lends every object, so reading a whole result takes one lock per object, not two.
+        if let lent = try handles.withLock({ () throws(ObjectGraphError) in results.lent }) { return lent[index] }
+        let lent = try handles.lendAll(results.objects, from: results.contextHandle) { ObjectBox(results.objects[$0]) }
+        try handles.withLock { () throws(ObjectGraphError) in results.lent = lent }
+        return lent[index]
     }
 }
 

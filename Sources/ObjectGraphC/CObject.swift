@@ -58,15 +58,16 @@ public func og_object_is_deleted(_ o: OpaquePointer?, _ out: UnsafeMutablePointe
 // MARK: Typed access by key
 
 /// Reads one attribute, found by `locate` (by key or by slot), into `out` as `wanted`.
+/// `locate` gives the value and a way to name its key, used only for an error message.
 private func read<T>(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, _ zero: T, _ wanted: String, _ err: ErrorOut,
                      _ convert: (AttributeValue) -> T?,
-                     _ locate: (ManagedObject) throws(ObjectGraphError) -> (name: String, value: AttributeValue)) -> Int32 {
+                     _ locate: (ManagedObject) throws(ObjectGraphError) -> (name: (ManagedObject) -> String, value: AttributeValue)) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
         _ = try required(out, "out")
         let (name, v) = try locate(x)
         do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
-            throw ObjectGraphError.wrongKind(key: name, entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
+            throw ObjectGraphError.wrongKind(key: name(x), entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
         }
     }
 }
@@ -75,7 +76,7 @@ private func get<T>(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: Unsa
                     _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
     read(o, out, zero, wanted, err, convert) { x throws(ObjectGraphError) in
         let k = try key(k)
-        return (k, try x.value(forKey: k))
+        return ({ _ in k }, try x.value(forKey: k))
     }
 }
 
@@ -203,7 +204,7 @@ private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePoin
                       _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
     read(o, out, zero, wanted, err, convert) { x throws(ObjectGraphError) in
         let v = try x.value(atSlot: slot)
-        return (x.entity.properties[slot].name, v)
+        return ({ $0.entity.properties[slot].name }, v)
     }
 }
 

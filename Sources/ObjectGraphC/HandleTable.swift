@@ -83,20 +83,57 @@ final class HandleTable: @unchecked Sendable {
         return pointer(v)
     }
 
+    /// Handles for many objects lent by `owner` in one pass under the lock (what
+    /// `lend` gives for each, in order): results hand out their objects this way.
+    func lendAll(_ identities: [AnyObject], from owner: OpaquePointer?, make: (Int) -> AnyObject) throws(ObjectGraphError) -> [OpaquePointer] {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
+            entries[ownerIndex].generation == generation, entries[ownerIndex].box != nil
+        else { throw HandleTable.invalid("owner handle") }
+        if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
+        entries[ownerIndex].lent!.reserveCapacity(entries[ownerIndex].lent!.count + identities.count)
+        entries.reserveCapacity(entries.count + identities.count)
+        var out: [OpaquePointer] = []
+        out.reserveCapacity(identities.count)
+        for (i, identity) in identities.enumerated() {
+            let id = ObjectIdentifier(identity)
+            if let existing = entries[ownerIndex].lent![id] {
+                out.append(pointer(existing))
+                continue
+            }
+            let v = allocate(make(i), owner: ownerIndex)
+            entries[ownerIndex].lent![id] = v
+            out.append(pointer(v))
+        }
+        return out
+    }
+
+    /// Runs `body` under the table's lock (for state kept beside the table, such as the
+    /// handles a results object has lent).
+    func withLock<T>(_ body: () throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+
     /// The box behind a valid handle of kind `T`.
     @inline(__always)
     func get<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) throws(ObjectGraphError) -> T {
-        pthread_mutex_lock(&mutex)
-        let box: AnyObject?
-        if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation {
-            box = entries[index].box
-        } else {
-            box = nil
+        var box: AnyObject? = nil
+        if let (index, generation) = decode(handle) {
+            pthread_mutex_lock(&mutex)
+            // Fields read in place: copying an entry would also copy its dictionary of lent handles.
+            entries.withUnsafeBufferPointer { buffer in
+                if index < buffer.count, buffer[index].generation == generation { box = buffer[index].box }
+            }
+            pthread_mutex_unlock(&mutex)
         }
-        pthread_mutex_unlock(&mutex)
         guard let box else {
             throw HandleTable.invalid(handle == nil ? "NULL where \(kindName(T.self)) was expected" : "\(kindName(T.self)) handle that was released or never valid")
         }
+        // Boxes are final classes: an exact type match needs no dynamic cast.
+        if ObjectIdentifier(Swift.type(of: box)) == ObjectIdentifier(T.self) { return unsafeDowncast(box, to: T.self) }
         guard let typed = box as? T else {
             throw HandleTable.invalid("handle of the wrong kind: expected \(kindName(T.self)), got \(kindName(Swift.type(of: box)))")
         }
@@ -123,6 +160,9 @@ final class HandleTable: @unchecked Sendable {
             entries[index].owner < 0, entries[index].box is T
         {
             drop(index, into: &dropped)
+            // Reused lowest first: handles lent together then sit together in the table,
+            // so reading them one after another stays in the cache.
+            if dropped.count > 64 { free.sort(by: >) }
         }
         pthread_mutex_unlock(&mutex)
         // Swift objects are freed after the lock is released: their deinit may call back in.
