@@ -1477,6 +1477,32 @@ size_t og_results_count(const og_results *results);
 /* Object `index`, LENT by its context (valid until the context is released). */
 og_object *og_results_object_at(const og_results *results, size_t index, og_error **error);
 
+/* Every object of the results at once: `objects[i]` gets what
+ * og_results_object_at(results, i) gives, and `entities[i]` (unless `entities`
+ * is NULL) what og_object_entity gives for it. `count` must equal
+ * og_results_count(results). */
+og_status og_results_objects(const og_results *results, og_object **objects, og_entity **entities, size_t count,
+                             og_error **error);
+
+/* Bulk reading: attribute `slot` of every object of the results in one call.
+ * `states[i]` is 1 when `values[i]` holds the value, 0 for nil, and 2 when the
+ * object was not read: it is not loaded (a fault without its row), its class or
+ * hooks run code when it fires, it was deleted and saved, or the slot is not
+ * such an attribute of its entity (an int64 read takes integer and boolean
+ * attributes, a double read double and float ones). Read those one by one with
+ * og_object_get_*_at. Objects read are fired as a property read fires them.
+ * `count` must equal og_results_count(results). Runs on the context's thread. */
+og_status og_results_read_int64s(const og_results *results, size_t slot, int64_t *values, uint8_t *states, size_t count,
+                                 og_error **error);
+og_status og_results_read_doubles(const og_results *results, size_t slot, double *values, uint8_t *states, size_t count,
+                                  og_error **error);
+
+/* The address of a counter that changes whenever any value of the context's
+ * objects may have changed (a set, a rollback, a refresh, a reset, a hook that
+ * changes an object...): values read in bulk stay valid while it is unchanged.
+ * Valid while the context handle lives; NULL for an invalid handle. */
+const uint64_t *og_context_change_counter(const og_context *context);
+
 /* Releases results (not the objects). NULL is ignored. */
 void og_results_release(og_results *results);
 

@@ -190,6 +190,59 @@ static void prefetching(void) {
     og_t_remove_tree(dir);
 }
 
+/* Bulk reading: every object and entity in one call, and a column of values. */
+static void bulk_reads(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    og_results *books = NN(og_context_fetch(ctx, r, &err));
+    size_t n = og_results_count(books);
+    INTEQ(n, 5);
+    og_object *objects[5];
+    og_entity *entities[5];
+    OK(og_results_objects(books, objects, entities, n, &err));
+    for (size_t i = 0; i < n; i++) {
+        CHECK(objects[i] == NN(og_results_object_at(books, i, &err)));
+        STREQ(og_entity_name(entities[i]), "Book");
+    }
+    FAILS(og_results_objects(books, objects, NULL, 4, &err), OG_ERROR_INVALID_ARGUMENT, "5");
+    const uint64_t *counter = og_context_change_counter(ctx);
+    CHECK(counter != NULL);
+    uint64_t before = *counter;
+    /* "large" (int64) was never set: nil; give one book a value first. */
+    OK(og_object_set_int64(objects[1], "large", 42, &err));
+    CHECK(*counter != before);
+    int64_t large = og_entity_slot(entities[0], "large", &err);
+    CHECK(large >= 0);
+    int64_t values[5];
+    uint8_t states[5];
+    OK(og_results_read_int64s(books, (size_t)large, values, states, n, &err));
+    INTEQ(states[0], 0);
+    INTEQ(states[1], 1);
+    INTEQ(values[1], 42);
+    double ratios[5];
+    int64_t ratio = og_entity_slot(entities[0], "ratio", &err);
+    OK(og_results_read_doubles(books, (size_t)ratio, ratios, states, n, &err));
+    for (size_t i = 0; i < n; i++) {   /* the same as reading each object */
+        double one = -1;
+        og_status s = og_object_get_double_at(objects[i], (size_t)ratio, &one, &err);
+        CHECK(s != OG_ERROR);
+        INTEQ(states[i], s == OG_NULL ? 0 : 1);
+        if (s == OG_OK) CHECK(ratios[i] == one);
+    }
+    int64_t title = og_entity_slot(entities[0], "title", &err);
+    OK(og_results_read_int64s(books, (size_t)title, values, states, n, &err));
+    for (size_t i = 0; i < n; i++) INTEQ(states[i], 2);   /* a string is not read as an integer */
+    FAILS(og_results_read_int64s(books, (size_t)large, NULL, states, n, &err), OG_ERROR_INVALID_ARGUMENT, "values");
+    FAILS(og_results_read_doubles(NULL, 0, ratios, states, n, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    CHECK(og_context_change_counter(NULL) == NULL);
+    og_results_release(books);
+    og_fetch_request_release(r);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
 static void invalid_handles(void) {
     size_t n;
     bool on;
@@ -222,6 +275,7 @@ int main(int argc, char **argv) {
         {"faults_and_batches", faults_and_batches},
         {"pending_changes", pending_changes},
         {"prefetching", prefetching},
+        {"bulk_reads", bulk_reads},
         {"invalid_handles", invalid_handles},
     };
     return OG_T_RUN(cases, argc, argv);

@@ -5,6 +5,7 @@ extension ManagedObjectContext {
     /// back, changed ones return to their committed values (`awakeFromSnapshotEvents`
     /// with `.rollback`).
     public func rollback() throws(ObjectGraphError) {
+        link.noteValuesChanged()
         try processPendingChanges()
         for o in inserted.objects {
             if !o.objectID.isTemporaryID { unregister(o, key(for: o.objectID)) }
@@ -26,6 +27,7 @@ extension ManagedObjectContext {
     /// 140010), unsaved changes are lost, and objects-did-change reports
     /// `invalidatedAll`.
     public func reset() throws(ObjectGraphError) {
+        link.noteValuesChanged()
         try checkThread()
         for o in registered.values { o.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
@@ -43,6 +45,7 @@ extension ManagedObjectContext {
     /// discarded (`willTurnIntoFault`, `didTurnIntoFault`). With merging its unchanged
     /// properties take the store's current values and its own changes stay.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws(ObjectGraphError) {
+        link.noteValuesChanged()
         try checkThread()
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges {

@@ -13,6 +13,20 @@ final class ContextLink: @unchecked Sendable {
     unowned(unsafe) var context: ManagedObjectContext?
     /// The context's owner thread: the confinement thread, or the one running its current block.
     var owner: pthread_t?
+    /// Counts every change to what the context's objects hold (a set value, a rollback, a
+    /// refresh, a reset, an awakeFromFetch...). A reader that copied values out (the Python
+    /// binding's column cache) knows they still hold while the count is unchanged. Kept at a
+    /// fixed address for the link's life, so that it can be read without a call.
+    let changeCounter: UnsafeMutablePointer<UInt64> = {
+        let p = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+        p.initialize(to: 0)
+        return p
+    }()
+
+    deinit { changeCounter.deallocate() }
+
+    @inline(__always)
+    func noteValuesChanged() { changeCounter.pointee &+= 1 }
 
     /// Whether the calling thread may use the context now.
     @inline(__always)

@@ -168,6 +168,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public var registeredObjects: [ManagedObject] { Array(registered.values) + inserted.objects }
 
     func didChange(_ object: ManagedObject) {
+        link.noteValuesChanged()
         if changeProcessingSuspended > 0 { return }
         changeStamp += 1
         object.lastChange = changeStamp

@@ -321,6 +321,10 @@ _SIGNATURES = {
     "og_results_count": (_z, [_v]),
     "og_results_object_at": (_v, [_v, _z, _err]),
     "og_results_release": (None, [_v]),
+    "og_results_objects": (_i, [_v, _v, _v, _z, _err]),
+    "og_results_read_int64s": (_i, [_v, _z, _v, _v, _z, _err]),
+    "og_results_read_doubles": (_i, [_v, _z, _v, _v, _z, _err]),
+    "og_context_change_counter": (_v, [_v]),
     # Fetch result types: object IDs, dictionaries, counts
     "og_fetch_request_set_result_type": (_i, [_v, _i, _err]),
     "og_fetch_request_result_type": (_i, [_v]),

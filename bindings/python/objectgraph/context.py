@@ -12,6 +12,7 @@ import ctypes
 import weakref
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar, Union
 
+from ._columns import MIN_OBJECTS, Columns
 from ._layout import Layout
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -57,13 +58,20 @@ class Context(OwnedHandle):
         self._hook_numbers: Dict[Tuple[str, str], int] = {}
         self._coordinator = coordinator
         # og_object handle -> its wrapper; weak, so unused wrappers go away.
-        self._objects: "weakref.WeakValueDictionary[int, ManagedObject]" = weakref.WeakValueDictionary()
+        # Plain weak references without callbacks (cheaper than a WeakValueDictionary for
+        # large results); dead ones are replaced on lookup and pruned as the table grows.
+        self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
+        self._prune_at = 1024
         # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
         self._layouts: Dict[int, Layout] = {}
         # Out-buffers for the typed slot getters. Sharing them is safe because only
         # this context's thread can succeed, and a failed call writes nothing.
         self._int64_out = _buffer(ctypes.c_int64)
         self._double_out = _buffer(ctypes.c_double)
+        # The library's count of value changes, read in place by the column cache (_columns.py).
+        counter = lib.og_context_change_counter(handle)
+        self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
+        self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
         self._h = handle
         self._closed = False
         if concurrency != "confinement":
@@ -96,7 +104,8 @@ class Context(OwnedHandle):
             self._raise_pending()
 
     def _wrap(self, handle: int) -> ManagedObject:
-        wrapper = self._objects.get(handle)
+        ref = self._objects.get(handle)
+        wrapper = ref() if ref is not None else None
         if wrapper is None:
             entity = lib.og_object_entity(handle)
             if not entity:
@@ -105,11 +114,23 @@ class Context(OwnedHandle):
             if layout is None:
                 layout = self._layouts[entity] = self._coordinator._layout(entity)
             wrapper = class_for(layout)(self, handle, layout)
-            self._objects[handle] = wrapper
+            self._remember(handle, wrapper)
         return wrapper
 
+    def _remember(self, handle: int, wrapper: ManagedObject) -> None:
+        objects = self._objects
+        objects[handle] = weakref.ref(wrapper)
+        if len(objects) >= self._prune_at:
+            for h in [h for h, r in objects.items() if r() is None]:
+                del objects[h]
+            self._prune_at = max(1024, 2 * len(objects))
+
     def _take_results(self, results: int) -> List[ManagedObject]:
-        """Wraps the objects of NEW og_results and releases the results."""
+        """Wraps the objects of NEW og_results and releases the results, or, for a
+        large result, keeps them for reading its numeric attributes by column."""
+        count = lib.og_results_count(results)
+        if count >= MIN_OBJECTS and self._counter is not None:
+            return self._take_bulk(results, count)
         try:
             objects = []
             for index in range(lib.og_results_count(results)):
@@ -118,6 +139,45 @@ class Context(OwnedHandle):
             return objects
         finally:
             lib.og_results_release(results)
+
+    def _take_bulk(self, results: int, count: int) -> List[ManagedObject]:
+        """Every object and entity in one call; the wrappers share a Columns."""
+        try:
+            handles = (ctypes.c_void_p * count)()
+            entities = (ctypes.c_void_p * count)()
+            err = ctypes.c_void_p()
+            check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
+                                         ctypes.byref(err)), err)
+        except BaseException:
+            lib.og_results_release(results)
+            raise
+        columns = Columns(results, self._counter, count)
+        self._columns.add(columns)
+        known = self._objects
+        layouts = self._layouts
+        ref = weakref.ref
+        out = []
+        append = out.append
+        row = 0
+        last_entity, cls, layout = None, None, None
+        for handle, entity in zip(handles, entities):
+            found = known.get(handle)
+            wrapper = found() if found is not None else None
+            if wrapper is None:
+                if entity != last_entity:
+                    layout = layouts.get(entity)
+                    if layout is None:
+                        layout = layouts[entity] = self._coordinator._layout(entity)
+                    cls, last_entity = class_for(layout), entity
+                wrapper = cls(self, handle, layout)
+                known[handle] = ref(wrapper)
+            wrapper._columns = columns
+            wrapper._row = row
+            append(wrapper)
+            row += 1
+        if len(known) >= self._prune_at:
+            self._remember(out[0]._h, out[0])  # prunes
+        return out
 
     def insert(self, entity: str, **values: Any) -> ManagedObject:
         """Inserts a new object of ``entity`` with its default values, then
@@ -459,6 +519,10 @@ class Context(OwnedHandle):
         """Releases the context. The objects it lent become unusable: the
         library reports their released handles (InvalidHandleError) instead of
         touching freed memory. Closing twice is harmless."""
+        # Column caches must stop reading the counter, which goes away with the context.
+        for columns in list(self._columns):
+            columns.detach()
+        self._counter = None
         lib.og_context_release(self._h)  # waits for blocks queued with perform
         self._objects.clear()
         for number in self._hook_numbers.values():

@@ -14,6 +14,7 @@ from collections.abc import MutableSet
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _layout
+from ._columns import NOT_READ, Columns
 from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, take_string
 from .enums import AttributeType
@@ -39,12 +40,15 @@ class ManagedObject:
 
     Objects are instances of a subclass named after their entity."""
 
-    __slots__ = ("_h", "_context", "_layout", "__weakref__")
+    __slots__ = ("_h", "_context", "_layout", "_columns", "_row", "__weakref__")
 
     def __init__(self, context: "Context", handle: int, layout: _layout.Layout) -> None:
         self._h: int = handle
         self._context = context
         self._layout = layout
+        # The fetch result this object was last read from in bulk, and its row there.
+        self._columns: Optional[Columns] = None
+        self._row = 0
 
     # Properties of the object itself.
 
@@ -428,7 +432,18 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
     else:
         return read_any, write_any
 
+    doubles = slot.access == _layout.DOUBLE
+
     def read(obj: ManagedObject) -> Any:
+        columns = obj._columns
+        if columns is not None and columns.counter.value == columns.epoch:
+            column = columns.columns.get(index)
+            if column is None:
+                column = columns.load(index, doubles)
+            if column is not None:
+                value = column[obj._row]
+                if value is not NOT_READ:
+                    return value
         out, ref = getattr(obj._context, buffer)
         status = get_at(obj._h, index, ref, None)
         if status == OK:

@@ -131,3 +131,52 @@ def test_prefetching(stack, books_model) -> None:
     with pytest.raises(og.Error) as info:
         ctx.fetch("Book", speed="fast")
     assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
+
+
+def test_numbers_of_a_large_result_are_read_by_column_and_stay_right(tmp_path, books_model) -> None:
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store("SQLite", str(tmp_path / "many.sqlite"))
+    with og.Context(coordinator) as seed:
+        for i in range(100):
+            seed.insert("Book", title=f"b{i:03}", pages=i, rating=None if i % 7 == 0 else i / 2)
+        seed.save()
+    ctx = og.Context(coordinator)
+    books = ctx.fetch("Book", "title")
+    assert [b.pages for b in books] == list(range(100))
+    assert books[7].rating is None and books[8].rating == 4.0
+    assert not books[50].is_fault  # read in bulk: fired like a property read
+    books[3].pages = 333  # any change sends reads back to the per-object calls
+    assert books[3].pages == 333 and books[4].pages == 4
+    ctx.rollback()
+    assert books[3].pages == 3
+    other = og.Context(coordinator)
+    changed = other.fetch("Book", None, "pages == 5")[0]
+    changed.pages = 55
+    other.save()
+    again = ctx.fetch("Book", "title")
+    ctx.refresh(again[5])
+    assert again[5].pages == 55
+    ctx.close()
+    with pytest.raises(og.Error):
+        books[1].pages  # the context is gone: no stale value from the cache
+    other.close()
+    coordinator.close()
+    gc.collect()
+
+
+def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store("SQLite", str(tmp_path / "hooks.sqlite"))
+    with og.Context(coordinator) as seed:
+        for i in range(40):
+            seed.insert("Book", title=f"b{i}", pages=i)
+        seed.save()
+    ctx = og.Context(coordinator)
+    awoken = []
+    ctx.set_hooks("Book", awake_from_fetch=lambda o: awoken.append(1))
+    books = ctx.fetch("Book", "pages")
+    assert [b.pages for b in books] == list(range(40))
+    assert len(awoken) == 40  # every object fired through its own read
+    ctx.close()
+    coordinator.close()
+    gc.collect()

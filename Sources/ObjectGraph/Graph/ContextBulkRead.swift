@@ -1,0 +1,35 @@
+/// Reading one attribute of many objects in one call, for bindings whose per-call cost
+/// dominates (Python through ctypes): what a property read of each would give, for the
+/// objects that can be read without a store trip or a hook.
+extension ManagedObjectContext {
+    /// Calls `body(i, value)` with attribute `slot` of each `objects[i]` that belongs to
+    /// this context and is loaded (changed, fetched, or a fault whose row is cached), and
+    /// whose class and hooks would not run code when it fires (no `awakeFromFetch` to call).
+    /// Objects read this way are fired, as a property read would fire them; the others are
+    /// skipped, and the caller reads them one by one.
+    public func readLoadedAttribute(atSlot slot: Int, of objects: [ManagedObject], _ body: (Int, AttributeValue) -> Void) throws(ObjectGraphError) {
+        try checkThread()
+        var quietEntity: EntityDescription? = nil
+        for (i, o) in objects.enumerated() {
+            guard o.link === link, !o.detached, slot >= 0, slot < o.layout.kinds.count, case .attribute = o.layout.kinds[slot] else { continue }
+            if o.entity !== quietEntity {
+                guard !o.hasLifecycleHooks(in: self) else { continue }
+                quietEntity = o.entity
+            }
+            let value: AttributeValue
+            if let current = o.current {
+                value = current[slot]
+            } else if let snapshot = o.snapshot, !snapshot.values.isEmpty {
+                value = snapshot.values[slot]
+                o.rowCached = false
+            } else {
+                continue
+            }
+            body(i, value)
+        }
+    }
+
+    /// The address of the count of changes to this context's objects' values (see
+    /// `ContextLink.changeCounter`): valid while the context or any of its objects lives.
+    public var valueChangeCounter: UnsafePointer<UInt64> { UnsafePointer(link.changeCounter) }
+}
