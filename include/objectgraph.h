@@ -1586,6 +1586,11 @@ og_status og_object_set_value(og_object *object, const char *key, const og_value
  * no name lookup per call. OG_ERROR_INVALID_ARGUMENT for a slot out of range. */
 og_status og_object_get_int64_at(og_object *object, size_t slot, int64_t *out, og_error **error);
 og_status og_object_set_int64_at(og_object *object, size_t slot, int64_t value, og_error **error);
+/* Sets `count` integer attributes at once: `values[i]` into slot `slots[i]`, as
+ * og_object_set_int64_at would, in order. On an error the earlier ones stay set
+ * and the error names the slot that failed. */
+og_status og_object_set_int64s_at(og_object *object, const size_t *slots, const int64_t *values, size_t count,
+                                  og_error **error);
 og_status og_object_get_double_at(og_object *object, size_t slot, double *out, og_error **error);
 og_status og_object_set_double_at(og_object *object, size_t slot, double value, og_error **error);
 og_status og_object_get_value_at(og_object *object, size_t slot, og_value **out, og_error **error);

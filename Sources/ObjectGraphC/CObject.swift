@@ -221,6 +221,19 @@ public func og_object_set_int64_at(_ o: OpaquePointer?, _ slot: Int, _ v: Int64,
     }
 }
 
+@_cdecl("og_object_set_int64s_at")
+public func og_object_set_int64s_at(_ o: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ values: UnsafePointer<Int64>?, _ count: Int,
+                                    _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
+        guard count > 0 else { return OG_OK }
+        guard let slots, let values else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
+        for i in 0..<count { try x.setValue(.integer(values[i]), atSlot: slots[i]) }
+        return OG_OK
+    }
+}
+
 @_cdecl("og_object_get_double_at")
 public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
     getAt(o, slot, out, 0, "a number", err, asDouble)

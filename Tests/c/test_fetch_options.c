@@ -214,6 +214,19 @@ static void bulk_reads(void) {
     CHECK(*counter != before);
     int64_t large = og_entity_slot(entities[0], "large", &err);
     CHECK(large >= 0);
+    /* Several integers in one call; a bad slot fails and names it. */
+    int64_t medium = og_entity_slot(entities[0], "medium", &err);
+    size_t both[2] = {(size_t)large, (size_t)medium};
+    int64_t numbers[2] = {7, 8};
+    OK(og_object_set_int64s_at(objects[0], both, numbers, 2, &err));
+    int64_t got;
+    OK(og_object_get_int64_at(objects[0], (size_t)medium, &got, &err));
+    INTEQ(got, 8);
+    size_t bad[2] = {(size_t)large, 999};
+    FAILS(og_object_set_int64s_at(objects[0], bad, numbers, 2, &err), OG_ERROR_INVALID_ARGUMENT, "999");
+    FAILS(og_object_set_int64s_at(objects[0], NULL, numbers, 2, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    OK(og_object_set_int64s_at(objects[0], NULL, NULL, 0, &err));
+    OK(og_object_set_null(objects[0], "large", &err));
     int64_t values[5];
     uint8_t states[5];
     OK(og_results_read_int64s(books, (size_t)large, values, states, n, &err));

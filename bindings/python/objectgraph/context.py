@@ -13,7 +13,7 @@ import weakref
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar, Union
 
 from ._columns import MIN_OBJECTS, Columns
-from ._layout import Layout
+from ._layout import INT as INT_ACCESS, Layout
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
@@ -21,6 +21,7 @@ from ._lib import HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .errors import ErrorCode, make_error
 from .fetch import FetchRequest, SortSpec, Where
+from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
@@ -184,11 +185,19 @@ class Context(OwnedHandle):
         sets the attributes and relationships given as keywords."""
         err = ctypes.c_void_p()
         try:
-            obj = self._wrap(check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err))
+            handle = check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err)
         finally:
             self._raise_pending()
+        # A new object's entity is the one named: no need to ask the library for it.
+        layout = self._coordinator._layouts.by_name.get(entity)
+        if layout is None:
+            obj = self._wrap(handle)
+        else:
+            obj = class_for(layout)(self, handle, layout)
+            self._remember(handle, obj)
         try:
-            for key, value in values.items():
+            rest = _set_integers(obj, values) if len(values) > 1 else values
+            for key, value in rest.items():
                 obj[key] = value
         except BaseException:
             # A failed insert leaves nothing behind: an object inserted since
@@ -566,6 +575,30 @@ class _request:
     def __exit__(self, *exc: object) -> None:
         if self.owned:
             self.request.close()
+
+
+def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
+    """Sets the plain-int values of integer attributes in one call
+    (og_object_set_int64s_at); returns the values left to set one by one."""
+    slots = obj._layout.slots
+    indexes: List[int] = []
+    numbers: List[int] = []
+    rest: Dict[str, Any] = {}
+    for key, value in values.items():
+        slot = slots.get(key)
+        if slot is not None and slot.access == INT_ACCESS and type(value) is int and INT64_MIN <= value <= INT64_MAX:
+            indexes.append(slot.index)
+            numbers.append(value)
+        else:
+            rest[key] = value
+    n = len(indexes)
+    if n > 1:
+        err = ctypes.c_void_p()
+        check(lib.og_object_set_int64s_at(obj._h, (ctypes.c_size_t * n)(*indexes), (ctypes.c_int64 * n)(*numbers), n,
+                                          ctypes.byref(err)), err)
+    elif n == 1:
+        rest = values  # one value: the ordinary path
+    return rest
 
 
 def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:

@@ -180,3 +180,18 @@ def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
     ctx.close()
     coordinator.close()
     gc.collect()
+
+
+def test_insert_sets_several_integers_in_one_call_and_still_checks_them(tmp_path, books_model) -> None:
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store("SQLite", str(tmp_path / "ints.sqlite"))
+    ctx = og.Context(coordinator)
+    book = ctx.insert("Book", title="T", pages=300, year=1999, rating=2.5)
+    assert (book.pages, book.year, book.rating, book.title) == (300, 1999, 2.5, "T")
+    with pytest.raises(og.Error) as info:
+        ctx.insert("Book", title="Bad", pages=1, year=100_000)  # beyond integer16
+    assert "year" in str(info.value) or info.value.code == og.ErrorCode.NUMBER_TOO_LARGE
+    assert [b.title for b in ctx.fetch("Book")] == ["T"], "the failed insert left nothing"
+    ctx.close()
+    coordinator.close()
+    gc.collect()
