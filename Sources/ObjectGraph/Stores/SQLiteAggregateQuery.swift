@@ -153,15 +153,7 @@ extension SQLiteStore {
     private func baseQuery(_ request: FetchRequest, _ entity: EntityDescription, _ translator: inout SQLPredicateTranslator,
                            _ scope: SQLPredicateTranslator.Scope) -> (from: String, whereClause: String)? {
         var conditions: [String] = []
-        let mapping = schema.mapping(entity)
-        let table = schema.tables[mapping.tableIndex]
-        if request.includesSubentities {
-            if entity !== table.root {
-                conditions.append("t0.Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))")
-            }
-        } else {
-            conditions.append("t0.Z_ENT = \(mapping.number)")
-        }
+        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
         if let predicate = request.predicate {
             let (sql, exact) = translator.whereCondition(predicate, scope)
             guard exact else { return nil }
@@ -169,7 +161,7 @@ extension SQLiteStore {
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Joins are complete only once the predicate is translated: read them last.
-        return ("\(table.name) t0 \(scope.joins.joined(separator: " "))", whereClause)
+        return ("\(schema.table(entity).name) t0 \(scope.joins.joined(separator: " "))", whereClause)
     }
 
     private func window(_ request: FetchRequest) -> String {

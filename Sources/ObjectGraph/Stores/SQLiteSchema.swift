@@ -338,6 +338,15 @@ struct SQLiteSchema {
 
     /// The SELECT list shared by every query on `table`: the key, entity, version and
     /// every value column (bookkeeping columns are written, never read into snapshots).
+    /// The WHERE term (on alias t0) that keeps the rows of `entity`, and of its subentities
+    /// when they are included, in its hierarchy's table; nil when every row qualifies.
+    func entityCondition(_ entity: EntityDescription, includesSubentities: Bool) -> String? {
+        let mapping = mapping(entity)
+        guard includesSubentities else { return "t0.Z_ENT = \(mapping.number)" }
+        if entity === tables[mapping.tableIndex].root { return nil }
+        return "t0.Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))"
+    }
+
     func selectList(_ table: Table, alias: String? = nil) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
         return (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { prefix + $0 }.joined(separator: ", ")

@@ -331,15 +331,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var translator = SQLPredicateTranslator(schema: schema)
         let scope = translator.makeScope(entity)
         var conditions: [String] = []
-        let mapping = schema.mapping(entity)
-        let table = schema.tables[mapping.tableIndex]
-        if request.includesSubentities {
-            if entity !== table.root {
-                conditions.append("t0.Z_ENT IN (\(mapping.descendantNumbers.map(String.init).joined(separator: ", ")))")
-            }
-        } else {
-            conditions.append("t0.Z_ENT = \(mapping.number)")
-        }
+        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
         if let predicate = request.predicate {
             let (sql, exact) = translator.whereCondition(predicate, scope)
             if let sql { conditions.append("(\(sql))") }
