@@ -41,6 +41,26 @@ final class CoordinatorStoresTests: XCTestCase {
         XCTAssertEqual(expectError { _ = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: dir + "/plain") }?.code, ErrorCode.storeInvalidType)
     }
 
+    /// §2.16 types: SQLite (a database), Binary (an atomic store: all in memory, the file
+    /// rewritten on save), InMemory (no file), and custom types once registered; anything
+    /// else is refused with the registered types named.
+    func testRule2_16_storeTypes() throws {
+        XCTAssertTrue(Set(PersistentStoreCoordinator.registeredStoreTypes).isSuperset(of: [StoreType.sqlite, StoreType.binary, StoreType.inMemory]))
+        let dir = try temporaryDirectory()
+        let sqlite = try Stack(model: try makeLibraryModel(), path: dir + "/t.sqlite", type: StoreType.sqlite)
+        XCTAssertTrue(sqlite.store is SQLiteStore)
+        let binary = try Stack(model: try makeLibraryModel(), path: dir + "/t.bin", type: StoreType.binary)
+        XCTAssertTrue(binary.store is AtomicStore)
+        let memory = try Stack(model: try makeLibraryModel(), path: "", type: StoreType.inMemory)
+        try memory.context.insertObject(entityName: "Author").setValue("A", forKey: "name")
+        try memory.context.save()
+        XCTAssertEqual(try memory.context.count(for: FetchRequest(entityName: "Author")), 1)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix("t.") }, [], "an in-memory store writes no file")
+        let unknown = expectError { _ = try Stack(model: try makeLibraryModel(), path: dir + "/t.xml", type: "XML") }
+        XCTAssertEqual(unknown?.code, ErrorCode.storeInvalidType)
+        XCTAssertTrue(unknown?.message.contains("SQLite") ?? false, "the error names the registered types")
+    }
+
     func test_1_13_uriRepresentationsResolveToIDs() throws {
         for type in [StoreType.sqlite, StoreType.inMemory, StoreType.binary] {
             let stack = try lendingStack(type: type)

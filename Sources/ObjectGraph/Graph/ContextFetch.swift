@@ -105,7 +105,7 @@ extension ManagedObjectContext {
                 }
                 values.append(v)
             }
-            keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.objectID.primaryKey)))
+            keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.primaryKey)))
         }
         keyed.sort { a, b in
             for (i, k) in keys.enumerated() {

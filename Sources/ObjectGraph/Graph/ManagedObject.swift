@@ -13,7 +13,25 @@ open class ManagedObject: CustomStringConvertible {
     /// The entity's slot layout, kept here so accessors touch no entity (whose reference
     /// counting is slow: the model's weak references give entities side tables).
     final let layout: EntityDescription.Layout
-    public final internal(set) var objectID: ManagedObjectID
+    /// The object's ID. A fetched object is made without one and gets it on first use,
+    /// from its primary key and store: most fetched objects never need theirs, and one
+    /// allocation per row less makes fetching faster.
+    public final internal(set) var objectID: ManagedObjectID {
+        get {
+            if let storedID { return storedID }
+            let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: pendingStoreIdentifier ?? "")
+            storedID = id
+            pendingStoreIdentifier = nil
+            return id
+        }
+        set { storedID = newValue }
+    }
+    private final var storedID: ManagedObjectID?
+    private final var pendingPrimaryKey: Int64 = 0
+    private final var pendingStoreIdentifier: String?
+
+    /// The primary key of a permanent ID without making the ID (0 while temporary).
+    final var primaryKey: Int64 { storedID?.primaryKey ?? pendingPrimaryKey }
     /// The link of the context the object was made in, for its whole life (immutable, so
     /// reading it costs no retain); `detached` says when the object has left that context.
     final let link: ContextLink
@@ -47,15 +65,20 @@ open class ManagedObject: CustomStringConvertible {
     /// What the context hands a new instance; subclasses pass it on unchanged.
     public struct Construction {
         let entity: EntityDescription
-        let id: ManagedObjectID
+        /// The ID, or nil for a fetched object whose ID is made from these when first used.
+        let id: ManagedObjectID?
         let context: ManagedObjectContext
         let snapshot: RowSnapshot?
+        var primaryKey: Int64 = 0
+        var storeIdentifier: String? = nil
     }
 
     public required init(_ construction: Construction) {
         self.entity = construction.entity
         self.layout = construction.entity.layout
-        self.objectID = construction.id
+        self.storedID = construction.id
+        self.pendingPrimaryKey = construction.primaryKey
+        self.pendingStoreIdentifier = construction.storeIdentifier
         self.link = construction.context.link
         self.snapshot = construction.snapshot
     }

@@ -265,8 +265,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 out.append(existing)
                 continue
             }
-            let id = ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: store.identifier)
-            let object = type.init(ManagedObject.Construction(entity: row.entity, id: id, context: self, snapshot: hasValues ? row : nil))
+            let object = type.init(ManagedObject.Construction(
+                entity: row.entity, id: nil, context: self, snapshot: hasValues ? row : nil, primaryKey: row.primaryKey, storeIdentifier: store.identifier))
             registered[key] = object
             if !hasValues {
                 unloaded.append(object)
@@ -287,7 +287,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var start = 0
         while start < faults.count {
             let members = faults[start..<min(start + size, faults.count)]
-            let batch = FaultBatch(entity: members.first!.entity.rootEntity, store: store, primaryKeys: members.map(\.objectID.primaryKey))
+            let batch = FaultBatch(entity: members.first!.entity.rootEntity, store: store, primaryKeys: members.map(\.primaryKey))
             for o in members { o.faultBatch = batch }
             start += size
         }
