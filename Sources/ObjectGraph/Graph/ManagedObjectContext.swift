@@ -254,7 +254,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
             let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
-            if let existing = registered[key] {
+            let (found, isNew) = registered.object(for: key) {
+                type.init(ManagedObject.Construction(
+                    entity: row.entity, id: nil, context: self, snapshot: hasValues ? row : nil, primaryKey: row.primaryKey,
+                    storeIdentifier: store.identifier))
+            }
+            if !isNew {
+                let existing = found
                 if hasValues && existing.snapshot == nil && existing.current == nil && !existing.isInserted {
                     existing.snapshot = row
                     existing.faultBatch = nil
@@ -265,9 +271,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 out.append(existing)
                 continue
             }
-            let object = type.init(ManagedObject.Construction(
-                entity: row.entity, id: nil, context: self, snapshot: hasValues ? row : nil, primaryKey: row.primaryKey, storeIdentifier: store.identifier))
-            registered[key] = object
+            let object = found
             if !hasValues {
                 unloaded.append(object)
             } else if asFaults {

@@ -1,18 +1,22 @@
 /// A context's registered objects by key (store, hierarchy root, primary key): an
-/// open-addressing table with linear probing. A fetch does one lookup and one insert per
-/// row; Swift's Dictionary hashes each key with SipHash, while primary keys are dense
-/// integers that a multiplicative hash spreads well for a fraction of the cost.
+/// open-addressing table with linear probing. A fetch looks each row up once (and inserts
+/// it in the same probe); Swift's Dictionary hashes each key with SipHash, while primary
+/// keys are dense integers that a multiplicative hash spreads well for a fraction of the
+/// cost. Keys and objects sit side by side, so a probe touches one cache line.
 struct ObjectRegistry {
-    private var keys: [ManagedObjectContext.ObjectKey]
-    private var objects: [ManagedObject?]
+    private struct Entry {
+        var key: ManagedObjectContext.ObjectKey
+        var object: ManagedObject?
+    }
+
+    private var entries: [Entry]
     /// log2 of the capacity; the capacity is a power of two, at most half full.
     private var shift: Int
     private(set) var count = 0
 
     init() {
         shift = 4
-        keys = Array(repeating: ManagedObjectContext.ObjectKey.unused, count: 1 << shift)
-        objects = Array(repeating: nil, count: 1 << shift)
+        entries = Array(repeating: Entry(key: .unused, object: nil), count: 1 << shift)
     }
 
     var isEmpty: Bool { count == 0 }
@@ -30,51 +34,63 @@ struct ObjectRegistry {
     private func find(_ key: ManagedObjectContext.ObjectKey) -> (index: Int, found: Bool) {
         let mask = capacity - 1
         var i = home(key)
-        while objects[i] != nil {
-            if keys[i] == key { return (i, true) }
-            i = (i + 1) & mask
+        return entries.withUnsafeBufferPointer { slots in
+            while slots[i].object != nil {
+                if slots[i].key == key { return (i, true) }
+                i = (i + 1) & mask
+            }
+            return (i, false)
         }
-        return (i, false)
     }
 
     subscript(key: ManagedObjectContext.ObjectKey) -> ManagedObject? {
         get {
             let (i, found) = find(key)
-            return found ? objects[i] : nil
+            return found ? entries[i].object : nil
         }
         set {
             guard let newValue else { removeValue(forKey: key); return }
-            var (i, found) = find(key)
-            if !found && (count + 1) * 2 > capacity {
-                grow(to: shift + 1)
-                i = find(key).index
-            }
-            if !found {
-                keys[i] = key
-                count += 1
-            }
-            objects[i] = newValue
+            _ = object(for: key, replacingWith: newValue)
         }
+    }
+
+    /// The object registered for `key`, or `make()`'s, registered now; one probe either way.
+    @inline(__always)
+    mutating func object(for key: ManagedObjectContext.ObjectKey, orInsert make: () -> ManagedObject) -> (object: ManagedObject, isNew: Bool) {
+        if (count + 1) * 2 > capacity { grow(to: shift + 1) }
+        let (i, found) = find(key)
+        if found, let existing = entries[i].object { return (existing, false) }
+        let made = make()
+        entries[i] = Entry(key: key, object: made)
+        count += 1
+        return (made, true)
+    }
+
+    private mutating func object(for key: ManagedObjectContext.ObjectKey, replacingWith object: ManagedObject) -> ManagedObject {
+        if (count + 1) * 2 > capacity { grow(to: shift + 1) }
+        let (i, found) = find(key)
+        if !found { count += 1 }
+        entries[i] = Entry(key: key, object: object)
+        return object
     }
 
     @discardableResult
     mutating func removeValue(forKey key: ManagedObjectContext.ObjectKey) -> ManagedObject? {
         var (i, found) = find(key)
         guard found else { return nil }
-        let removed = objects[i]
-        objects[i] = nil
+        let removed = entries[i].object
+        entries[i].object = nil
         count -= 1
         // Backward shift: move later entries of the run into the hole when their home allows.
         let mask = capacity - 1
         var j = (i + 1) & mask
-        while objects[j] != nil {
-            let h = home(keys[j])
+        while entries[j].object != nil {
+            let h = home(entries[j].key)
             // Entry j may move to i when i lies cyclically in [h, j).
             let canMove = i <= j ? (h <= i || h > j) : (h <= i && h > j)
             if canMove {
-                keys[i] = keys[j]
-                objects[i] = objects[j]
-                objects[j] = nil
+                entries[i] = entries[j]
+                entries[j].object = nil
                 i = j
             }
             j = (j + 1) & mask
@@ -89,16 +105,14 @@ struct ObjectRegistry {
     }
 
     private mutating func grow(to newShift: Int) {
-        let oldKeys = keys, oldObjects = objects
+        let old = entries
         shift = newShift
-        keys = Array(repeating: ManagedObjectContext.ObjectKey.unused, count: 1 << shift)
-        objects = Array(repeating: nil, count: 1 << shift)
+        entries = Array(repeating: Entry(key: .unused, object: nil), count: 1 << shift)
         let mask = capacity - 1
-        for (i, o) in oldObjects.enumerated() where o != nil {
-            var j = home(oldKeys[i])
-            while objects[j] != nil { j = (j + 1) & mask }
-            keys[j] = oldKeys[i]
-            objects[j] = o
+        for entry in old where entry.object != nil {
+            var j = home(entry.key)
+            while entries[j].object != nil { j = (j + 1) & mask }
+            entries[j] = entry
         }
     }
 
@@ -106,14 +120,14 @@ struct ObjectRegistry {
         self = ObjectRegistry()
     }
 
-    var values: [ManagedObject] { objects.compactMap { $0 } }
+    var values: [ManagedObject] { entries.compactMap(\.object) }
 
     /// Removes and returns every object that only this table references (the sweep of
     /// `releaseUnreferencedObjects`). The check happens in place, adding no reference.
     mutating func removeUnreferenced() -> [ManagedObject] {
         var unreferenced: [ManagedObjectContext.ObjectKey] = []
-        for i in objects.indices where objects[i] != nil {
-            if isKnownUniquelyReferenced(&objects[i]) { unreferenced.append(keys[i]) }
+        for i in entries.indices where entries[i].object != nil {
+            if isKnownUniquelyReferenced(&entries[i].object) { unreferenced.append(entries[i].key) }
         }
         return unreferenced.compactMap { removeValue(forKey: $0) }
     }
