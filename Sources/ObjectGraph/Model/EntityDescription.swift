@@ -4,7 +4,13 @@
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
     public let name: String
     public internal(set) weak var model: ManagedObjectModel?
-    public private(set) weak var superentity: EntityDescription?
+    public private(set) var superentity: EntityDescription? {
+        get { superentityRef?.entity }
+        set { superentityRef = newValue?.ref }
+    }
+    private var superentityRef: EntityRef?
+    /// How other model objects point at this entity without a weak reference.
+    let ref = EntityRef()
     public private(set) var subentities: [EntityDescription] = []
     public private(set) var isAbstract = false
     public private(set) var versionHashModifier: String?
@@ -72,7 +78,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     init(name: String) {
         self.name = name
+        ref.entity = self
     }
+
+    deinit { ref.entity = nil }
 
     public var description: String { name }
 

@@ -3,7 +3,12 @@
 /// setter fails once the model is in use by a coordinator.
 public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     public let name: String
-    public internal(set) weak var entity: EntityDescription?
+    /// The entity the property belongs to (nil once that entity is gone).
+    public internal(set) var entity: EntityDescription? {
+        get { entityRef?.entity }
+        set { entityRef = newValue?.ref }
+    }
+    private var entityRef: EntityRef?
     public private(set) var isOptional: Bool = true
     public private(set) var isTransient: Bool = false
     /// A hint for stores: the SQLite store may create an index for it.

@@ -1,6 +1,10 @@
 /// A relationship to another entity; to-many when `maxCount != 1` (0 means unbounded).
 public final class RelationshipDescription: PropertyDescription, @unchecked Sendable {
-    public private(set) weak var destinationEntity: EntityDescription?
+    public private(set) var destinationEntity: EntityDescription? {
+        get { destinationRef?.entity }
+        set { destinationRef = newValue?.ref }
+    }
+    private var destinationRef: EntityRef?
     public private(set) weak var inverseRelationship: RelationshipDescription?
     public private(set) var minCount: Int = 0
     /// 0 means unbounded (-1 too: Core Data records that for models built in code).
@@ -10,7 +14,7 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
     public private(set) var isOrdered = false
 
     public init(name: String, destination: EntityDescription) {
-        self.destinationEntity = destination
+        self.destinationRef = destination.ref
         super.init(name: name)
     }
 
