@@ -12,13 +12,7 @@ public func og_results_objects(_ r: OpaquePointer?, _ objects: UnsafeMutablePoin
             throw .invalidArgument("the arrays hold \(count) elements but the results have \(results.objects.count)")
         }
         let out = try required(objects, "objects")
-        let lent: [OpaquePointer]
-        if let done = try handles.withLock({ () throws(ObjectGraphError) in results.lent }) {
-            lent = done
-        } else {
-            lent = try handles.lendAll(results.objects, from: results.contextHandle) { ObjectBox(results.objects[$0]) }
-            try handles.withLock { () throws(ObjectGraphError) in results.lent = lent }
-        }
+        let lent = try results.lentHandles()
         for i in 0..<count { out[i] = lent[i] }
         if let entities {
             var last: (EntityDescription, OpaquePointer)? = nil

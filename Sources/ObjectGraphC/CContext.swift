@@ -12,6 +12,17 @@ func lendObject(_ object: ManagedObject, from owner: OpaquePointer) throws(Objec
     try handles.lend(object, from: owner) { ObjectBox(object) }
 }
 
+extension ResultsBox {
+    /// Every object's handle, lent together on first use: reading a whole result then
+    /// takes one handle-table lock per object, not two.
+    func lentHandles() throws(ObjectGraphError) -> [OpaquePointer] {
+        if let done = try handles.withLock({ () throws(ObjectGraphError) in lent }) { return done }
+        let made = try handles.lendAll(objects, from: contextHandle) { ObjectBox(self.objects[$0]) }
+        try handles.withLock { () throws(ObjectGraphError) in lent = made }
+        return made
+    }
+}
+
 @_cdecl("og_context_new")
 public func og_context_new(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
@@ -116,11 +127,7 @@ public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: Error
         guard index >= 0, index < results.objects.count else {
             throw .invalidArgument("result index \(index) is out of range (there are \(results.objects.count))")
         }
-        // One pass lends every object, so reading a whole result takes one lock per object, not two.
-        if let lent = try handles.withLock({ () throws(ObjectGraphError) in results.lent }) { return lent[index] }
-        let lent = try handles.lendAll(results.objects, from: results.contextHandle) { ObjectBox(results.objects[$0]) }
-        try handles.withLock { () throws(ObjectGraphError) in results.lent = lent }
-        return lent[index]
+        return try results.lentHandles()[index]
     }
 }
 

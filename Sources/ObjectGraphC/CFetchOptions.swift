@@ -3,11 +3,12 @@ import ObjectGraph
 // og_fetch_request_* options of object fetches: window, batch size, subentities, pending
 // changes, property values, faults and prefetching (include/objectgraph.h documents them).
 
-private func fetchRequest(_ r: OpaquePointer?) throws(ObjectGraphError) -> FetchRequest {
+/// The request behind a handle (every og_fetch_request_* call starts here).
+func fetchRequest(_ r: OpaquePointer?) throws(ObjectGraphError) -> FetchRequest {
     try handles.get(r, FetchRequestBox.self).request
 }
 
-/// Sets one integer option; negative values are refused by the C types already (size_t).
+/// Sets one count option; a size_t beyond Int's range arrives negative and is refused.
 private func setCount(_ r: OpaquePointer?, _ n: Int, _ err: ErrorOut, _ set: (FetchRequest, Int) -> Void) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         guard n >= 0 else { throw .invalidArgument("a fetch limit, offset or batch size cannot be negative") }
@@ -24,14 +25,14 @@ private func getCount(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<Int>?, _ 
     }
 }
 
-private func setFlag(_ r: OpaquePointer?, _ on: Bool, _ err: ErrorOut, _ set: (FetchRequest, Bool) -> Void) -> Int32 {
+func setFlag(_ r: OpaquePointer?, _ on: Bool, _ err: ErrorOut, _ set: (FetchRequest, Bool) -> Void) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         set(try fetchRequest(r), on)
         return OG_OK
     }
 }
 
-private func getFlag(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut, _ get: (FetchRequest) -> Bool) -> Int32 {
+func getFlag(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut, _ get: (FetchRequest) -> Bool) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let request = try fetchRequest(r)
         try required(out, "out").pointee = get(request)

@@ -22,10 +22,6 @@ final class RowsBox: HandleBox {
     }
 }
 
-private func request(_ r: OpaquePointer?) throws(ObjectGraphError) -> FetchRequest {
-    try handles.get(r, FetchRequestBox.self).request
-}
-
 private func attributeType(_ n: Int32) throws(ObjectGraphError) -> AttributeType {
     guard let t = AttributeType(rawValue: Int(n)) else { throw .invalidArgument("\(n) is not an og_attribute_type") }
     return t
@@ -34,7 +30,7 @@ private func attributeType(_ n: Int32) throws(ObjectGraphError) -> AttributeType
 @_cdecl("og_fetch_request_set_result_type")
 public func og_fetch_request_set_result_type(_ r: OpaquePointer?, _ type: Int32, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
+        let req = try fetchRequest(r)
         guard let t = FetchResultType(rawValue: Int(type)) else {
             throw .invalidArgument("\(type) is not an og_result_type (0 objects, 1 object IDs, 2 dictionaries, 4 count)")
         }
@@ -45,13 +41,13 @@ public func og_fetch_request_set_result_type(_ r: OpaquePointer?, _ type: Int32,
 
 @_cdecl("og_fetch_request_result_type")
 public func og_fetch_request_result_type(_ r: OpaquePointer?) -> Int32 {
-    (try? request(r)).map { Int32($0.resultType.rawValue) } ?? -1
+    (try? fetchRequest(r)).map { Int32($0.resultType.rawValue) } ?? -1
 }
 
 @_cdecl("og_fetch_request_add_property_to_fetch")
 public func og_fetch_request_add_property_to_fetch(_ r: OpaquePointer?, _ key: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
+        let req = try fetchRequest(r)
         let path = try string(key, "the property's key path")
         req.propertiesToFetch = (req.propertiesToFetch ?? []) + [.property(path)]
         return OG_OK
@@ -62,7 +58,7 @@ public func og_fetch_request_add_property_to_fetch(_ r: OpaquePointer?, _ key: U
 public func og_fetch_request_add_expression_to_fetch(_ r: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ format: UnsafePointer<CChar>?,
                                                      _ type: Int32, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
+        let req = try fetchRequest(r)
         let n = try string(name, "the expression's name")
         let f = try string(format, "the expression format")
         guard !n.isEmpty else { throw .invalidArgument("an expression to fetch needs a name: it is the key of its value") }
@@ -76,30 +72,23 @@ public func og_fetch_request_add_expression_to_fetch(_ r: OpaquePointer?, _ name
 
 @_cdecl("og_fetch_request_properties_to_fetch_count")
 public func og_fetch_request_properties_to_fetch_count(_ r: OpaquePointer?) -> Int {
-    (try? request(r))?.propertiesToFetch?.count ?? 0
+    (try? fetchRequest(r))?.propertiesToFetch?.count ?? 0
 }
 
 @_cdecl("og_fetch_request_set_distinct")
 public func og_fetch_request_set_distinct(_ r: OpaquePointer?, _ on: Bool, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in
-        try request(r).returnsDistinctResults = on
-        return OG_OK
-    }
+    setFlag(r, on, err) { $0.returnsDistinctResults = $1 }
 }
 
 @_cdecl("og_fetch_request_distinct")
 public func og_fetch_request_distinct(_ r: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
-    status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
-        try required(out, "out").pointee = req.returnsDistinctResults
-        return OG_OK
-    }
+    getFlag(r, out, err) { $0.returnsDistinctResults }
 }
 
 @_cdecl("og_fetch_request_add_group_by")
 public func og_fetch_request_add_group_by(_ r: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
+        let req = try fetchRequest(r)
         let n = try string(name, "the group-by name")
         req.propertiesToGroupBy = (req.propertiesToGroupBy ?? []) + [.property(n)]
         return OG_OK
@@ -109,7 +98,7 @@ public func og_fetch_request_add_group_by(_ r: OpaquePointer?, _ name: UnsafePoi
 @_cdecl("og_fetch_request_set_having")
 public func og_fetch_request_set_having(_ r: OpaquePointer?, _ p: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let req = try request(r)
+        let req = try fetchRequest(r)
         req.havingPredicate = p == nil ? nil : try handles.get(p, PredicateBox.self).predicate
         return OG_OK
     }
@@ -121,7 +110,7 @@ public func og_fetch_request_set_having(_ r: OpaquePointer?, _ p: OpaquePointer?
 public func og_context_fetch_object_ids(_ c: OpaquePointer?, _ r: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         let context = try handles.get(c, ContextBox.self).context
-        return handles.make(ObjectIDsBox(try context.fetchObjectIDs(try request(r))))
+        return handles.make(ObjectIDsBox(try context.fetchObjectIDs(try fetchRequest(r))))
     }
 }
 
@@ -153,7 +142,7 @@ public func og_object_ids_release(_ ids: OpaquePointer?) {
 public func og_context_fetch_dictionaries(_ c: OpaquePointer?, _ r: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         let context = try handles.get(c, ContextBox.self).context
-        let req = try request(r)
+        let req = try fetchRequest(r)
         let rows = try context.fetchDictionaries(req)
         var keys = rows.first?.keys ?? []
         if rows.isEmpty { keys = try context.dictionaryKeys(for: req) }

@@ -72,15 +72,8 @@ final class HandleTable: @unchecked Sendable {
     func lend(_ identity: AnyObject, from owner: OpaquePointer?, make: () -> AnyObject) throws(ObjectGraphError) -> OpaquePointer {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        guard let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
-            entries[ownerIndex].generation == generation, entries[ownerIndex].box != nil
-        else { throw HandleTable.invalid("owner handle") }
-        let id = ObjectIdentifier(identity)
-        if let existing = entries[ownerIndex].lent?[id] { return pointer(existing) }
-        let v = allocate(make(), owner: ownerIndex)
-        if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
-        entries[ownerIndex].lent![id] = v
-        return pointer(v)
+        let ownerIndex = try validOwner(owner)
+        return pointer(lendLocked(identity, ownerIndex, make))
     }
 
     /// Handles for many objects lent by `owner` in one pass under the lock (what
@@ -88,25 +81,29 @@ final class HandleTable: @unchecked Sendable {
     func lendAll(_ identities: [AnyObject], from owner: OpaquePointer?, make: (Int) -> AnyObject) throws(ObjectGraphError) -> [OpaquePointer] {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
+        let ownerIndex = try validOwner(owner)
+        entries[ownerIndex].lent = entries[ownerIndex].lent ?? [:]
+        entries[ownerIndex].lent!.reserveCapacity(entries[ownerIndex].lent!.count + identities.count)
+        entries.reserveCapacity(entries.count + identities.count)
+        return identities.enumerated().map { (i, identity) in pointer(lendLocked(identity, ownerIndex) { make(i) }) }
+    }
+
+    /// The index of a live owner handle. Must be called with the mutex held.
+    private func validOwner(_ owner: OpaquePointer?) throws(ObjectGraphError) -> Int {
         guard let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
             entries[ownerIndex].generation == generation, entries[ownerIndex].box != nil
         else { throw HandleTable.invalid("owner handle") }
+        return ownerIndex
+    }
+
+    /// The handle `ownerIndex` lends for `identity`, made on first use. Must be called with the mutex held.
+    private func lendLocked(_ identity: AnyObject, _ ownerIndex: Int, _ make: () -> AnyObject) -> UInt64 {
+        let id = ObjectIdentifier(identity)
+        if let existing = entries[ownerIndex].lent?[id] { return existing }
+        let v = allocate(make(), owner: ownerIndex)
         if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
-        entries[ownerIndex].lent!.reserveCapacity(entries[ownerIndex].lent!.count + identities.count)
-        entries.reserveCapacity(entries.count + identities.count)
-        var out: [OpaquePointer] = []
-        out.reserveCapacity(identities.count)
-        for (i, identity) in identities.enumerated() {
-            let id = ObjectIdentifier(identity)
-            if let existing = entries[ownerIndex].lent![id] {
-                out.append(pointer(existing))
-                continue
-            }
-            let v = allocate(make(i), owner: ownerIndex)
-            entries[ownerIndex].lent![id] = v
-            out.append(pointer(v))
-        }
-        return out
+        entries[ownerIndex].lent![id] = v
+        return v
     }
 
     /// Runs `body` under the table's lock (for state kept beside the table, such as the

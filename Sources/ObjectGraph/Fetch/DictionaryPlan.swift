@@ -59,18 +59,7 @@ struct DictionaryPlan {
     static func isAggregateNode(_ e: ObjectExpression) -> Bool {
         guard case .function(let selector, let args) = e, aggregateFunctions.contains(selector), args.count == 1 else { return false }
         if case .aggregate = args[0] { return false }
-        return !isConstant(args[0])
-    }
-
-    /// Whether an expression reads nothing from the row.
-    static func isConstant(_ e: ObjectExpression) -> Bool {
-        switch e {
-        case .constant: return true
-        case .aggregate(let items): return items.allSatisfy(isConstant)
-        case .function(let s, let args): return s != "random" && s != "randomn:" && args.allSatisfy(isConstant)
-        case .cast(let v, _): return isConstant(v)
-        default: return false
-        }
+        return !args[0].isConstant
     }
 
     // MARK: Building

@@ -34,7 +34,7 @@ extension ManagedObjectContext {
     /// Faults fetched without values get theirs in one read per store and hierarchy.
     private func loadUnloadedRows(of faults: [ManagedObject]) throws(ObjectGraphError) {
         var groups: [String: [ObjectIdentifier: (EntityDescription, [Int64])]] = [:]
-        for o in faults where o.snapshot == nil && o.current == nil && !o.isInserted {
+        for o in faults where o.isUnloaded {
             let root = o.entity.rootEntity
             groups[o.objectID.storeIdentifier ?? "", default: [:]][ObjectIdentifier(root), default: (root, [])].1.append(o.objectID.primaryKey)
         }
@@ -65,7 +65,7 @@ extension ManagedObjectContext {
             var wanted: [Int64] = []
             for o in group {
                 guard case .integer(let pk)? = o.snapshot?.values[r.slot] else { continue }
-                if let d = registeredObject(Self.key(destination, pk, store)), !(d.snapshot == nil && d.current == nil && !d.isInserted) { continue }
+                if let d = registeredObject(Self.key(destination, pk, store)), !d.isUnloaded { continue }
                 wanted.append(pk)
             }
             if !wanted.isEmpty {

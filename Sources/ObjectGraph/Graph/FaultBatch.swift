@@ -17,7 +17,7 @@ final class FaultBatch {
         for row in rows {
             guard let o = context.registeredObject(ManagedObjectContext.key(row.entity, row.primaryKey, store)) else { continue }
             o.faultBatch = nil
-            if o.snapshot == nil && o.current == nil && !o.isInserted {
+            if o.isUnloaded {
                 o.snapshot = row
                 o.rowCached = true
             }

@@ -92,7 +92,10 @@ open class ManagedObject: CustomStringConvertible {
     open var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
 
     /// Whether the object's values have not been loaded yet.
-    public final var isFault: Bool { rowCached || (snapshot == nil && current == nil && !isInserted) }
+    public final var isFault: Bool { rowCached || isUnloaded }
+
+    /// A fault with no row at all (firing it reads the store).
+    final var isUnloaded: Bool { snapshot == nil && current == nil && !isInserted }
 
     /// Whether the object has unsaved changes (inserted, deleted or updated).
     public final var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
@@ -206,9 +209,10 @@ open class ManagedObject: CustomStringConvertible {
 
     public final func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
         // The common case without touching the context: a loaded attribute on the owner thread.
-        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute = layout.kinds[slot] {
-            if let current { return current[slot] }
-            if !rowCached, let snapshot { return snapshot.values[slot] }
+        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute = layout.kinds[slot],
+            let value = readyValue(slot)
+        {
+            return value
         }
         let context = try context()
         try checkSlot(slot)
@@ -218,13 +222,20 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func attribute(at slot: Int, key: String?, _ context: ManagedObjectContext) throws(ObjectGraphError) -> AttributeValue {
         guard case .attribute = layout.kinds[slot] else { throw notAnAttribute(slot, key: key) }
-        if let current { return current[slot] }
-        if !rowCached, let snapshot { return snapshot.values[slot] }
+        if let value = readyValue(slot) { return value }
         try fireFault(context)
         // awakeFromFetch may have set values.
+        guard let value = readyValue(slot) else { throw .objectInaccessible("\(description) has no values to read") }
+        return value
+    }
+
+    /// A slot's value when reading it needs no fault to fire: changed or loaded values, not
+    /// a fault's cached row (whose first read fires it).
+    @inline(__always)
+    func readyValue(_ slot: Int) -> AttributeValue? {
         if let current { return current[slot] }
-        guard let snapshot else { throw .objectInaccessible("\(description) has no values to read") }
-        return snapshot.values[slot]
+        if !rowCached, let snapshot { return snapshot.values[slot] }
+        return nil
     }
 
     /// An attribute's value when the object has it in memory (changed, loaded, or a fault

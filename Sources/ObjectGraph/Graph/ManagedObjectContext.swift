@@ -261,11 +261,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
             }
             if !isNew {
                 let existing = found
-                if hasValues && existing.snapshot == nil && existing.current == nil && !existing.isInserted {
+                if hasValues && existing.isUnloaded {
                     existing.snapshot = row
                     existing.faultBatch = nil
                     if asFaults { existing.rowCached = true } else { existing.awakeFromFetchIgnoringErrors(self) }
-                } else if !hasValues && existing.isFault && existing.snapshot == nil {
+                } else if !hasValues && existing.isUnloaded {
                     unloaded.append(existing)
                 }
                 out.append(existing)

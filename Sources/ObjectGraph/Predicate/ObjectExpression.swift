@@ -96,3 +96,17 @@ public struct StringCompareOptions: OptionSet, Sendable, Hashable {
     /// compares exactly like no option.
     public static let normalized = StringCompareOptions(rawValue: 4)
 }
+
+extension ObjectExpression {
+    /// Whether the expression reads nothing from the object or row it is evaluated with
+    /// (constants, and functions and casts of them; `random` never counts as constant).
+    var isConstant: Bool {
+        switch self {
+        case .constant: return true
+        case .aggregate(let items): return items.allSatisfy(\.isConstant)
+        case .function(let s, let args): return s != "random" && s != "randomn:" && args.allSatisfy(\.isConstant)
+        case .cast(let v, _): return v.isConstant
+        default: return false
+        }
+    }
+}

@@ -372,16 +372,7 @@ struct SQLPredicateTranslator {
 
     /// The value of an expression that reads nothing from the object, computed now.
     static func constantValue(_ e: ObjectExpression) -> PredicateValue? {
-        func isConstant(_ e: ObjectExpression) -> Bool {
-            switch e {
-            case .constant: return true
-            case .aggregate(let items): return items.allSatisfy(isConstant)
-            case .function(let s, let args): return s != "random" && s != "randomn:" && args.allSatisfy(isConstant)
-            case .cast(let v, _): return isConstant(v)
-            default: return false
-            }
-        }
-        guard isConstant(e) else { return nil }
+        guard e.isConstant else { return nil }
         return try? e.evaluate(with: .null)
     }
 

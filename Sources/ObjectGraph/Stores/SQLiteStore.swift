@@ -272,19 +272,31 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: query.isExact)
     }
 
+    /// The entity a row's `Z_ENT` names; a number not of this table's hierarchy is a damaged store.
+    private func rowEntity(_ number: Int, in table: SQLiteSchema.Table) throws(ObjectGraphError) -> EntityDescription {
+        guard let entity = schema.entityByNumber[number], schema.mapping(entity).tableIndex == schema.mapping(table.root).tableIndex else {
+            throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
+        }
+        return entity
+    }
+
     /// Rows of `SELECT Z_PK, Z_ENT, Z_OPT`: snapshots with no values.
     private func readIdentities(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
         defer { sqlite3_reset(s) }
         var rows: [RowSnapshot] = []
+        // Entity numbers start at 1: the first row always looks its entity up.
+        var lastNumber = -1
+        var entity: EntityDescription? = nil
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
-            guard let entity = schema.entityByNumber[number] else {
-                throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
+            if number != lastNumber {
+                entity = try rowEntity(number, in: table)
+                lastNumber = number
             }
-            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: []))
+            rows.append(RowSnapshot(entity: entity!, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: []))
         }
         return rows
     }
@@ -439,9 +451,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 continue
             }
             if readers[number] == nil {
-                guard let entity = schema.entityByNumber[number], schema.mapping(entity).tableIndex == schema.mapping(table.root).tableIndex else {
-                    throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
-                }
+                let entity = try rowEntity(number, in: table)
                 let mapping = schema.mapping(entity)
                 var list: [(Int, Int32, ColumnKind)] = []
                 for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {

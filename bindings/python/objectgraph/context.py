@@ -111,16 +111,25 @@ class Context(OwnedHandle):
             entity = lib.og_object_entity(handle)
             if not entity:
                 raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
-            layout = self._layouts.get(entity)
-            if layout is None:
-                layout = self._layouts[entity] = self._coordinator._layout(entity)
+            layout = self._layout_of(entity)
             wrapper = class_for(layout)(self, handle, layout)
             self._remember(handle, wrapper)
         return wrapper
 
+    def _layout_of(self, entity: int) -> Layout:
+        """The layout of an entity handle this context lent: one name lookup per entity."""
+        layout = self._layouts.get(entity)
+        if layout is None:
+            layout = self._layouts[entity] = self._coordinator._layout(entity)
+        return layout
+
     def _remember(self, handle: int, wrapper: ManagedObject) -> None:
+        self._objects[handle] = weakref.ref(wrapper)
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drops the references of wrappers gone, once the table has doubled since last time."""
         objects = self._objects
-        objects[handle] = weakref.ref(wrapper)
         if len(objects) >= self._prune_at:
             for h in [h for h, r in objects.items() if r() is None]:
                 del objects[h]
@@ -155,7 +164,6 @@ class Context(OwnedHandle):
         columns = Columns(results, self._counter, count)
         self._columns.add(columns)
         known = self._objects
-        layouts = self._layouts
         ref = weakref.ref
         out = []
         append = out.append
@@ -166,9 +174,7 @@ class Context(OwnedHandle):
             wrapper = found() if found is not None else None
             if wrapper is None:
                 if entity != last_entity:
-                    layout = layouts.get(entity)
-                    if layout is None:
-                        layout = layouts[entity] = self._coordinator._layout(entity)
+                    layout = self._layout_of(entity)
                     cls, last_entity = class_for(layout), entity
                 wrapper = cls(self, handle, layout)
                 known[handle] = ref(wrapper)
@@ -176,8 +182,7 @@ class Context(OwnedHandle):
             wrapper._row = row
             append(wrapper)
             row += 1
-        if len(known) >= self._prune_at:
-            self._remember(out[0]._h, out[0])  # prunes
+        self._prune()
         return out
 
     def insert(self, entity: str, **values: Any) -> ManagedObject:
