@@ -60,6 +60,7 @@ typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredi
 typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
 typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
+typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -220,6 +221,30 @@ typedef enum og_object_set {
     OG_OBJECTS_UPDATED = 2,    /* updatedObjects (never an inserted or deleted object) */
     OG_OBJECTS_DELETED = 3     /* deletedObjects (never an unsaved insert that was deleted) */
 } og_object_set;
+
+/* Merge policies (NSMergePolicyType, with Core Data's numbers): how a save
+ * resolves optimistic-locking conflicts (og_context_set_merge_policy). */
+typedef enum og_merge_policy {
+    OG_MERGE_POLICY_ERROR = 0,                          /* the save fails with 133020 and its conflicts */
+    OG_MERGE_POLICY_MERGE_BY_PROPERTY_STORE_TRUMP = 1,  /* properties changed on both sides take the store's values */
+    OG_MERGE_POLICY_MERGE_BY_PROPERTY_OBJECT_TRUMP = 2, /* the object's changed properties win, the rest are the store's */
+    OG_MERGE_POLICY_OVERWRITE = 3,                      /* the whole object is written over the store's row */
+    OG_MERGE_POLICY_ROLLBACK = 4                        /* the object's changes give way to the store's values */
+} og_merge_policy;
+
+/* The snapshots of a merge conflict (NSMergeConflict). */
+typedef enum og_conflict_snapshot {
+    OG_SNAPSHOT_OBJECT = 0,   /* objectSnapshot: the committed values the object last read */
+    OG_SNAPSHOT_CACHED = 1,   /* cachedSnapshot: the newer row the coordinator holds, if any */
+    OG_SNAPSHOT_PERSISTED = 2 /* persistedSnapshot: the store's row when it differs from the coordinator's */
+} og_conflict_snapshot;
+
+/* The lists of an og_changes record (a save's object IDs). */
+typedef enum og_change_kind {
+    OG_CHANGE_INSERTED = 0, /* NSInsertedObjectsKey */
+    OG_CHANGE_UPDATED = 1,  /* NSUpdatedObjectsKey */
+    OG_CHANGE_DELETED = 2   /* NSDeletedObjectsKey */
+} og_change_kind;
 
 /* Callbacks. Each takes the `userdata` given at registration, is called on the
  * thread that runs the context (its owning thread, or its queue inside a
@@ -1280,6 +1305,138 @@ og_object *og_notification_object_at(const og_notification *notification, int ke
 
 /* NSInvalidatedAllObjectsKey: whether the context was reset. */
 bool og_notification_invalidated_all(const og_notification *notification);
+
+/* ---- Conflicts and merge policies -------------------------------------- */
+/* Every object remembers the row version (Z_OPT) it last read. A save checks
+ * each updated and deleted object against the coordinator's newest row and,
+ * inside the store's write transaction, against the store, so a change made
+ * by another context, coordinator or process is caught. The context's merge
+ * policy decides what happens to each conflicting object. */
+
+/* mergePolicy (default OG_MERGE_POLICY_ERROR). OG_ERROR_INVALID_ARGUMENT for a
+ * number that is not an og_merge_policy. */
+og_status og_context_merge_policy(og_context *context, og_merge_policy *out, og_error **error);
+og_status og_context_set_merge_policy(og_context *context, og_merge_policy policy, og_error **error);
+
+/* The conflicts of a save that failed with OG_ERROR_MERGE (133020): one per
+ * object (NSMergeConflict); 0 for any other error. Any thread. */
+size_t og_error_conflict_count(const og_error *error);
+
+/* Conflict `index`'s object, LENT by `context`, which must be the context
+ * whose save failed (OG_ERROR_INVALID_ARGUMENT otherwise). */
+og_object *og_error_conflict_object(const og_error *error, size_t index, og_context *context, og_error **err);
+
+/* Conflict `index`'s object ID URI: an owned string (og_free). Any thread. */
+char *og_error_conflict_object_uri(const og_error *error, size_t index, og_error **err);
+
+/* The row version the object last read (oldVersionNumber) and the row's
+ * version now (newVersionNumber, 0 when the row is gone). Any thread. */
+og_status og_error_conflict_versions(const og_error *error, size_t index, int64_t *old_version, int64_t *new_version,
+                                     og_error **err);
+
+/* Whether conflict `index` has the snapshot `which` (the object snapshot is
+ * always there; the cached and persisted ones only when they are newer). */
+bool og_error_conflict_has_snapshot(const og_error *error, size_t index, og_conflict_snapshot which);
+
+/* The keys of conflict `index`'s snapshots (its entity's stored attributes and
+ * to-one relationships), borrowed for the error's lifetime. */
+size_t og_error_conflict_key_count(const og_error *error, size_t index);
+const char *og_error_conflict_key_at(const og_error *error, size_t index, size_t key_index);
+
+/* One value of one snapshot, NEW (og_value_release): an attribute's value, or
+ * for a to-one an OG_VALUE_OBJECT_ID (OG_VALUE_NULL when empty).
+ * OG_ERROR_INVALID_ARGUMENT when the conflict has no such snapshot,
+ * OG_ERROR_UNKNOWN_KEY for a key that is not one of og_error_conflict_key_at. */
+og_value *og_error_conflict_value(const og_error *error, size_t index, og_conflict_snapshot which, const char *key,
+                                  og_error **err);
+
+/* ---- Merging saves between contexts ----------------------------------- */
+/* An og_changes record holds object IDs only, so it may be handed to another
+ * thread and merged into a context there (mergeChangesFromContextDidSave-
+ * Notification:). Records are immutable once made, except by og_changes_add;
+ * reading and merging them is safe from any thread. */
+
+/* The object IDs of a DID_SAVE or OBJECTS_DID_CHANGE notification, as a NEW
+ * record (og_changes_release), remembering the coordinator they belong to.
+ * Call it inside the observer callback. OG_ERROR_INVALID_ARGUMENT for a
+ * WILL_SAVE notification. */
+og_changes *og_notification_changes(const og_notification *notification, og_error **error);
+
+/* A NEW empty record for og_changes_add (changes made elsewhere: another
+ * coordinator, another process, a batch request). */
+og_changes *og_changes_new(og_error **error);
+
+/* Adds an object ID URI (og_object_id_uri's form) under `kind`.
+ * OG_ERROR_INVALID_ARGUMENT for a URI that is not an object ID or a record
+ * made by og_notification_changes. */
+og_status og_changes_add(og_changes *changes, og_change_kind kind, const char *uri, og_error **error);
+
+/* The number of IDs under `kind` (0 for an invalid handle or kind). */
+size_t og_changes_count(const og_changes *changes, og_change_kind kind);
+
+/* ID `index` under `kind` as a URI: an owned string (og_free). */
+char *og_changes_uri_at(const og_changes *changes, og_change_kind kind, size_t index, og_error **error);
+
+/* Releases a record. NULL is ignored. */
+void og_changes_release(og_changes *changes);
+
+/* Merges another context's save into `context`, on the context's thread (in
+ * a perform block for a queue context): registered objects it updated are
+ * refreshed keeping this context's own changes; objects it deleted become
+ * deleted here (fetches no longer return them); inserted ones become
+ * fetchable. OBJECTS_DID_CHANGE is posted. OG_ERROR_INVALID_ARGUMENT for a
+ * record from a notification of another coordinator (merge such changes
+ * with og_context_merge_remote_changes). */
+og_status og_context_merge_changes(og_context *context, const og_changes *changes, og_error **error);
+
+/* mergeChangesFromRemoteContextSave:intoContexts:: merges the IDs of `changes`
+ * into each of the `count` contexts, each on its own queue (a queue context
+ * through perform-and-wait; a confinement context must belong to the calling
+ * thread). IDs whose store is not attached to a context's coordinator are
+ * skipped for that context. Stops at the first failing context. */
+og_status og_context_merge_remote_changes(const og_changes *changes, og_context *const *contexts, size_t count,
+                                          og_error **error);
+
+/* automaticallyMergesChangesFromParent (default false): a child context then
+ * merges each save of its parent, and a root context each save of the other
+ * contexts of its coordinator, on its own queue (a confinement context at its
+ * next call from its own thread). */
+og_status og_context_automatically_merges_changes_from_parent(og_context *context, bool *out, og_error **error);
+og_status og_context_set_automatically_merges_changes_from_parent(og_context *context, bool on, og_error **error);
+
+/* ---- Staleness and faults ---------------------------------------------- */
+
+/* stalenessInterval in seconds (default -1): how old a cached row may be when
+ * a fault fires or an object is refreshed. Negative: any age (the cached row
+ * is used); 0: the store is always read; positive: rows older than that are
+ * read again. NaN is OG_ERROR_INVALID_ARGUMENT. */
+og_status og_context_staleness_interval(og_context *context, double *out, og_error **error);
+og_status og_context_set_staleness_interval(og_context *context, double seconds, og_error **error);
+
+/* shouldDeleteInaccessibleFaults (default true): a fault whose row is gone
+ * becomes a deleted object with empty values instead of failing with 133000. */
+og_status og_context_should_delete_inaccessible_faults(og_context *context, bool *out, og_error **error);
+og_status og_context_set_should_delete_inaccessible_faults(og_context *context, bool on, og_error **error);
+
+/* refreshAllObjects: refreshes every registered object, keeping unsaved
+ * changes (as og_context_refresh_object with merge). */
+og_status og_context_refresh_all_objects(og_context *context, og_error **error);
+
+/* ---- Nested contexts --------------------------------------------------- */
+/* A child context's store is its parent: its save pushes its changes into the
+ * parent only (the store is written when the root context saves), its fetches
+ * see the parent's unsaved changes with its own over them, and its faults
+ * fire through the parent. New objects keep temporary IDs until the root
+ * saves. Conflicts are raised when the root saves. */
+
+/* A NEW child context of `parent`, of any og_concurrency_type, over any kind of
+ * parent. The child keeps its parent alive (the parent's handle may be
+ * released first; the parent's lent objects then become invalid). Any thread
+ * for the call itself; the child then follows its own thread rule. */
+og_context *og_context_new_child(og_context *parent, og_concurrency_type concurrency_type, og_error **error);
+
+/* Whether the context is a child (has a parent context). Any thread. */
+bool og_context_has_parent(const og_context *context);
 
 /* ------------------------------------------------------------------------ */
 /* Fetch requests and results                                               */
