@@ -19,6 +19,13 @@ final class ErrorBox: HandleBox {
     lazy var message = CString(error.message)
     lazy var userInfo: [(CString, CString)] = error.userInfo.map { (CString($0.key), CString($0.value)) }
     lazy var details: [ErrorBox] = error.details.map(ErrorBox.init)
+    /// Each merge conflict's snapshot keys, sorted, lent for the error's lifetime.
+    lazy var conflictKeys: [[CString]] = error.conflicts.map { c in
+        var names = Set(c.objectSnapshot.keys)
+        names.formUnion(c.cachedSnapshot?.keys ?? [:].keys)
+        names.formUnion(c.persistedSnapshot?.keys ?? [:].keys)
+        return names.sorted().map(CString.init)
+    }
     init(_ error: ObjectGraphError) { self.error = error }
 }
 

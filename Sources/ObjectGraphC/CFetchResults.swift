@@ -178,11 +178,7 @@ public func og_rows_column_name(_ rows: OpaquePointer?, _ column: Int, _ err: Er
 private func boxed(_ v: FetchedValue) -> OpaquePointer {
     switch v {
     case .value(let a): return handles.make(ValueBox(a))
-    case .objectID(let id):
-        let uri = id.uriRepresentation
-        let box = ValueBox(URL(string: uri).map { .uri($0) } ?? .string(uri))
-        box.objectID = CString(uri)
-        return handles.make(box)
+    case .objectID(let id): return objectIDValue(id)
     }
 }
 

@@ -232,12 +232,31 @@ final class ContextTests: XCTestCase {
         let foreign = try Stack(model: try makeLibraryModel(), path: dir + "/other.sqlite")
         XCTAssertEqual(expectError { _ = try foreign.context.object(with: id).value(forKey: "name") }?.code, ErrorCode.invalidArgument)
         let second = ManagedObjectContext(coordinator: first.coordinator)
+        second.shouldDeleteInaccessibleFaults = false
         let fault = try second.object(with: id)
         XCTAssertTrue(fault.isFault)
         try first.context.delete(a)
         try first.context.save()
         let e = expectError { _ = try fault.value(forKey: "name") }
         XCTAssertEqual(e?.code, ErrorCode.referentialIntegrity)
+    }
+
+    func testRule2_10_shouldDeleteInaccessibleFaultsMakesADeletedObjectWithEmptyValues() throws {
+        let path = dir + "/books.sqlite"
+        let first = try Stack(model: try makeLibraryModel(), path: path)
+        let a = try first.context.insertObject(entityName: "Author")
+        try a.setValue("gone", forKey: "name")
+        try first.context.save()
+        let second = ManagedObjectContext(coordinator: first.coordinator)
+        XCTAssertTrue(second.shouldDeleteInaccessibleFaults)
+        let fault = try second.object(with: a.objectID)
+        try first.context.delete(a)
+        try first.context.save()
+        XCTAssertEqual(try fault.value(forKey: "name"), .null)
+        XCTAssertTrue(fault.isDeleted)
+        XCTAssertFalse(second.hasChanges)
+        XCTAssertEqual(expectError { _ = try second.existingObject(with: a.objectID) }?.code, ErrorCode.referentialIntegrity)
+        XCTAssertEqual(try second.fetch(FetchRequest(entityName: "Author")).count, 0)
     }
 }
 

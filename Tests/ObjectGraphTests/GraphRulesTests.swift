@@ -37,6 +37,7 @@ final class GraphRulesTests: XCTestCase {
         let stack = try lendingStack()
         let (_, book) = try savedBook(stack)
         let other = ManagedObjectContext(coordinator: stack.coordinator)
+        other.shouldDeleteInaccessibleFaults = false
         let fault = try other.object(with: book.objectID)
         try stack.context.delete(book)
         try stack.context.save()

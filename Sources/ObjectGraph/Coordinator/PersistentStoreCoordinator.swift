@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,6 +17,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The next store slot; slots are never reused, so a context's registration keys
     /// never confuse a removed store with a later one.
     private var nextSlot: Int32 = 0
+    /// The newest rows the coordinator saw (optimistic locking, staleness); under `lock`.
+    var rowCache = RowCache()
+    /// A number unique in the process, naming this coordinator in saved changes.
+    let serial = PersistentStoreCoordinator.serials.add(1, ordering: .relaxed).newValue
+    private static let serials = Atomic<Int>(0)
+    /// Root contexts that merge the saves of the others automatically.
+    let autoMergingContexts = ContextSet()
 
     /// One attached store and what the coordinator knows of it.
     struct AttachedStore {
@@ -132,6 +140,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             guard let index = attached.firstIndex(where: { $0.store === store }) else {
                 throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
             }
+            rowCache.removeAll(store: attached[index].slot)
             attached.remove(at: index)
             store.close()
         }

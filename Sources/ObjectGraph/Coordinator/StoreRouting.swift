@@ -64,9 +64,20 @@ extension PersistentStoreCoordinator {
         try lock.withLock { () throws(ObjectGraphError) in try record.store.countRows(request, entity: entity) }
     }
 
-    func fetchRow(_ id: ManagedObjectID) throws(ObjectGraphError) -> RowSnapshot? {
+    /// The row of `id`, from the row cache when it is younger than `staleness` seconds
+    /// (negative: any age; 0: never), else from the store, which then refreshes the cache.
+    func fetchRow(_ id: ManagedObjectID, staleness: Double = 0) throws(ObjectGraphError) -> RowSnapshot? {
         try lock.withLock { () throws(ObjectGraphError) in
-            try record(for: id).store.fetchRow(entity: id.entity, primaryKey: id.primaryKey)
+            let record = try record(for: id)
+            let key = RowCache.key(id.entity, id.primaryKey, record.ref)
+            if staleness != 0, let entry = rowCache.entry(key), let row = entry.row, row.entity.isKind(of: id.entity),
+                staleness < 0 || RowCache.now() - entry.time <= staleness
+            {
+                return row
+            }
+            let row = try record.store.fetchRow(entity: id.entity, primaryKey: id.primaryKey)
+            if let row { rowCache.record(key, row: row, version: row.version) }
+            return row
         }
     }
 
@@ -126,7 +137,9 @@ extension PersistentStoreCoordinator {
     /// Runs `body` with one open transaction per store of `records` (in that order). Every
     /// transaction is open before `body` runs, and they commit one after another once it
     /// returns; anything that fails before the first commit rolls every store back.
-    func save(_ records: [AttachedStore], _ body: ([StoreSaveTransaction]) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+    /// `afterCommit` runs once everything committed, still under the coordinator's lock (it
+    /// updates the row cache before any other save can check against it).
+    func save(_ records: [AttachedStore], afterCommit: () -> Void = {}, _ body: ([StoreSaveTransaction]) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         try lock.withLock { () throws(ObjectGraphError) in
             for record in records {
                 guard let current = attached.first(where: { $0.store === record.store }) else {
@@ -137,6 +150,7 @@ extension PersistentStoreCoordinator {
                 }
             }
             try nest(records[...], [], body)
+            afterCommit()
         }
     }
 

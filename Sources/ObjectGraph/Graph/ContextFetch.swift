@@ -16,6 +16,11 @@ extension ManagedObjectContext {
     }
 
     private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
+        if let parent = parentContext {
+            // A child: the parent answers (its unsaved changes included); ours go over it.
+            let parts = [(objects: try childObjects(try parent.fetchForChild(request)), isExact: true)]
+            return try mergePending(request, entity, parts, pending: request.includesPendingChanges)
+        }
         let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         // With pending changes or several stores the window applies to the merged result, not the store's rows.
@@ -28,6 +33,12 @@ extension ManagedObjectContext {
                 batchSize: request.fetchBatchSize, hasValues: result.hasValues), result.isExact))
         }
         if !pending, fetched.count == 1, fetched[0].isExact { return fetched[0].objects }
+        return try mergePending(request, entity, fetched, pending: pending)
+    }
+
+    /// Lays this context's pending changes over fetched objects, then sorts and windows.
+    private func mergePending(_ request: FetchRequest, _ entity: EntityDescription, _ fetched: [(objects: [ManagedObject], isExact: Bool)],
+                              pending: Bool) throws(ObjectGraphError) -> [ManagedObject] {
         var objects: [ManagedObject] = []
         objects.reserveCapacity(fetched.reduce(0) { $0 + $1.objects.count } + inserted.count)
         var seen = Set<ObjectIdentifier>()
@@ -64,7 +75,7 @@ extension ManagedObjectContext {
         if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        if !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try storeCount(request, entity) {
+        if parentContext == nil, !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try storeCount(request, entity) {
             return n
         }
         return try fetch(request).count

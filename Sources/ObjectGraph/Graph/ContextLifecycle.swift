@@ -19,6 +19,7 @@ extension ManagedObjectContext {
         }
         // Relationship contents cached anywhere may mention the discarded changes.
         for o in registered.values { o.relations = nil }
+        for o in temporaryObjects.values { o.relations = nil }
         forgetPendingChanges()
         for o in restored { o.awakeFromSnapshotEvents(.rollback) }
     }
@@ -32,6 +33,9 @@ extension ManagedObjectContext {
         for o in registered.values { o.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
+        for o in temporaryObjects.values { o.managedObjectContext = nil }
+        temporaryObjects.removeAll()
+        parentTargets.removeAll()
         sweepThreshold = Self.minimumSweepThreshold
         storeAssignments.removeAll()
         forgetPendingChanges()
@@ -45,6 +49,12 @@ extension ManagedObjectContext {
     /// discarded (`willTurnIntoFault`, `didTurnIntoFault`). With merging its unchanged
     /// properties take the store's current values and its own changes stay.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws(ObjectGraphError) {
+        try refresh(object, mergeChanges: mergeChanges, staleness: stalenessInterval)
+    }
+
+    /// `staleness` decides whether the coordinator's cached row will do (merges of this
+    /// coordinator's own saves use it; merges of remote changes read the store).
+    func refresh(_ object: ManagedObject, mergeChanges: Bool, staleness: Double) throws(ObjectGraphError) {
         link.noteValuesChanged()
         try checkThread()
         guard object.managedObjectContext === self, !object.isInserted else { return }
@@ -58,7 +68,9 @@ extension ManagedObjectContext {
             object.snapshot = nil
             object.didTurnIntoFault()
         } else {
-            guard let row = try persistentStoreCoordinator.fetchRow(object.objectID) else {
+            let found = parentContext == nil
+                ? try persistentStoreCoordinator.fetchRow(object.objectID, staleness: staleness) : try sourceRow(object.objectID)
+            guard let row = found else {
                 throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "\(object) no longer exists in the store")
             }
             if var values = object.current {

@@ -26,6 +26,8 @@ public struct ContextNotification {
     public var invalidated: [ManagedObject] = []
     /// `NSInvalidatedAllObjectsKey`: the context was reset.
     public var invalidatedAll = false
+    /// A did-save's object IDs, to merge into another context on any thread (`mergeChanges(from:)`).
+    public internal(set) var changes: SavedChanges?
 
     var isEmpty: Bool {
         inserted.isEmpty && updated.isEmpty && deleted.isEmpty && refreshed.isEmpty && invalidated.isEmpty && !invalidatedAll
@@ -89,6 +91,7 @@ extension ManagedObjectContext {
     /// The end of a `perform` block skips the sweep, whose cost grows with the registry.
     func processPendingChanges(releasingUnreferencedObjects sweep: Bool) throws(ObjectGraphError) {
         try checkThread()
+        try drainInbox()
         // With propagatesDeletesAtEndOfEvent off, delete rules wait for the save (§2.7).
         if propagatesDeletesAtEndOfEvent { try propagatePendingDeletes() }
         if sweep { releaseUnreferencedObjects() }

@@ -4,6 +4,8 @@
 /// sources' loaded relationship contents, so following them later reads nothing.
 extension ManagedObjectContext {
     func prefetch(_ keyPaths: [String], of objects: [ManagedObject]) throws(ObjectGraphError) {
+        // A child's relationships are read through its parent as they are used.
+        if parentContext != nil { return }
         for path in keyPaths {
             var sources = objects
             for name in path.split(separator: ".") {

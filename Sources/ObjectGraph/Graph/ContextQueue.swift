@@ -48,7 +48,25 @@ extension ManagedObjectContext {
         }
     }
 
-    private func runOnQueue(_ block: () -> Void) {
+    /// Runs `body` with the context's queue and thread ownership, waiting for it, without
+    /// ending an event (a parent serving its child, a merge of remote changes). A
+    /// confinement context runs it at once when the calling thread owns it.
+    func performAndWaitWithoutEvent(_ body: () -> Void) {
+        guard let queue else { return body() }
+        if let running = queue.runningThread, pthread_equal(running, pthread_self()) != 0 { return body() }
+        queue.queue.sync {
+            let previousOwner = ownerThread
+            queue.runningThread = pthread_self()
+            ownerThread = pthread_self()
+            defer {
+                ownerThread = previousOwner
+                queue.runningThread = nil
+            }
+            body()
+        }
+    }
+
+    func runOnQueue(_ block: () -> Void) {
         guard let queue else { return }
         queue.runningThread = pthread_self()
         ownerThread = pthread_self()

@@ -24,6 +24,10 @@ extension ManagedObjectContext {
         try Self.checkGrouping(request, as: .managedObjectID)
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
+        if parentContext != nil {
+            // A child sees its parent's unsaved objects: the IDs of what fetching gives.
+            return try fetch(request.withResultType(.managedObject)).map(\.objectID)
+        }
         let pending = request.includesPendingChanges && hasUnsavedChanges(of: entity)
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         if !pending, stores.count == 1,

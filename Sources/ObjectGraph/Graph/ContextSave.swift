@@ -14,13 +14,22 @@ extension ManagedObjectContext {
         try processPendingChanges()
         try validatePendingChanges()
         let inserts = inserted.objects, updates = updated.objects, deletes = deleted.objects
-        try write(inserts, updates, deletes)
+        if parentContext != nil {
+            try pushToParent(inserts, updates, deletes)
+        } else {
+            try write(inserts, updates, deletes)
+        }
         for o in inserts + updates + deletes { o.didSave() }
         var n = ContextNotification(name: .didSave, context: self)
         n.inserted = inserts
         n.updated = updates
         n.deleted = deletes
+        let changes = SavedChanges(
+            inserted: inserts.map(\.objectID), updated: updates.map(\.objectID), deleted: deletes.map(\.objectID),
+            coordinatorSerial: persistentStoreCoordinator.serial, source: ObjectIdentifier(self))
+        n.changes = changes
         post(n)
+        distribute(changes)
     }
 
     /// The bound on `willSave` rounds: a hook that changes its object every time stops here.
@@ -48,16 +57,25 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes, each store's share in its own transaction (all open before any
-    /// commits), and once they commit moves the objects to their new committed state.
+    /// commits): first optimistic locking checks every updated and deleted object against
+    /// the coordinator and the store, then the merge policy resolves conflicts (or the
+    /// save fails, writing nothing), then the rows are written. Once everything commits
+    /// the objects move to their new committed state.
     private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
         guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty) else { return }
+        try loadVersions(updates)
+        try loadVersions(deletes)
         let plan = try planSave(inserts, updates, deletes)
         var newKeys: [ObjectIdentifier: Int64] = [:]
         newKeys.reserveCapacity(inserts.count)
         var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
         written.reserveCapacity(inserts.count + updates.count)
+        var removed: [(ManagedObject, StoreRef)] = []
+        var resolution = ConflictResolution()
         registered.reserveCapacity(registered.count + inserts.count)
-        try persistentStoreCoordinator.save(plan.map(\.store)) { transactions throws(ObjectGraphError) in
+        try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(written, removed) }) { transactions throws(ObjectGraphError) in
+            resolution = try checkVersions(plan, transactions)
+            let skipped = resolution.skipped
             for (share, tx) in zip(plan, transactions) {
                 try allocateKeys(share.inserts, tx, &newKeys)
             }
@@ -68,13 +86,16 @@ extension ManagedObjectContext {
                     try tx.insert(row)
                     written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
-                for o in share.updates {
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) + 1, values: try rowValues(o, newKeys))
+                for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) &+ 1, values: try rowValues(o, newKeys))
                     try tx.update(row)
                     written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
-                for o in share.deletes { try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey) }
-                try writeMembers(share.inserts + share.updates, newKeys, tx)
+                for o in share.deletes where o.isDeleted {
+                    try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
+                    removed.append((o, ref))
+                }
+                try writeMembers(share.inserts + share.updates.filter { skipped.isEmpty || !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
             }
         }
 
@@ -82,7 +103,9 @@ extension ManagedObjectContext {
         for (o, snapshot, store) in written {
             if o.isInserted {
                 if o.objectID.isTemporaryID {
-                    o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
+                    let permanent = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
+                    if hasChildren { formerTemporaryIDs[o.objectID] = permanent }
+                    o.objectID = permanent
                 }
                 register(o, Self.key(o.entity, snapshot.primaryKey, store))
                 o.isInserted = false
@@ -93,10 +116,18 @@ extension ManagedObjectContext {
             o.changedSlots.removeAll()
         }
         for share in plan {
-            for o in share.deletes {
+            for o in share.deletes where o.isDeleted {
                 unregister(o, Self.key(o.entity, o.objectID.primaryKey, share.store.ref))
                 o.managedObjectContext = nil
             }
+        }
+        // Rows another writer deleted: their objects leave the context as deleted ones.
+        for o in resolution.forgotten {
+            unregister(o, key(for: o.objectID))
+            o.current = nil
+            o.changedSlots.removeAll()
+            o.isDeleted = true
+            o.managedObjectContext = nil
         }
         inserted.removeAll()
         updated.removeAll()

@@ -54,6 +54,8 @@ open class ManagedObject: CustomStringConvertible {
     public final internal(set) var isDeleted = false
     /// An insert deleted before any save: it leaves the context once its rules apply.
     var forgottenInsert = false
+    /// A fault whose row was gone when it fired (`shouldDeleteInaccessibleFaults`).
+    var rowGone = false
     /// The context's change stamp at this object's last change.
     var lastChange = 0
     /// A fetched fault whose row is already here: it fires without a store trip
@@ -177,7 +179,9 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Loads the committed values of a fault; a row that is gone is error 133000.
-    func fireFault(_ context: ManagedObjectContext) throws(ObjectGraphError) {
+    /// With `strict`, a row that is gone is 133000 even when the context would otherwise
+    /// turn the fault into a deleted object (`existingObject(with:)`).
+    func fireFault(_ context: ManagedObjectContext, strict: Bool = false) throws(ObjectGraphError) {
         guard isFault else { return }
         if let batch = faultBatch {
             faultBatch = nil
@@ -190,7 +194,15 @@ open class ManagedObject: CustomStringConvertible {
                 return
             }
         }
-        guard let row = try context.persistentStoreCoordinator.fetchRow(objectID) else {
+        guard let row = try context.sourceRow(objectID) else {
+            if context.shouldDeleteInaccessibleFaults && !strict {
+                // shouldDeleteInaccessibleFaults: a deleted object with empty values.
+                snapshot = RowSnapshot(entity: entity, primaryKey: primaryKey, version: 0,
+                                       values: [AttributeValue](repeating: .null, count: layout.kinds.count))
+                isDeleted = true
+                rowGone = true
+                return
+            }
             throw ObjectGraphError(
                 code: ErrorCode.referentialIntegrity,
                 message: "the object \(objectID.uriRepresentation) no longer exists in the store; its fault cannot be fulfilled",
@@ -365,7 +377,9 @@ open class ManagedObject: CustomStringConvertible {
         var target: ManagedObject?
         if !isInserted {
             try fireFault(context)
-            if case .integer(let pk)? = snapshot?.values[r.slot], let destination = r.destinationEntity {
+            if context.parentContext != nil, let known = try context.parentTarget(of: self, slot: r.slot) {
+                target = known
+            } else if case .integer(let pk)? = snapshot?.values[r.slot], let destination = r.destinationEntity {
                 target = try context.object(entity: destination, primaryKey: pk, in: try context.storeRef(of: objectID))
             }
         }
@@ -381,6 +395,11 @@ open class ManagedObject: CustomStringConvertible {
         let s = RelationState()
         if let inverse = r.inverseRelationship, !inverse.isToMany {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
+        } else if !isInserted, let parent = context.parentContext {
+            for id in try parent.membersForChild(objectID, r) {
+                let member = try context.childObject(forParent: id)
+                if !member.isDeleted { s.add(member) }
+            }
         } else if !isInserted {
             // Many-to-many and inverse-less: the store's join table. Both sides of a pair are
             // loaded before either changes, so what is loaded later agrees with memory.

@@ -12,6 +12,8 @@ import Glibc
 public final class ManagedObjectContext: @unchecked Sendable {
     public let persistentStoreCoordinator: PersistentStoreCoordinator
     public let concurrencyType: ConcurrencyType
+    /// The parent of a child context (`parentContext`): its store. Held strongly, as in Core Data.
+    public let parentContext: ManagedObjectContext?
     /// The confinement thread, or the thread running the current block of a queue context.
     var ownerThread: pthread_t? {
         get { link.owner }
@@ -50,6 +52,30 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// New objects assigned to a store (`assign(_:to:)`), until they are saved or discarded.
     var storeAssignments: [ObjectIdentifier: PersistentStore] = [:]
 
+    /// How a save resolves optimistic-locking conflicts (`mergePolicy`; default `.error`).
+    public var mergePolicy: MergePolicy = .error
+    /// How old (seconds) a cached row may be when a fault fires or an object is refreshed
+    /// (`stalenessInterval`): negative, any age; 0, the store is always read.
+    public var stalenessInterval: Double = -1
+    /// Whether a fault whose row is gone becomes a deleted object with empty values instead
+    /// of failing with 133000 (`shouldDeleteInaccessibleFaults`).
+    public var shouldDeleteInaccessibleFaults = true
+
+    /// Whether changes saved elsewhere are merged automatically (`automaticallyMergesChangesFromParent`).
+    var autoMerge = false
+    /// Saves waiting to be merged automatically.
+    let inbox = MergeInbox()
+    /// This context's children (for automatic merging of its saves).
+    let children = ContextSet()
+    /// A child's objects that exist in its parent under temporary IDs.
+    var temporaryObjects: [ManagedObjectID: ManagedObject] = [:]
+    /// A child's to-one destinations that its rows name by ID, by owner.
+    var parentTargets: [ManagedObjectID: [Int: ManagedObjectID?]] = [:]
+    /// The permanent IDs that new objects received at this context's saves, by their
+    /// temporary ones: children still name them by the temporary ID.
+    var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
+    var hasChildren = false
+
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]
     /// Whether delete rules apply when an object is deleted (the end of the event on a
@@ -80,8 +106,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
         case mainQueue = 2
     }
 
-    public init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confinement) {
+    public convenience init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType = .confinement) {
+        self.init(coordinator: coordinator, concurrencyType: concurrencyType, parent: nil)
+    }
+
+    /// A child context of `parent` (`parentContext`), of any concurrency type: its store
+    /// is the parent (see `ContextParent.swift`).
+    public convenience init(parent: ManagedObjectContext, concurrencyType: ConcurrencyType = .confinement) {
+        self.init(coordinator: parent.persistentStoreCoordinator, concurrencyType: concurrencyType, parent: parent)
+        parent.hasChildren = true
+        parent.children.set(self, on: true)
+    }
+
+    init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType, parent: ManagedObjectContext?) {
         self.persistentStoreCoordinator = coordinator
+        self.parentContext = parent
         self.concurrencyType = concurrencyType
         if concurrencyType == .confinement {
             queue = nil
@@ -98,6 +137,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         link.context = nil
         for o in registered.values { o.relations = nil }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
+        for o in temporaryObjects.values { o.relations = nil }
     }
 
     @inline(__always)
@@ -218,7 +258,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             return object
         }
         // With subentities the row is read first, so the object is made with its concrete entity.
-        guard let row = try persistentStoreCoordinator.fetchRow(id) else {
+        guard let row = try sourceRow(id) else {
             throw ObjectGraphError(
                 code: ErrorCode.referentialIntegrity,
                 message: "the object \(id.uriRepresentation) no longer exists in the store; its fault cannot be fulfilled",
@@ -320,7 +360,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     public func object(with id: ManagedObjectID) throws(ObjectGraphError) -> ManagedObject {
         try checkThread()
         if id.isTemporaryID {
-            if let o = inserted.objects.first(where: { $0.objectID == id }) { return o }
+            if let o = temporaryObject(id) { return o }
+            if let saved = formerTemporaryIDs[id] { return try object(with: saved) }
+            if let parent = parentContext,
+                try parent.withAccessFromChild({ () throws(ObjectGraphError) in try parent.objectForChild(id) != nil })
+            {
+                return adoptTemporary(id)
+            }
             throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "no object with the temporary ID \(id) in this context")
         }
         return try object(entity: id.entity, primaryKey: id.primaryKey, in: try storeRef(of: id))
@@ -329,8 +375,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object for `id` with its values loaded; error 133000 when its row is gone.
     public func existingObject(with id: ManagedObjectID) throws(ObjectGraphError) -> ManagedObject {
         let o = try object(with: id)
+        if o.rowGone {
+            throw ObjectGraphError(
+                code: ErrorCode.referentialIntegrity, message: "the object \(id.uriRepresentation) no longer exists in the store",
+                userInfo: [(ErrorUserInfoKey.validationObject, id.uriRepresentation)])
+        }
         do {
-            try o.fireFault(self)
+            try o.fireFault(self, strict: true)
         } catch {
             if !o.hasChanges { unregister(o, key(for: id)) }
             throw error
@@ -341,7 +392,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// The object registered for `id`, or nil; never touches the store.
     public func objectRegistered(for id: ManagedObjectID) -> ManagedObject? {
         guard (try? checkThread()) != nil else { return nil }
-        if id.isTemporaryID { return inserted.objects.first { $0.objectID == id } }
+        if id.isTemporaryID { return temporaryObject(id) }
         return key(for: id).flatMap { registeredObject($0) }
     }
 
@@ -350,10 +401,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func objects(pointingAt owner: ManagedObject, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [ManagedObject] {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
-        let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
-        let store = rows.isEmpty ? nil : try storeRef(of: owner.objectID)
-        for row in rows {
-            let o = object(for: row, in: store!)
+        var base: [ManagedObject] = []
+        if let parent = parentContext, let forward = inverse.inverseRelationship {
+            if !owner.isInserted {
+                for id in try parent.membersForChild(owner.objectID, forward) { base.append(try childObject(forParent: id)) }
+            }
+        } else {
+            let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
+            let store = rows.isEmpty ? nil : try storeRef(of: owner.objectID)
+            for row in rows { base.append(object(for: row, in: store!)) }
+        }
+        for o in base {
             if o.isDeleted { continue }
             if let s = o.state(inverse.slot), s.target !== owner { continue }
             seen.insert(ObjectIdentifier(o))

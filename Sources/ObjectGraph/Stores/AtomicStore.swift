@@ -299,6 +299,14 @@ final class AtomicSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) { try inner.update(row) }
 
+    func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
+        try inner.currentVersions(of: entity, primaryKeys: primaryKeys)
+    }
+
+    func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        try inner.currentRow(of: entity, primaryKey: primaryKey)
+    }
+
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
         if let row = inner.state.row(entity, primaryKey) {
             deleted.append(AtomicStoreCacheNode(entity: row.entity, referenceObject: primaryKey, version: row.version, values: row.values))

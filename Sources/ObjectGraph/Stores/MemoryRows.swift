@@ -198,6 +198,16 @@ final class MemorySaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         state.put(row)
     }
 
+    func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
+        var out: [Int64: Int64] = [:]
+        for pk in primaryKeys { if let row = state.row(entity.rootEntity, pk) { out[pk] = row.version } }
+        return out
+    }
+
+    func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        state.row(entity.rootEntity, primaryKey)
+    }
+
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
         guard state.row(row.entity.rootEntity, row.primaryKey) != nil else { return }
         state.put(row)

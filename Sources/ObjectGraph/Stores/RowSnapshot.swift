@@ -44,10 +44,18 @@ public protocol StoreSaveTransaction {
     /// order of ordered ones; a to-many kept through a to-one inverse is otherwise
     /// written with the members' rows.
     func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError)
+    /// Optimistic locking: the versions (`Z_OPT`) that the rows with `primaryKeys` in the
+    /// hierarchy of `entity` have now, as this transaction sees them (after every other
+    /// writer's commit); a key whose row is gone is absent. nil when the store cannot tell.
+    func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]?
+    /// The row as this transaction sees it now, for a conflict's persisted snapshot; nil when gone.
+    func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot?
 }
 
 extension StoreSaveTransaction {
     public func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {}
+    public func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? { nil }
+    public func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? { nil }
 }
 
 /// What a store returns for a fetch.

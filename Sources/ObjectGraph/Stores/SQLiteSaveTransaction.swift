@@ -53,6 +53,37 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
     }
 
+    /// Reads versions in chunks whose sizes are powers of two (padded with the first key),
+    /// so only a handful of statements are ever prepared for this.
+    func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
+        guard store.schema.isStored(entity), !primaryKeys.isEmpty else { return [:] }
+        let table = store.schema.table(entity)
+        var out: [Int64: Int64] = [:]
+        out.reserveCapacity(primaryKeys.count)
+        var start = 0
+        while start < primaryKeys.count {
+            let chunk = primaryKeys[start..<min(start + 512, primaryKeys.count)]
+            var size = 1
+            while size < chunk.count { size *= 2 }
+            let marks = Array(repeating: "?", count: size).joined(separator: ", ")
+            let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(marks))")
+            for i in 0..<size { db.bind(s, Int32(i + 1), i < chunk.count ? chunk[chunk.startIndex + i] : chunk[chunk.startIndex]) }
+            var rc = sqlite3_step(s)
+            while rc == SQLITE_ROW {
+                out[sqlite3_column_int64(s, 0)] = sqlite3_column_int64(s, 1)
+                rc = sqlite3_step(s)
+            }
+            sqlite3_reset(s)
+            if rc != SQLITE_DONE { throw db.lastError(rc) }
+            start += chunk.count
+        }
+        return out
+    }
+
+    func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
+    }
+
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)

@@ -14,6 +14,8 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
     public var userInfo: [(key: String, value: String)]
     /// The individual failures of an error that collects several, or the underlying error.
     public var details: [ObjectGraphError]
+    /// What a later layer attaches: the merge conflicts of a failed save (`conflicts`).
+    public var attachments: [any ErrorAttachment] = []
 
     public init(
         domain: String = ObjectGraphError.cocoaDomain, code: Int, message: String,
@@ -32,6 +34,9 @@ public struct ObjectGraphError: Error, Sendable, CustomStringConvertible {
 
     public var description: String { "\(domain) \(code): \(message)" }
 }
+
+/// A record an error carries for the caller, made by a later layer (a merge conflict).
+public protocol ErrorAttachment: AnyObject, Sendable {}
 
 /// Error codes. Core Data's keep their numbers; codes for misuse of the API start at 140001.
 public enum ErrorCode {

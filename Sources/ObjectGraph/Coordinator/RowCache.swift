@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The coordinator's cache of rows (§2.10): the newest row it saw for an object, with the
+/// time it saw it. Saves record the rows they update and delete, so that a context holding
+/// an older version learns of the change (an optimistic-locking conflict with a cached
+/// snapshot) without reading the store; fault fires and refreshes record what they read,
+/// so that another context's fault can use it within its staleness interval.
+///
+/// Bulk fetches do not fill it (one dictionary insert per row would cost more than the
+/// fetch itself), and it is bounded: correctness never depends on it, since every save
+/// also checks versions inside the store's transaction.
+struct RowCache {
+    struct Key: Hashable {
+        let store: Int32
+        let root: ObjectIdentifier
+        let primaryKey: Int64
+    }
+
+    struct Entry {
+        /// The row; nil when a save deleted it.
+        let row: RowSnapshot?
+        let version: Int64
+        /// Monotonic seconds when the coordinator saw it.
+        let time: Double
+    }
+
+    static let capacity = 65_536
+    private var entries: [Key: Entry] = [:]
+    /// Keys in the order they were first recorded, oldest first, for eviction.
+    private var order: [Key] = []
+    private var orderStart = 0
+
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
+
+    static func key(_ entity: EntityDescription, _ primaryKey: Int64, _ store: StoreRef) -> Key {
+        Key(store: store.slot, root: ObjectIdentifier(entity.rootEntity), primaryKey: primaryKey)
+    }
+
+    func entry(_ key: Key) -> Entry? { entries[key] }
+
+    /// Records a row read or written now (or its deletion, with `row` nil and its last version).
+    mutating func record(_ key: Key, row: RowSnapshot?, version: Int64, time: Double = RowCache.now()) {
+        if entries.updateValue(Entry(row: row, version: version, time: time), forKey: key) == nil {
+            order.append(key)
+            evictIfFull()
+        }
+    }
+
+    mutating func removeAll(store: Int32) {
+        entries = entries.filter { $0.key.store != store }
+        order.removeAll { $0.store == store }
+        orderStart = 0
+    }
+
+    private mutating func evictIfFull() {
+        while entries.count > Self.capacity, orderStart < order.count {
+            entries.removeValue(forKey: order[orderStart])
+            orderStart += 1
+        }
+        if orderStart > Self.capacity {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// Optimistic locking (§2.9): inside a save's store transactions, before anything is
+/// written, each updated and deleted object's row version is compared with the
+/// coordinator's newest row and with the store's row; the merge policy resolves what
+/// differs, or the save fails with 133020 and writes nothing.
+extension ManagedObjectContext {
+    /// What optimistic locking decided for a save.
+    struct ConflictResolution {
+        /// Objects not to write: changes that gave way to the store, deletes of rows already gone.
+        var skipped = Set<ObjectIdentifier>()
+        /// Updated objects whose rows are gone: they leave the context.
+        var forgotten: [ManagedObject] = []
+    }
+
+    /// Loads the row (and so the version) of changed objects that were never read: a
+    /// relationship edit can change a fault without firing it.
+    func loadVersions(_ objects: [ManagedObject]) throws(ObjectGraphError) {
+        for o in objects where !o.isInserted && o.snapshot == nil { try o.fireFault(self) }
+    }
+
+    /// Finds the conflicts of every store's share and lets the merge policy resolve them.
+    func checkVersions(_ plan: [StoreShare], _ transactions: [StoreSaveTransaction]) throws(ObjectGraphError) -> ConflictResolution {
+        var resolution = ConflictResolution()
+        var conflicts: [MergeConflict] = []
+        for (share, tx) in zip(plan, transactions) {
+            try findConflicts(share, tx, &conflicts, &resolution)
+        }
+        guard !conflicts.isEmpty else { return resolution }
+        try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
+        for c in conflicts {
+            switch c.outcome {
+            case .write: continue
+            case .skip: resolution.skipped.insert(ObjectIdentifier(c.sourceObject))
+            case .forget:
+                resolution.skipped.insert(ObjectIdentifier(c.sourceObject))
+                if !c.sourceObject.isDeleted { resolution.forgotten.append(c.sourceObject) }
+            }
+        }
+        return resolution
+    }
+
+    private func findConflicts(_ share: StoreShare, _ tx: StoreSaveTransaction, _ conflicts: inout [MergeConflict],
+                               _ resolution: inout ConflictResolution) throws(ObjectGraphError)
+    {
+        let candidates = (share.updates + share.deletes).filter { !$0.isInserted && !$0.objectID.isTemporaryID }
+        guard !candidates.isEmpty else { return }
+        let ref = share.store.ref
+        var byRoot: [ObjectIdentifier: (root: EntityDescription, keys: [Int64])] = [:]
+        for o in candidates { byRoot[ObjectIdentifier(o.entity.rootEntity), default: (o.entity.rootEntity, [])].keys.append(o.primaryKey) }
+        var versions: [ObjectIdentifier: [Int64: Int64]] = [:]
+        for (id, group) in byRoot {
+            if let v = try tx.currentVersions(of: group.root, primaryKeys: group.keys) { versions[id] = v }
+        }
+        let coordinator = persistentStoreCoordinator
+        for o in candidates {
+            let old = o.snapshot?.version ?? 0
+            let cached = coordinator.rowCache.entry(RowCache.key(o.entity, o.primaryKey, ref))
+            let cacheNewer = cached.map { $0.version > old } ?? false
+            let storeVersion: Int64? = versions[ObjectIdentifier(o.entity.rootEntity)].map { $0[o.primaryKey] ?? 0 }
+            let storeDiffers = storeVersion.map { $0 != old } ?? false
+            guard cacheNewer || storeDiffers else { continue }
+            let gone = storeVersion == 0 || (storeVersion == nil && cacheNewer && cached?.row == nil)
+            if o.isDeleted && gone {
+                // Deleted on both sides: what the delete wanted holds already.
+                resolution.skipped.insert(ObjectIdentifier(o))
+                continue
+            }
+            let coordinatorVersion = cacheNewer ? cached!.version : old
+            let persistedDiffers = storeVersion.map { $0 != coordinatorVersion && $0 != 0 } ?? false
+            let persisted = persistedDiffers ? try tx.currentRow(of: o.entity, primaryKey: o.primaryKey) : nil
+            let newVersion = gone ? 0 : (storeVersion ?? cached?.version ?? 0)
+            conflicts.append(MergeConflict(
+                object: o, old: o.snapshot, cached: cached?.row, cachedIsNewer: cacheNewer && cached?.row != nil,
+                persisted: persisted, persistedDiffers: persisted != nil, oldVersion: old, newVersion: newVersion,
+                storeKnowsRow: storeVersion != nil))
+        }
+    }
+
+    /// After the commit, under the coordinator's lock: the coordinator learns the rows this
+    /// save updated and deleted, so other contexts holding older versions conflict.
+    func recordSavedRows(_ written: [(ManagedObject, RowSnapshot, StoreRef)], _ deletes: [(ManagedObject, StoreRef)]) {
+        let coordinator = persistentStoreCoordinator
+        let now = RowCache.now()
+        for (o, row, ref) in written where !o.isInserted {
+            coordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, ref), row: row, version: row.version, time: now)
+        }
+        for (o, ref) in deletes {
+            coordinator.rowCache.record(RowCache.key(o.entity, o.primaryKey, ref), row: nil, version: (o.snapshot?.version ?? 0) + 1, time: now)
+        }
+    }
+}
