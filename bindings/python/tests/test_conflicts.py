@@ -4,6 +4,7 @@ the five merge policies, and the names and codes that come with them."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any, Callable, Tuple
 
@@ -127,6 +128,41 @@ def test_update_after_delete_fails(open_stack, books_model, tmp_path) -> None:
     assert stored_books(tmp_path / "books.sqlite") == []
     assert og.Context(stack.coordinator).count("Book") == 0
     other.close()
+
+
+def test_racing_saves_on_one_coordinator(open_stack, books_model, tmp_path) -> None:
+    stack = open_stack(books_model)
+    book = stack.context.insert("Book", title="Race", pages=0)
+    stack.context.save()
+    contexts = [og.Context(stack.coordinator, "private") for _ in range(2)]
+    copies = [c.perform_and_wait(lambda c=c: c.existing_object(book.object_id)) for c in contexts]
+    start = threading.Barrier(2)
+    outcomes: list = [None, None]
+
+    def race(i: int) -> None:
+        def work() -> None:
+            copies[i].pages = i + 1
+            start.wait(5)
+            contexts[i].save()
+
+        try:
+            contexts[i].perform_and_wait(work)
+            outcomes[i] = "saved"
+        except BaseException as exc:  # noqa: BLE001
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=race, args=(i,)) for i in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert outcomes.count("saved") == 1, outcomes
+    loser = outcomes[1 - outcomes.index("saved")]
+    assert isinstance(loser, og.MergeConflictError) and len(loser.conflicts) == 1
+    winner_pages = outcomes.index("saved") + 1
+    assert stored_books(tmp_path / "books.sqlite") == [("Race", winner_pages, None, 2)]
+    for c in contexts:
+        c.close()
 
 
 def test_saving_twice_from_one_context_is_no_conflict(open_stack, books_model, tmp_path) -> None:

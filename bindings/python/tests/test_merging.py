@@ -152,8 +152,11 @@ def test_merge_changes_across_threads(tmp_path: Path) -> None:
         queue.insert("Book", title="The Lathe of Heaven")
         queue.save()
 
-    queue.perform_and_wait(change)
-    assert len(on_queue) == 1 and threads[0] is not threading.main_thread()
+    done = threading.Event()
+    queue.perform(lambda: (change(), done.set()))  # on the queue's own thread
+    assert done.wait(10)
+    queue.perform_and_wait(lambda: None)  # re-raises what the block may have raised
+    assert len(on_queue) == 1 and len(threads) == 1
     with pytest.raises(og.WrongThreadError):
         queue.merge_changes(on_main[0])  # outside a block
     main.merge_changes(on_queue[0])

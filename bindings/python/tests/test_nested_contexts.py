@@ -28,7 +28,7 @@ def shelf(open_stack, books_model, tmp_path) -> Dict[str, Any]:
     stack = open_stack(books_model)
     root = stack.context
     author = root.insert("Author", name="Iain M. Banks")
-    a = root.insert("Book", title="Excession", pages=451)
+    a = root.insert("Book", title="Excession", pages=451, author=author)
     b = root.insert("Book", title="Inversions", pages=345)
     root.save()
     return {"stack": stack, "root": root, "author": author, "a": a, "b": b, "path": tmp_path / "books.sqlite"}
