@@ -170,6 +170,7 @@ static void uniquing(void) {
     OK(og_context_delete(ctx, a, &err));
     OK(og_context_save(ctx, &err));
     og_context *third = NN(og_context_new(coordinator, &err));
+    OK(og_context_set_should_delete_inaccessible_faults(third, false, &err));
     FAILS_NULL(og_context_existing_object(third, uri, &err), OG_ERROR_REFERENTIAL_INTEGRITY, "exist");
     FAILS_NULL(og_context_existing_object(third, "not a uri", &err), OG_ERROR_INVALID_ARGUMENT, "uri");
     og_object *gone = NN(og_context_object_with_uri(third, uri, &err));
