@@ -455,6 +455,37 @@ _SIGNATURES = {
     "og_object_changed_values": (_i, [_v, _p(_v), _err]),
     "og_object_committed_values": (_i, [_v, _p(_s), _z, _p(_v), _err]),
     "og_object_validate_value": (_i, [_v, _s, _v, _err]),
+    # Conflicts and merge policies
+    "og_context_merge_policy": (_i, [_v, _p(_i), _err]),
+    "og_context_set_merge_policy": (_i, [_v, _i, _err]),
+    "og_error_conflict_count": (_z, [_v]),
+    "og_error_conflict_object": (_v, [_v, _z, _v, _err]),
+    "og_error_conflict_object_uri": (_v, [_v, _z, _err]),
+    "og_error_conflict_versions": (_i, [_v, _z, _p(_i64), _p(_i64), _err]),
+    "og_error_conflict_has_snapshot": (_b, [_v, _z, _i]),
+    "og_error_conflict_key_count": (_z, [_v, _z]),
+    "og_error_conflict_key_at": (_s, [_v, _z, _z]),
+    "og_error_conflict_value": (_v, [_v, _z, _i, _s, _err]),
+    # Merging saves between contexts
+    "og_notification_changes": (_v, [_v, _err]),
+    "og_changes_new": (_v, [_err]),
+    "og_changes_add": (_i, [_v, _i, _s, _err]),
+    "og_changes_count": (_z, [_v, _i]),
+    "og_changes_uri_at": (_v, [_v, _i, _z, _err]),
+    "og_changes_release": (None, [_v]),
+    "og_context_merge_changes": (_i, [_v, _v, _err]),
+    "og_context_merge_remote_changes": (_i, [_v, _p(_v), _z, _err]),
+    "og_context_automatically_merges_changes_from_parent": (_i, [_v, _p(_b), _err]),
+    "og_context_set_automatically_merges_changes_from_parent": (_i, [_v, _b, _err]),
+    # Staleness and faults
+    "og_context_staleness_interval": (_i, [_v, _p(_d), _err]),
+    "og_context_set_staleness_interval": (_i, [_v, _d, _err]),
+    "og_context_should_delete_inaccessible_faults": (_i, [_v, _p(_b), _err]),
+    "og_context_set_should_delete_inaccessible_faults": (_i, [_v, _b, _err]),
+    "og_context_refresh_all_objects": (_i, [_v, _err]),
+    # Nested contexts
+    "og_context_new_child": (_v, [_v, _i, _err]),
+    "og_context_has_parent": (_b, [_v]),
 }
 
 

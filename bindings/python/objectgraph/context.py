@@ -10,23 +10,24 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple, TypeVar, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 from ._columns import MIN_OBJECTS, Columns
 from ._layout import INT as INT_ACCESS, Layout
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import check, check_handle, encode
-from ._lib import HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
+from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
-from .errors import ErrorCode, make_error
+from .enums import MergePolicy
+from .errors import ErrorCode, make_error, take_error
 from .fetch import FetchRequest, SortSpec, Where
 from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
 from . import graph as _graph
-from .graph import Notification, Observer
+from .graph import Changes, Notification, Observer
 from ._util import take_string
 
 __all__ = ["Context", "Notification", "Observer"]
@@ -40,19 +41,40 @@ class Context(OwnedHandle):
     """A managed object context over a coordinator: insert, change, delete,
     fetch and save objects. Close it (or use ``with``) to release it."""
 
-    def __init__(self, coordinator: Coordinator, concurrency: str = "confinement") -> None:
-        """``concurrency`` is "confinement" (the creating thread), "private"
+    def __init__(self, coordinator: Optional[Coordinator] = None, concurrency: str = "confinement", *,
+                 parent: Optional["Context"] = None) -> None:
+        """Give exactly one of ``coordinator`` (a root context) and ``parent``
+        (a child context, whose store is its parent: its saves go into the
+        parent, and reach the store when the root saves).
+
+        ``concurrency`` is "confinement" (the creating thread), "private"
         (its own queue: work inside ``perform``/``perform_and_wait``) or
         "main" (the library's shared main queue)."""
         if concurrency not in _CONCURRENCY:
             raise make_error(f"concurrency must be one of {sorted(_CONCURRENCY)}, not {concurrency!r}",
                              ErrorCode.INVALID_ARGUMENT)
+        if (coordinator is None) == (parent is None):
+            raise make_error("give a Context either a coordinator or a parent context, not "
+                             + ("both" if parent is not None else "neither"), ErrorCode.INVALID_ARGUMENT)
         err = ctypes.c_void_p()
-        if concurrency == "confinement":
-            handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+        if parent is not None:
+            if not isinstance(parent, Context):
+                raise make_error(f"parent must be a Context, not {type(parent).__name__}", ErrorCode.INVALID_ARGUMENT)
+            handle = check_handle(lib.og_context_new_child(parent._h, _CONCURRENCY[concurrency], ctypes.byref(err)),
+                                  err)
+            coordinator = parent._coordinator
         else:
-            handle = check_handle(
-                lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+            assert coordinator is not None
+            if not isinstance(coordinator, Coordinator):
+                raise make_error(f"coordinator must be a Coordinator, not {type(coordinator).__name__}",
+                                 ErrorCode.INVALID_ARGUMENT)
+            if concurrency == "confinement":
+                handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+            else:
+                handle = check_handle(
+                    lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+        # A child keeps its parent's wrapper (and so its hooks and observers) alive.
+        self._parent = parent
         # Exceptions raised by callbacks, re-raised by the next context call.
         self._pending: List[BaseException] = []
         # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
@@ -80,7 +102,13 @@ class Context(OwnedHandle):
 
     @property
     def coordinator(self) -> Coordinator:
+        """The coordinator; for a child context, its root context's."""
         return self._coordinator
+
+    @property
+    def parent(self) -> Optional["Context"]:
+        """The parent context of a child context, None for a root context."""
+        return self._parent
 
     @property
     def concurrency(self) -> str:
@@ -238,10 +266,18 @@ class Context(OwnedHandle):
         return out.value
 
     def save(self) -> None:
-        """Validates and writes every change in one transaction. On failure
-        nothing is written and the changes stay pending. An exception raised by
-        a hook during the save is re-raised here."""
-        self._call(lib.og_context_save)
+        """Validates and writes every change in one transaction (a child
+        context's save writes into its parent). On failure nothing is written
+        and the changes stay pending. Rows changed since they were read are
+        resolved by ``merge_policy``; under MergePolicy.ERROR the save raises
+        MergeConflictError, whose ``conflicts`` name them. An exception raised
+        by a hook during the save is re-raised here."""
+        err = ctypes.c_void_p()
+        try:
+            if lib.og_context_save(self._h, ctypes.byref(err)) == ERROR:
+                raise take_error(err, self)  # a merge error's conflicts lend this context's objects
+        finally:
+            self._raise_pending()
 
     def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
               *args: Any, **options: Any) -> Any:
@@ -426,6 +462,115 @@ class Context(OwnedHandle):
         self._call(lib.og_context_set_propagates_deletes, bool(on))
 
     @property
+    def merge_policy(self) -> MergePolicy:
+        """How a save resolves objects whose rows changed since they were read
+        (default MergePolicy.ERROR); accepts what ``MergePolicy.parse`` does."""
+        out = ctypes.c_int()
+        self._call(lib.og_context_merge_policy, ctypes.byref(out))
+        return MergePolicy(out.value)
+
+    @merge_policy.setter
+    def merge_policy(self, policy: Union[MergePolicy, int, str]) -> None:
+        self._call(lib.og_context_set_merge_policy, int(MergePolicy.parse(policy)))
+
+    @property
+    def stale_interval(self) -> float:
+        """How old, in seconds, a cached row may be when a fault fires or an
+        object is refreshed (default -1.0): negative, any age; 0, the store is
+        always read; positive, older rows are read again (stalenessInterval)."""
+        out = ctypes.c_double()
+        self._call(lib.og_context_staleness_interval, ctypes.byref(out))
+        return out.value
+
+    @stale_interval.setter
+    def stale_interval(self, seconds: float) -> None:
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)):
+            raise make_error(f"stale_interval is a number of seconds, not {seconds!r}", ErrorCode.INVALID_ARGUMENT)
+        self._call(lib.og_context_set_staleness_interval, float(seconds))
+
+    @property
+    def should_delete_inaccessible_faults(self) -> bool:
+        """Whether a fault whose row is gone becomes a deleted object with empty
+        values (default True) instead of raising 133000."""
+        return self._get_flag(lib.og_context_should_delete_inaccessible_faults)
+
+    @should_delete_inaccessible_faults.setter
+    def should_delete_inaccessible_faults(self, on: bool) -> None:
+        self._call(lib.og_context_set_should_delete_inaccessible_faults, bool(on))
+
+    @property
+    def automatically_merges_changes_from_parent(self) -> bool:
+        """Whether this context merges each save of its parent (a child) or of
+        the other contexts of its coordinator (a root), posting
+        "objects_did_change" on its own queue (default False)."""
+        return self._get_flag(lib.og_context_automatically_merges_changes_from_parent)
+
+    @automatically_merges_changes_from_parent.setter
+    def automatically_merges_changes_from_parent(self, on: bool) -> None:
+        self._call(lib.og_context_set_automatically_merges_changes_from_parent, bool(on))
+
+    def refresh_all_objects(self) -> None:
+        """Refreshes every registered object, keeping unsaved changes (as
+        ``refresh(obj, merge=True)``)."""
+        self._call(lib.og_context_refresh_all_objects)
+
+    # Merging other contexts' saves.
+
+    def merge_changes(self, notification: Notification) -> None:
+        """Applies another context's save, given by its "did_save"
+        notification: updated objects registered here are refreshed keeping
+        this context's unsaved changes, deleted ones are marked deleted, and
+        inserted ones become fetchable; "objects_did_change" is then posted.
+        Call it on this context's thread (inside ``perform_and_wait`` for a
+        queue context); the notification may come from any thread."""
+        if not isinstance(notification, Notification) or notification.name != "did_save":
+            what = notification.name if isinstance(notification, Notification) else type(notification).__name__
+            raise make_error(f"merge_changes takes a did_save notification, not {what!r}",
+                             ErrorCode.INVALID_ARGUMENT)
+        if notification._changes is None:
+            if notification._changes_error is not None:
+                raise notification._changes_error
+            raise make_error("this did_save notification was not posted by a context: it carries no saved changes",
+                             ErrorCode.INVALID_ARGUMENT)
+        self._call(lib.og_context_merge_changes, notification._changes._h)
+
+    @staticmethod
+    def merge_remote_changes(changes: Mapping[str, Iterable[str]], contexts: Sequence["Context"]) -> None:
+        """Merges changes made elsewhere (another coordinator or process, a
+        batch request) into each of ``contexts``, as ``merge_changes`` does.
+        ``changes`` maps "inserted", "updated" and "deleted" to ObjectIDs or
+        URI strings. IDs of stores a context's coordinator does not have are
+        skipped for that context."""
+        if not isinstance(changes, Mapping):
+            raise make_error(f"changes is a mapping of 'inserted', 'updated' and 'deleted' to object IDs, not "
+                             f"{type(changes).__name__}", ErrorCode.INVALID_ARGUMENT)
+        unknown = [key for key in changes if key not in Changes.KINDS]
+        if unknown:
+            raise make_error(f"unknown change key(s) {', '.join(map(repr, unknown))}; use "
+                             + ", ".join(map(repr, Changes.KINDS)), ErrorCode.INVALID_ARGUMENT)
+        targets = list(contexts)
+        for context in targets:
+            if not isinstance(context, Context):
+                raise make_error(f"contexts holds a {type(context).__name__}, not a Context", ErrorCode.INVALID_ARGUMENT)
+        err = ctypes.c_void_p()
+        with Changes(check_handle(lib.og_changes_new(ctypes.byref(err)), err)) as record:
+            for key, ids in changes.items():
+                if isinstance(ids, (str, bytes)):
+                    raise make_error(f"changes[{key!r}] is an iterable of object IDs, not one ID",
+                                     ErrorCode.INVALID_ARGUMENT)
+                for object_id in ids:
+                    if not isinstance(object_id, str):
+                        raise make_error(f"changes[{key!r}] holds a {type(object_id).__name__}, not an object ID",
+                                         ErrorCode.INVALID_ARGUMENT)
+                    check(lib.og_changes_add(record._h, Changes.KINDS[key], encode(object_id), ctypes.byref(err)), err)
+            handles = (ctypes.c_void_p * max(1, len(targets)))(*[c._h for c in targets])
+            try:
+                check(lib.og_context_merge_remote_changes(record._h, handles, len(targets), ctypes.byref(err)), err)
+            finally:
+                for context in targets:
+                    context._raise_pending()
+
+    @property
     def user_info(self) -> "UserInfo":
         """The context's userInfo: a mapping of strings to strings."""
         return UserInfo(self)
@@ -544,7 +689,10 @@ class Context(OwnedHandle):
         self._hook_numbers.clear()
 
     def __repr__(self) -> str:
-        return "<objectgraph.Context closed>" if self._closed else f"<objectgraph.Context objects={len(self._objects)}>"
+        if self._closed:
+            return "<objectgraph.Context closed>"
+        kind = " child" if lib.og_context_has_parent(self._h) else ""
+        return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
 
 
 def _buffer(kind: Any) -> Tuple[Any, Any]:

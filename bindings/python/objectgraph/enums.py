@@ -8,7 +8,7 @@ from typing import Dict, Type, TypeVar, Union
 
 from .errors import ErrorCode, make_error
 
-__all__ = ["AttributeType", "DeleteRule", "PropertyKind", "ValueType"]
+__all__ = ["AttributeType", "DeleteRule", "MergePolicy", "PropertyKind", "ValueType"]
 
 
 class AttributeType(IntEnum):
@@ -56,6 +56,24 @@ class DeleteRule(IntEnum):
         return _parse(cls, value, {"noaction": DeleteRule.NO_ACTION}, "delete rule")
 
 
+class MergePolicy(IntEnum):
+    """NSMergePolicyType's numbers: how a save resolves objects whose rows
+    changed since they were read (``ctx.merge_policy``)."""
+
+    ERROR = 0
+    MERGE_BY_PROPERTY_STORE_TRUMP = 1
+    MERGE_BY_PROPERTY_OBJECT_TRUMP = 2
+    OVERWRITE = 3
+    ROLLBACK = 4
+
+    @classmethod
+    def parse(cls, value: Union["MergePolicy", int, str]) -> "MergePolicy":
+        """Accepts a member, its number, or a name ("overwrite",
+        "merge_by_property_store_trump", "mergeByPropertyObjectTrump", Apple's
+        "NSRollbackMergePolicyType"; case does not matter)."""
+        return _parse(cls, value, _POLICY_ALIASES, "merge policy")
+
+
 class PropertyKind(IntEnum):
     ATTRIBUTE = 0
     RELATIONSHIP = 1
@@ -88,6 +106,13 @@ _TYPE_ALIASES = {
     "bool": AttributeType.BOOLEAN,
     "data": AttributeType.BINARY,
     "objectid": AttributeType.OBJECT_ID,
+}
+# Apple's spellings: NSOverwriteMergePolicy, NSOverwriteMergePolicyType, overwriteMergePolicy.
+_POLICY_ALIASES = {
+    prefix + member.name.replace("_", "").lower() + suffix: member
+    for member in MergePolicy
+    for prefix in ("", "ns")
+    for suffix in ("mergepolicy", "mergepolicytype")
 }
 _TYPE_JSON_NAMES = {AttributeType.OBJECT_ID: "objectID"}
 

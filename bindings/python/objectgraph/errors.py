@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import ctypes
 from enum import IntEnum
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
 
 from ._lib import lib
+
+if TYPE_CHECKING:
+    from .context import Context
+    from .objects import ManagedObject
 
 __all__ = [
     "DOMAIN_COCOA",
@@ -30,6 +35,10 @@ __all__ = [
     "UnknownKeyError",
     "TypeMismatchError",
     "WrongThreadError",
+    "MergeConflictError",
+    "MergeConflict",
+    "ConstraintConflictError",
+    "MigrationError",
 ]
 
 DOMAIN_COCOA = "NSCocoaErrorDomain"
@@ -41,6 +50,7 @@ class ErrorCode(IntEnum):
     """The codes of og_error_code (Core Data's numbers, then ObjectGraph's own)."""
 
     VALIDATION = 1550
+    VALIDATION_CONSTRAINT = 1551
     VALIDATION_MULTIPLE = 1560
     VALIDATION_MISSING_MANDATORY = 1570
     VALIDATION_RELATIONSHIP_TOO_FEW = 1580
@@ -59,17 +69,30 @@ class ErrorCode(IntEnum):
     REFERENTIAL_INTEGRITY = 133000
     EXTERNAL_RELATIONSHIP = 133010
     MERGE = 133020
+    CONSTRAINT_MERGE = 133021
     STORE_INVALID_TYPE = 134000
     STORE_TYPE_MISMATCH = 134010
     STORE_INCOMPATIBLE_SCHEMA = 134020
     STORE_SAVE = 134030
     STORE_INCOMPLETE_SAVE = 134040
+    STORE_SAVE_CONFLICTS = 134050
     CORE_DATA = 134060
     STORE_OPERATION = 134070
     STORE_OPEN = 134080
     STORE_TIMEOUT = 134090
+    STORE_UNSUPPORTED_REQUEST = 134091
     STORE_INCOMPATIBLE_VERSION = 134100
+    MIGRATION = 134110
+    MIGRATION_CONSTRAINT_VIOLATION = 134111
+    MIGRATION_CANCELLED = 134120
+    MIGRATION_MISSING_SOURCE_MODEL = 134130
+    MIGRATION_MISSING_MAPPING_MODEL = 134140
+    MIGRATION_SOURCE_STORE = 134150
+    MIGRATION_DESTINATION_STORE = 134160
+    MIGRATION_POLICY = 134170
     SQLITE = 134180
+    INFERRED_MAPPING_MODEL = 134190
+    HISTORY_TOKEN_EXPIRED = 134301
     INVALID_HANDLE = 140001
     INVALID_ARGUMENT = 140002
     INVALID_UTF8 = 140003
@@ -186,6 +209,55 @@ class WrongThreadError(UsageError):
     """A context or its objects used from a thread that does not own it (140007)."""
 
 
+class MigrationError(StoreError):
+    """A store could not be migrated to another model version (134110-134170, 134190)."""
+
+
+@dataclass(frozen=True)
+class MergeConflict:
+    """One object whose save met a newer row (NSMergeConflict).
+
+    The snapshots map attribute names to values and to-one names to
+    ObjectIDs (None when empty). ``object_snapshot`` holds the committed values
+    the object last read; ``cached_snapshot`` the newer row the coordinator
+    holds, or None; ``persisted_snapshot`` the store's row when it differs from
+    the coordinator's, or None. ``old_version`` is the row version the object
+    last read, ``new_version`` the row's version now (0 when the row is gone).
+    ``object_id`` is the object's ID URI.
+    """
+
+    obj: Optional["ManagedObject"]
+    object_snapshot: Dict[str, Any]
+    cached_snapshot: Optional[Dict[str, Any]]
+    persisted_snapshot: Optional[Dict[str, Any]]
+    old_version: int
+    new_version: int
+    object_id: Optional[str] = None
+
+
+class MergeConflictError(Error):
+    """A save under MergePolicy.ERROR met rows changed since its objects read
+    them (133020, NSManagedObjectMergeError). ``conflicts`` holds one
+    MergeConflict per object; nothing was written and every change is still
+    pending."""
+
+    def __init__(
+        self,
+        message: str,
+        code: int = 133020,
+        domain: str = DOMAIN_COCOA,
+        user_info: Optional[Mapping[str, str]] = None,
+        details: Sequence["Error"] = (),
+        conflicts: Sequence[MergeConflict] = (),
+    ) -> None:
+        super().__init__(message, code, domain, user_info, details)
+        self.conflicts: List[MergeConflict] = list(conflicts)
+
+
+class ConstraintConflictError(Error):
+    """Objects broke a uniqueness constraint under MergePolicy.ERROR (133021)."""
+
+
 class PredicateError(UsageError):
     """A predicate that cannot be parsed or evaluated (140020-140023)."""
 
@@ -211,6 +283,10 @@ class PredicateEvaluationError(PredicateError):
 
 _BY_CODE: "Dict[int, type[Error]]" = {
     ErrorCode.STORE_INCOMPATIBLE_VERSION: IncompatibleStoreError,
+    ErrorCode.MERGE: MergeConflictError,
+    ErrorCode.CONSTRAINT_MERGE: ConstraintConflictError,
+    ErrorCode.INFERRED_MAPPING_MODEL: MigrationError,
+    ErrorCode.HISTORY_TOKEN_EXPIRED: StoreError,
     ErrorCode.INVALID_MODEL: ModelError,
     ErrorCode.MODEL_IMMUTABLE: ModelError,
     ErrorCode.INVALID_HANDLE: InvalidHandleError,
@@ -234,6 +310,8 @@ def error_class(domain: str, code: int) -> "type[Error]":
         return exact
     if 1550 <= code <= 1680:
         return ValidationError
+    if ErrorCode.MIGRATION <= code <= ErrorCode.MIGRATION_POLICY:
+        return MigrationError
     if 134000 <= code <= 134180:
         return StoreError
     if 140001 <= code <= 140099:
@@ -250,8 +328,10 @@ def _text(raw: Optional[bytes]) -> str:
     return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
-def _read(handle: int) -> Error:
-    """Reads a lent or owned og_error without releasing it."""
+def _read(handle: int, context: Optional["Context"] = None) -> Error:
+    """Reads a lent or owned og_error without releasing it. The objects of a
+    merge error's conflicts are lent by ``context``, the context whose save
+    failed."""
     domain = _text(lib.og_error_domain(handle))
     code = int(lib.og_error_code(handle))
     message = _text(lib.og_error_message(handle))
@@ -271,19 +351,77 @@ def _read(handle: int) -> Error:
     for index in range(lib.og_error_detail_count(handle)):
         detail = lib.og_error_detail_at(handle, index)
         if detail:
-            details.append(_read(detail))  # lent by `handle`: never released here
-    return error_class(domain, code)(message, code, domain, user_info, details)
+            details.append(_read(detail, context))  # lent by `handle`: never released here
+    error = error_class(domain, code)(message, code, domain, user_info, details)
+    if isinstance(error, MergeConflictError):
+        error.conflicts = [_conflict(handle, index, context) for index in range(lib.og_error_conflict_count(handle))]
+    return error
 
 
-def take_error(slot: ctypes.c_void_p) -> Error:
+# og_conflict_snapshot
+_SNAPSHOT_OBJECT, _SNAPSHOT_CACHED, _SNAPSHOT_PERSISTED = 0, 1, 2
+
+
+def _conflict(handle: int, index: int, context: Optional["Context"]) -> MergeConflict:
+    """Conflict ``index`` of a merge error (NSMergeConflict)."""
+    from .results import ObjectID  # both import this module
+    from .values import take_value
+
+    obj = None
+    if context is not None:
+        err = ctypes.c_void_p()
+        lent = lib.og_error_conflict_object(handle, index, context._h, ctypes.byref(err))
+        if lent:
+            obj = context._wrap(lent)
+        elif err.value:
+            lib.og_error_release(err.value)  # the save's own error matters more
+
+    def snapshot(which: int) -> Optional[Dict[str, Any]]:
+        if which != _SNAPSHOT_OBJECT and not lib.og_error_conflict_has_snapshot(handle, index, which):
+            return None
+        values: Dict[str, Any] = {}
+        for k in range(lib.og_error_conflict_key_count(handle, index)):
+            key = lib.og_error_conflict_key_at(handle, index, k)
+            if key is None:
+                continue
+            err = ctypes.c_void_p()
+            value = lib.og_error_conflict_value(handle, index, which, key, ctypes.byref(err))
+            if not value:
+                if err.value:
+                    lib.og_error_release(err.value)
+                continue
+            values[_text(key)] = take_value(value, context)
+        return values
+
+    old, new = ctypes.c_int64(), ctypes.c_int64()
+    err = ctypes.c_void_p()
+    if lib.og_error_conflict_versions(handle, index, ctypes.byref(old), ctypes.byref(new), ctypes.byref(err)) != 0:
+        if err.value:
+            lib.og_error_release(err.value)
+    err = ctypes.c_void_p()
+    uri = lib.og_error_conflict_object_uri(handle, index, ctypes.byref(err))
+    object_id = None
+    if uri:
+        try:
+            object_id = ObjectID(ctypes.string_at(uri).decode("utf-8", "replace"))
+        finally:
+            lib.og_free(uri)
+    elif err.value:
+        lib.og_error_release(err.value)
+    return MergeConflict(obj, snapshot(_SNAPSHOT_OBJECT) or {}, snapshot(_SNAPSHOT_CACHED),
+                         snapshot(_SNAPSHOT_PERSISTED), int(old.value), int(new.value), object_id)
+
+
+def take_error(slot: ctypes.c_void_p, context: Optional["Context"] = None) -> Error:
     """Converts the og_error in ``slot`` (an og_error * filled by a failed
-    call), releases it, and clears the slot."""
+    call), releases it, and clears the slot. ``context`` lends the objects of
+    a merge error's conflicts (the context whose save failed)."""
     handle = slot.value
     if not handle:
         # A failure that set no error is itself a library fault; say so.
         return Error("the call failed without reporting an error", 0, DOMAIN_OBJECTGRAPH)
     try:
-        return _read(handle)
+        return _read(handle, context)
     finally:
         lib.og_error_release(handle)
         slot.value = None

@@ -19,6 +19,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from ._handle import OwnedHandle
 from ._lib import BLOCK_FN, ERROR, HOOK_FN, NOTIFICATION_FN, OK, VALIDATION_FN, VALUE_VALIDATION_FN, lib
 from .errors import Error, ErrorCode
 
@@ -71,9 +72,38 @@ def _lookup(user: Optional[int], pop: bool = False) -> Tuple[Optional["Context"]
     return entry[0](), entry[1]
 
 
+class Changes(OwnedHandle):
+    """An og_changes record: the object IDs a save inserted, updated and
+    deleted. It holds IDs only, so it may be merged on any thread; the record
+    is released with this object."""
+
+    # og_change_kind by the keys of merge_remote_changes.
+    KINDS = {"inserted": 0, "updated": 1, "deleted": 2}
+
+    def __init__(self, handle: int) -> None:
+        self._h = handle
+        self._closed = False
+
+    def uris(self, key: str) -> List[str]:
+        """The IDs under "inserted", "updated" or "deleted", as URIs."""
+        from ._util import check_handle, take_string
+
+        kind = self.KINDS[key]
+        out = []
+        for index in range(lib.og_changes_count(self._h, kind)):
+            err = ctypes.c_void_p()
+            out.append(take_string(check_handle(lib.og_changes_uri_at(self._h, kind, index, ctypes.byref(err)), err)) or "")
+        return out
+
+    def _release(self) -> None:
+        lib.og_changes_release(self._h)
+
+
 @dataclass
 class Notification:
-    """What a context notification carries (Core Data's userInfo keys)."""
+    """What a context notification carries (Core Data's userInfo keys). A
+    "did_save" notification also keeps the IDs of the save, for another
+    context's ``merge_changes``."""
 
     name: str
     inserted: List["ManagedObject"] = field(default_factory=list)
@@ -82,6 +112,10 @@ class Notification:
     refreshed: List["ManagedObject"] = field(default_factory=list)
     invalidated: List["ManagedObject"] = field(default_factory=list)
     invalidated_all: bool = False
+    # The save's object IDs (og_notification_changes), taken while the
+    # library's notification exists: it is lent to the observer only.
+    _changes: Optional[Changes] = field(default=None, repr=False, compare=False)
+    _changes_error: Optional[Error] = field(default=None, repr=False, compare=False)
 
 
 class Observer:
@@ -186,9 +220,23 @@ def _notification(handle: Optional[int], user: Optional[int]) -> None:
                 if obj:
                     objects.append(context._wrap(obj))
         n.invalidated_all = bool(lib.og_notification_invalidated_all(handle))
+        if n.name == "did_save":
+            n._changes, n._changes_error = _take_changes(handle)
         fn(n)
     except BaseException as exc:  # noqa: BLE001
         context._pending.append(exc)
+
+
+def _take_changes(handle: int) -> Tuple[Optional[Changes], Optional[Error]]:
+    """The object IDs of a lent did_save notification, as an owned record, or
+    the error that kept the library from giving them (raised by merge_changes)."""
+    from .errors import take_error
+
+    err = ctypes.c_void_p()
+    changes = lib.og_notification_changes(handle, ctypes.byref(err))
+    if not changes:
+        return None, take_error(err)
+    return Changes(changes), None
 
 
 # Queue contexts still open at exit are closed first, which waits for their
