@@ -148,6 +148,10 @@ final class MergePolicyTests: XCTestCase {
         try book.setValue(.string("Mort II"), forKey: "title")
         try a.save()
         b.mergePolicy = .rollback
+        var events: [SnapshotEvents] = []
+        var hooks = ObjectHooks()
+        hooks.awakeFromSnapshotEvents = { _, e in events.append(e) }
+        try b.setHooks(hooks, forEntityName: "Book")
         try other.setValue(.string("Sourcery"), forKey: "title")
         let fresh = try b.insertObject(entityName: "Book")
         try fresh.setValue(.string("Eric"), forKey: "title")
@@ -155,6 +159,7 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT ZTITLE FROM ZBOOK ORDER BY Z_PK"), [["Mort II"], ["Eric"]])
         XCTAssertEqual(try title(other), "Mort II")
         XCTAssertTrue(try other.changedValues().isEmpty)
+        XCTAssertEqual(events, [.mergePolicy])
     }
 
     func testErrorPolicyLeavesTheStoreByteForByte() throws {

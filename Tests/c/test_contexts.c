@@ -6,6 +6,7 @@
 #include "og_test_cases.h"
 
 #include <pthread.h>
+#include <sys/wait.h>
 
 /* One saved book ("Mort", 300 pages) on a new store; *a holds it as `book`. */
 static og_coordinator *saved_book(char **path_out, og_context **a, og_object **book) {
@@ -380,6 +381,53 @@ static void child_contexts(void) {
     free(path);
 }
 
+/* The child side of conflict_across_processes, run as its own program (a fork
+ * after the library started its queues is not safe; exec is). */
+static int child_update(const char *path, const char *uri) {
+    og_coordinator *coordinator = library_open(path, false, NULL);
+    og_context *ctx = NN(og_context_new(coordinator, &err));
+    og_object *o = NN(og_context_existing_object(ctx, uri, &err));
+    OK(og_object_set_int64(o, "medium", 4242, &err));
+    OK(og_context_save(ctx, &err));
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    return 0;
+}
+
+static void conflict_across_processes(void) {
+    char *path; og_context *a; og_object *book;
+    og_coordinator *coordinator = saved_book(&path, &a, &book);
+    char *uri = NN(og_object_id_uri(book, &err));
+    OK(og_object_set_string(book, "title", "This process", &err));
+    pid_t pid = fork();
+    if (pid == 0) {
+        execl("/proc/self/exe", "test_contexts", "--child-update", path, uri, (char *)NULL);
+        _exit(127);
+    }
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(og_context_save(a, &err) == OG_ERROR);
+    INTEQ(og_error_code(err), OG_ERROR_MERGE);
+    CHECK(og_error_conflict_has_snapshot(err, 0, OG_SNAPSHOT_PERSISTED));
+    og_value *v = NN(og_error_conflict_value(err, 0, OG_SNAPSHOT_PERSISTED, "medium", NULL));
+    int64_t n = 0;
+    CHECK(og_value_get_int64(v, &n, NULL) == OG_OK && n == 4242);
+    og_value_release(v);
+    og_t_clear();
+    /* Catch up keeping the change, and save. */
+    OK(og_context_refresh_object(a, book, true, &err));
+    OK(og_context_save(a, &err));
+    og_context *c = NN(og_context_new(coordinator, &err));
+    og_object *fresh = same_object(c, book);
+    title_is(fresh, "This process");
+    INTEQ(medium(fresh), 4242);
+    og_free(uri);
+    og_context_release(c);
+    og_context_release(a);
+    og_coordinator_release(coordinator);
+    free(path);
+}
+
 static void invalid_handles(void) {
     og_merge_policy policy;
     FAILS(og_context_merge_policy(NULL, &policy, &err), OG_ERROR_INVALID_HANDLE, "handle");
@@ -414,7 +462,9 @@ static void invalid_handles(void) {
 }
 
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "--child-update") == 0) return child_update(argv[2], argv[3]);
     static const og_t_case cases[] = {
+        {"conflict_across_processes", conflict_across_processes},
         {"conflict_records", conflict_records},
         {"policies", policies},
         {"merging", merging},

@@ -9,6 +9,8 @@ extension ManagedObjectContext {
         var skipped = Set<ObjectIdentifier>()
         /// Updated objects whose rows are gone: they leave the context.
         var forgotten: [ManagedObject] = []
+        /// Objects a policy resolved and that stay: told with `awakeFromSnapshotEvents(.mergePolicy)`.
+        var resolved: [ManagedObject] = []
     }
 
     /// Loads the row (and so the version) of changed objects that were never read: a
@@ -28,8 +30,10 @@ extension ManagedObjectContext {
         try mergePolicy.resolve(optimisticLockingConflicts: conflicts)
         for c in conflicts {
             switch c.outcome {
-            case .write: continue
-            case .skip: resolution.skipped.insert(ObjectIdentifier(c.sourceObject))
+            case .write: resolution.resolved.append(c.sourceObject)
+            case .skip:
+                resolution.skipped.insert(ObjectIdentifier(c.sourceObject))
+                resolution.resolved.append(c.sourceObject)
             case .forget:
                 resolution.skipped.insert(ObjectIdentifier(c.sourceObject))
                 if !c.sourceObject.isDeleted { resolution.forgotten.append(c.sourceObject) }

@@ -132,6 +132,7 @@ extension ManagedObjectContext {
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
+        for o in resolution.resolved where !o.isDeleted { o.awakeFromSnapshotEvents(.mergePolicy) }
     }
 
     /// Writes the contents of changed to-many relationships the members' rows do not

@@ -284,3 +284,44 @@ def test_new_error_classes_and_codes() -> None:
         assert name in og.__all__
     made = errors.make_error("conflict", og.MERGE, og.DOMAIN_COCOA)
     assert isinstance(made, og.MergeConflictError) and made.conflicts == []
+
+
+CHILD_UPDATE = """
+import sys
+import objectgraph as og
+from conftest import build_books_model
+
+coordinator = og.Coordinator(build_books_model())
+coordinator.add_store("SQLite", sys.argv[1])
+ctx = og.Context(coordinator)
+book = ctx.existing_object(sys.argv[2])
+book.pages = 4242
+ctx.save()
+"""
+
+
+def test_conflict_with_another_process(open_stack, books_model, tmp_path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    stack = open_stack(books_model)
+    ctx = stack.context
+    book = ctx.insert("Book", title="Dune", pages=100)
+    ctx.save()
+    book.title = "This process"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")])
+    subprocess.run([sys.executable, "-c", CHILD_UPDATE, str(tmp_path / "books.sqlite"), book.object_id],
+                   check=True, env=env, timeout=120)
+    with pytest.raises(og.MergeConflictError) as info:
+        ctx.save()
+    conflict = info.value.conflicts[0]
+    assert conflict.obj is book
+    assert conflict.cached_snapshot is None
+    assert conflict.persisted_snapshot is not None and conflict.persisted_snapshot["pages"] == 4242
+    assert (conflict.old_version, conflict.new_version) == (1, 2)
+    assert stored_books(tmp_path / "books.sqlite") == [("Dune", 4242, None, 2)]
+    ctx.refresh(book, merge=True)
+    ctx.save()
+    assert stored_books(tmp_path / "books.sqlite") == [("This process", 4242, None, 3)]
