@@ -118,8 +118,9 @@ extension ManagedObjectContext {
             guard let store = persistentStoreCoordinator.storeRef(forIdentifier: id.storeIdentifier) else { continue }
             n.inserted.append(try object(entity: id.entity, primaryKey: id.primaryKey, in: store))
         }
+        // The merge reports its objects itself, not again at the end of the event.
+        for o in n.updated { event.refreshed.remove(o) }
         n.refreshed = n.updated
-        event.refreshed = ObjectList()
         if !n.isEmpty { post(n) }
     }
 
@@ -151,7 +152,7 @@ extension ManagedObjectContext {
     /// `refreshAllObjects`: refreshes every registered object, keeping unsaved changes.
     public func refreshAllObjects() throws(ObjectGraphError) {
         try checkThread()
-        for o in Array(registered.values) where !o.isInserted {
+        for o in Array(registered.values) + Array(temporaryObjects.values) where !o.isInserted {
             if o.hasChanges {
                 do throws(ObjectGraphError) { try refresh(o, mergeChanges: true) } catch where error.code == ErrorCode.referentialIntegrity {
                     markDeletedElsewhere(o)
@@ -173,7 +174,7 @@ extension ManagedObjectContext {
         set {
             autoMerge = newValue
             if let parent = parentContext {
-                parent.children.set(self, on: newValue)
+                parent.autoMergingChildren.set(self, on: newValue)
             } else {
                 persistentStoreCoordinator.autoMergingContexts.set(self, on: newValue)
             }
@@ -184,8 +185,9 @@ extension ManagedObjectContext {
     /// root contexts after a save to the stores, this context's children after any save.
     func distribute(_ changes: SavedChanges) {
         guard !changes.isEmpty else { return }
-        let receivers = (parentContext == nil ? persistentStoreCoordinator.autoMergingContexts.all() : []) + children.all()
-        for receiver in receivers where receiver !== self && receiver.autoMerge {
+        // Set membership says who merges: reading another context's flag would race with it.
+        let receivers = (parentContext == nil ? persistentStoreCoordinator.autoMergingContexts.all() : []) + autoMergingChildren.all()
+        for receiver in receivers where receiver !== self {
             if receiver.parentContext == nil && changes.coordinatorSerial != receiver.persistentStoreCoordinator.serial { continue }
             receiver.deliver(changes)
         }

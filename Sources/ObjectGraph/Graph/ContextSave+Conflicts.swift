@@ -72,6 +72,14 @@ extension ManagedObjectContext {
             let persistedDiffers = storeVersion.map { $0 != coordinatorVersion && $0 != 0 } ?? false
             let persisted = persistedDiffers ? try tx.currentRow(of: o.entity, primaryKey: o.primaryKey) : nil
             let newVersion = gone ? 0 : (storeVersion ?? cached?.version ?? 0)
+            // What another writer committed is now the newest row this coordinator knows,
+            // so a refresh after the conflict catches up whatever the staleness interval.
+            let key = RowCache.key(o.entity, o.primaryKey, ref)
+            if let persisted {
+                coordinator.rowCache.record(key, row: persisted, version: persisted.version)
+            } else if storeVersion == 0 {
+                coordinator.rowCache.record(key, row: nil, version: max(old, cached?.version ?? 0) + 1)
+            }
             conflicts.append(MergeConflict(
                 object: o, old: o.snapshot, cached: cached?.row, cachedIsNewer: cacheNewer && cached?.row != nil,
                 persisted: persisted, persistedDiffers: persisted != nil, oldVersion: old, newVersion: newVersion,

@@ -100,11 +100,13 @@ extension ManagedObjectContext {
         }
 
         // Committed: the objects now match their rows.
+        let keepsFormerIDs = childCount.load(ordering: .relaxed) > 0
+        if !keepsFormerIDs && !formerTemporaryIDs.isEmpty { formerTemporaryIDs.removeAll() }
         for (o, snapshot, store) in written {
             if o.isInserted {
                 if o.objectID.isTemporaryID {
                     let permanent = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
-                    if hasChildren { formerTemporaryIDs[o.objectID] = permanent }
+                    if keepsFormerIDs { formerTemporaryIDs[o.objectID] = permanent }
                     o.objectID = permanent
                 }
                 register(o, Self.key(o.entity, snapshot.primaryKey, store))

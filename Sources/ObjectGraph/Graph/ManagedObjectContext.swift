@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,16 +66,17 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var autoMerge = false
     /// Saves waiting to be merged automatically.
     let inbox = MergeInbox()
-    /// This context's children (for automatic merging of its saves).
-    let children = ContextSet()
+    /// The children that merge this context's saves automatically.
+    let autoMergingChildren = ContextSet()
+    /// How many children this context has (made and not yet gone), from any thread.
+    let childCount = Atomic<Int>(0)
     /// A child's objects that exist in its parent under temporary IDs.
     var temporaryObjects: [ManagedObjectID: ManagedObject] = [:]
     /// A child's to-one destinations that its rows name by ID, by owner.
     var parentTargets: [ManagedObjectID: [Int: ManagedObjectID?]] = [:]
     /// The permanent IDs that new objects received at this context's saves, by their
-    /// temporary ones: children still name them by the temporary ID.
+    /// temporary ones: children still name them by the temporary ID. Kept while children exist.
     var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
-    var hasChildren = false
 
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]
@@ -114,8 +116,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// is the parent (see `ContextParent.swift`).
     public convenience init(parent: ManagedObjectContext, concurrencyType: ConcurrencyType = .confinement) {
         self.init(coordinator: parent.persistentStoreCoordinator, concurrencyType: concurrencyType, parent: parent)
-        parent.hasChildren = true
-        parent.children.set(self, on: true)
+        parent.childCount.add(1, ordering: .relaxed)
     }
 
     init(coordinator: PersistentStoreCoordinator, concurrencyType: ConcurrencyType, parent: ManagedObjectContext?) {
@@ -134,6 +135,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// Related objects hold each other through their loaded relationships, as in Core
     /// Data; a context that goes away breaks those cycles so its objects can be freed.
     deinit {
+        parentContext?.childCount.subtract(1, ordering: .relaxed)
         link.context = nil
         for o in registered.values { o.relations = nil }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
