@@ -192,6 +192,19 @@ final class StoreProcessSafetyTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
 
+    func testAFailedFirstBinarySaveLeavesNoFileBehind() throws {
+        let path = dir + "/first.binary"
+        let stack = try Stack(model: try makeLibraryModel(), path: path, type: StoreType.binary)
+        // A directory where the temporary file goes makes the write fail.
+        try FileManager.default.createDirectory(atPath: path + ".tmp-\(getpid())", withIntermediateDirectories: false)
+        try insertAuthor(stack.context, "Ann")
+        XCTAssertEqual(expectError { try stack.context.save() }?.code, ErrorCode.storeSave)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the empty file locked for the save is gone")
+        try FileManager.default.removeItem(atPath: path + ".tmp-\(getpid())")
+        try stack.context.save()
+        XCTAssertEqual(try authorNames(atBinary: path), ["Ann"])
+    }
+
     func testMovedBinaryStoreTakesOverTheFileAtItsNewPath() throws {
         let stack = try Stack(model: try makeLibraryModel(), path: dir + "/a.binary", type: StoreType.binary)
         try insertAuthor(stack.context, "Ann")

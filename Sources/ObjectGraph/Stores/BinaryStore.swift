@@ -69,7 +69,13 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
             let unchanged = lock.size == known.size ? DocumentDigest(try lock.contents()) == known : false
             if !unchanged { throw conflict("another writer saved it since this store read it") }
         }
-        try Self.writeFile(path, bytes)
+        do throws(ObjectGraphError) {
+            try Self.writeFile(path, bytes)
+        } catch {
+            // Leave no empty file where there was none (still ours: we hold its lock).
+            if lock.created && lock.size == 0 { unlink(path) }
+            throw error
+        }
         knownDocument = DocumentDigest(bytes)
         withExtendedLifetime(lock) {}
     }

@@ -22,26 +22,33 @@ import Glibc
 final class StoreFileLock {
     let fd: Int32
     let path: String
+    /// Whether this lock created the (empty) file it holds.
+    let created: Bool
 
-    private init(fd: Int32, path: String) {
+    private init(fd: Int32, path: String, created: Bool) {
         self.fd = fd
         self.path = path
+        self.created = created
     }
 
     deinit { _ = Glibc.close(fd) }
 
     /// Locks the file at `path`, shared (readers) or exclusive (a writer). A missing file
     /// is nil, unless `create`: then an empty file is created and locked (an empty file
-    /// is what a store without data reads as). Waits while another holder has the lock.
+    /// is what a store without data reads as; `created` says so, and the holder removes
+    /// it again if it writes nothing). Waits while another holder has the lock.
     static func lock(_ path: String, exclusive: Bool, create: Bool) throws(ObjectGraphError) -> StoreFileLock? {
         while true {
             var fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+            var created = false
             if fd < 0 && errno == ENOENT {
                 guard create else { return nil }
-                fd = Glibc.open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o644)
+                fd = Glibc.open(path, O_RDONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+                if fd < 0 && errno == EEXIST { continue }  // another writer created it first
+                created = fd >= 0
             }
             guard fd >= 0 else { throw failure(path, "cannot open it to lock it") }
-            let lock = StoreFileLock(fd: fd, path: path)
+            let lock = StoreFileLock(fd: fd, path: path, created: created)
             var rc: Int32
             repeat { rc = flock(fd, exclusive ? LOCK_EX : LOCK_SH) } while rc != 0 && errno == EINTR
             guard rc == 0 else { throw failure(path, "cannot lock it") }
