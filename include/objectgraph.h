@@ -297,6 +297,8 @@ enum {
     OG_ERROR_STORE_INCOMPATIBLE_SCHEMA = 134020,
     OG_ERROR_STORE_SAVE = 134030,
     OG_ERROR_STORE_INCOMPLETE_SAVE = 134040,
+    OG_ERROR_STORE_SAVE_CONFLICTS = 134050,      /* another writer saved the atomic store's file
+                                                    since it was read; nothing was written */
     OG_ERROR_CORE_DATA = 134060,
     OG_ERROR_STORE_OPERATION = 134070,
     OG_ERROR_STORE_OPEN = 134080,                /* the file could not be opened */
@@ -938,7 +940,17 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
  * whole at each save), "InMemory" (rows kept in memory only, lost when the
  * coordinator goes; `path` may be NULL and is only a name), and the types
  * registered with og_register_atomic_store_type. Returns the
- * store, LENT by the coordinator. Errors:
+ * store, LENT by the coordinator.
+ * Several processes may use one store file. SQLite: processes opening the same
+ * new file at once all get the one store the first of them creates, and a
+ * lock held by another process is waited for (NSPersistentStoreTimeoutOption,
+ * 240 seconds by default, as in Core Data) before OG_ERROR_STORE_TIMEOUT.
+ * Binary: each store keeps the records it read; a save checks, under a lock on
+ * the file, that no other writer saved since this store read or wrote the
+ * file, else og_context_save fails with OG_ERROR_STORE_SAVE_CONFLICTS, writes
+ * nothing and keeps the store's records and the context's changes as they
+ * were (to retry: add the store again or use a new coordinator, then redo the
+ * changes). Errors:
  * OG_ERROR_STORE_INVALID_TYPE (unknown type, or a file that is not a store),
  * OG_ERROR_STORE_OPEN (a path that cannot be opened),
  * OG_ERROR_STORE_INCOMPATIBLE_VERSION (a store written with a model whose
@@ -951,8 +963,12 @@ og_store *og_coordinator_add_store(og_coordinator *coordinator, const char *type
  *  - load: put the document for `path` in *bytes (allocated with malloc; the
  *    library frees it) and *length, and return 0; return 1 when there is no
  *    store yet (a new, empty one); anything else fails (OG_ERROR_STORE_OPEN).
- *  - save: keep the `length` bytes as the whole document for `path`; return 0,
- *    anything else fails the save (OG_ERROR_STORE_SAVE, nothing changes).
+ *  - save: keep the `length` bytes as the whole document for `path`; return 0;
+ *    2 when another writer saved the document since this store loaded it (the
+ *    save fails with OG_ERROR_STORE_SAVE_CONFLICTS, nothing changes); anything
+ *    else fails the save (OG_ERROR_STORE_SAVE, nothing changes). The library
+ *    does not know where the callbacks keep the document, so detecting another
+ *    writer is theirs to do.
  *  - release (may be NULL): called with `userdata` once the type is
  *    unregistered and no store of it is open.
  * Callbacks run on the thread that adds the store or saves a context. */
@@ -1027,7 +1043,8 @@ char *og_store_version_hash_at(const og_store *store, size_t index, uint8_t out[
  * keys:
  *   "NSReadOnlyPersistentStoreOption"          bool: saves are refused
  *   "NSPersistentStoreTimeoutOption"           number of seconds: SQLite waits
- *       that long for another connection's lock, then OG_ERROR_STORE_TIMEOUT
+ *       that long for another connection's lock, then OG_ERROR_STORE_TIMEOUT;
+ *       without the option 240 seconds (Core Data's default), 0 for no wait
  *   "NSSQLitePragmasOption"                    dictionary name -> string value,
  *       e.g. journal_mode (WAL by default; DELETE, TRUNCATE, MEMORY...),
  *       synchronous; names must be identifiers and values plain words or

@@ -27,7 +27,9 @@ final class CallbackTable: @unchecked Sendable {
     deinit { callbacks.release?(callbacks.userdata) }
 }
 
-/// An atomic store whose document (the Binary store format) the C callbacks keep.
+/// An atomic store whose document (the Binary store format) the C callbacks keep. The
+/// library does not know where they keep it, so it cannot check for another writer's
+/// save as the Binary store does: the save callback checks, and returns 2 for a conflict.
 final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
     let table: CallbackTable
 
@@ -57,6 +59,11 @@ final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
             throw ObjectGraphError(code: ErrorCode.storeSave, message: "store type '\(table.type)' has no save callback")
         }
         let rc = path.withCString { p in bytes.withUnsafeBufferPointer { save(table.callbacks.userdata, p, $0.baseAddress, $0.count) } }
+        if rc == 2 {
+            throw ObjectGraphError(
+                code: ErrorCode.storeSaveConflicts,
+                message: "the save callback of store type '\(table.type)' refused to save '\(path)': another writer saved it since this store read it")
+        }
         guard rc == 0 else {
             throw ObjectGraphError(code: ErrorCode.storeSave, message: "the save callback of store type '\(table.type)' failed (\(rc)) for '\(path)'")
         }

@@ -45,10 +45,22 @@ public final class AtomicStoreCacheNode {
 /// it may override `newReferenceObjects(for:count:)` and `willRemove(_:)`. Fetches run
 /// in memory. A save applies the context's changes to the nodes and then calls `save()`;
 /// when that throws, the nodes are as they were before.
+///
+/// Several processes (or stores) may share one file: each holds the data set it read, so
+/// a save must not replace a file another writer saved since. The Binary store's own
+/// file I/O checks this (see `BinaryStore`) and its `save()` then throws 134050
+/// (`NSPersistentStoreSaveConflictsError`). Only there does the library know the file's
+/// identity: a subclass that reads and writes the file itself, or a callback store whose
+/// callbacks keep the document, must check on its own, and may throw 134050 from
+/// `save()` (a C save callback returns 2), which this save path passes on unchanged with
+/// the nodes restored.
 open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable {
     public let type: String
     /// Where the next save writes (`setURL:forPersistentStore:` moves it).
-    public internal(set) var path: String
+    public internal(set) var path: String {
+        // A store moved elsewhere takes over what is there at its next save.
+        didSet { knownDocument = nil }
+    }
     public let model: ManagedObjectModel
     public var identifier: String
     /// The metadata saved with the data; `NSStoreType` and `NSStoreUUID` are kept in it.
@@ -57,6 +69,11 @@ open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable 
     public internal(set) var options: [String: PropertyListValue]
     let setup: StoreSetup
     var state = MemoryRows()
+    /// The document at `path` as this store last read or wrote it, for the Binary store's
+    /// own file (`BinaryStore.readDocument`, `writeDocument`): a save is refused (134050)
+    /// when the file no longer holds it. `.empty` for a store that found no file; nil once
+    /// the store has moved (`path` set), when its next save takes over whatever is there.
+    var knownDocument: DocumentDigest? = .empty
 
     /// Opens the store at `path`: a missing or empty file means a new store; otherwise
     /// `load()` reads it. The model must match the version hashes the metadata records.
@@ -260,7 +277,7 @@ open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable 
             try save()
         } catch {
             state = before
-            if error.code == ErrorCode.storeSave { throw error }
+            if error.code == ErrorCode.storeSave || error.code == ErrorCode.storeSaveConflicts { throw error }
             throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(path)' could not save: \(error.message)", details: [error])
         }
     }

@@ -9,6 +9,15 @@ import Glibc
 /// to the store and rename it over the store, so the file is always whole.
 /// Subclasses keep the document format and store its bytes elsewhere (`readDocument`,
 /// `writeDocument`), as stores implemented through the C callback table do.
+///
+/// Several processes may share the file. Each store remembers the document it last read
+/// or wrote (`knownDocument`: size and digest). A save takes an exclusive lock on the
+/// file (`StoreFileLock`), checks under it that the file still holds that document, and
+/// only then writes the new one and renames it over the file, still under the lock; if
+/// another writer saved in between, nothing is written and the save fails with 134050
+/// (`NSPersistentStoreSaveConflictsError`), the store's records as they were. Removing
+/// and adding the store again (or a new coordinator) reads the other writer's data.
+/// Temporary files of a save interrupted by a crash are removed when the store opens.
 open class BinaryStore: AtomicStore, @unchecked Sendable {
     public static let signature: [UInt8] = Array("OGBINARY".utf8)
     public static let formatVersion: UInt32 = 1
@@ -26,23 +35,87 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
     /// A store of `type` in the Binary document format, kept where `readDocument` and
     /// `writeDocument` say.
     public override init(type: String, setup: StoreSetup) throws(ObjectGraphError) {
+        Self.removeInterruptedSaves(setup.path)
         try super.init(type: type, setup: setup)
     }
 
     public override init(type: String, path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
+        Self.removeInterruptedSaves(path)
         try super.init(type: type, path: path, model: model)
     }
 
     /// The store's document (signature, version, property list), or nil when there is
-    /// no store yet. The default reads the file at `path`.
+    /// no store yet. The default reads the file at `path` (under a shared lock, so it is
+    /// the file a save left whole) and remembers what it read for the next save's check.
     open func readDocument() throws(ObjectGraphError) -> [UInt8]? {
-        try Self.readFile(path)
+        guard let lock = try StoreFileLock.lock(path, exclusive: false, create: false) else { return nil }
+        let bytes = try lock.contents()
+        knownDocument = DocumentDigest(bytes)
+        return bytes
     }
 
-    /// Keeps the store's whole document. The default writes a temporary file beside
-    /// `path` and renames it over `path`.
+    /// Keeps the store's whole document. The default locks the file at `path`, checks
+    /// that it still holds the document this store last read or wrote (else 134050 and
+    /// nothing is written), writes a temporary file beside `path` and renames it over
+    /// `path`, then unlocks.
     open func writeDocument(_ bytes: [UInt8]) throws(ObjectGraphError) {
-        try Self.writeFile(path, bytes)
+        let known = knownDocument
+        // A store that found no file locks an empty one it creates (or the file another
+        // writer created meanwhile, which the check then refuses).
+        guard let lock = try StoreFileLock.lock(path, exclusive: true, create: known == nil || known == .empty) else {
+            throw conflict("the file was removed")
+        }
+        if let known {
+            let unchanged = lock.size == known.size ? DocumentDigest(try lock.contents()) == known : false
+            if !unchanged { throw conflict("another writer saved it since this store read it") }
+        }
+        do throws(ObjectGraphError) {
+            try Self.writeFile(path, bytes)
+        } catch {
+            // Leave no empty file where there was none (still ours: we hold its lock).
+            if lock.created && lock.size == 0 { unlink(path) }
+            throw error
+        }
+        knownDocument = DocumentDigest(bytes)
+        withExtendedLifetime(lock) {}
+    }
+
+    private func conflict(_ why: String) -> ObjectGraphError {
+        ObjectGraphError(
+            code: ErrorCode.storeSaveConflicts,
+            message: "the store '\(path)' was not saved: \(why), and saving would overwrite that; nothing was written. "
+                + "Add the store again (or use a new coordinator) to read the file as it is now, then redo the changes",
+            userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    /// Removes the temporary files (`<path>.tmp-<pid>`) of saves that a crash or a kill
+    /// interrupted before their rename. Under a shared lock on the store file no save is
+    /// between writing its temporary file and renaming it, so any such file is left over.
+    /// Nothing happens when there is no store file.
+    static func removeInterruptedSaves(_ path: String) {
+        guard !path.isEmpty, let lock = try? StoreFileLock.lock(path, exclusive: false, create: false) else { return }
+        let directory: String, base: String
+        if let slash = path.lastIndex(of: "/") {
+            directory = slash == path.startIndex ? "/" : String(path[..<slash])
+            base = String(path[path.index(after: slash)...])
+        } else {
+            (directory, base) = (".", path)
+        }
+        guard let dir = opendir(directory) else { return }
+        defer { closedir(dir) }
+        let prefix = base + ".tmp-"
+        var leftovers: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix(prefix) else { continue }
+            let pid = name.dropFirst(prefix.count)
+            if !pid.isEmpty && pid.allSatisfy(\.isASCII) && pid.allSatisfy(\.isNumber) { leftovers.append(name) }
+        }
+        // unlink, not remove: a directory of that name is not a left-over save.
+        for name in leftovers { unlink(directory + "/" + name) }
+        withExtendedLifetime(lock) {}
     }
 
     public override func load() throws(ObjectGraphError) {
@@ -110,11 +183,17 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         try readRoot(path)["metadata"]?.dictionaryValue ?? [:]
     }
 
-    /// Replaces the metadata of the Binary store file at `path`, keeping its records.
+    /// Replaces the metadata of the Binary store file at `path`, keeping its records. The
+    /// file is read and replaced under its lock, so no store's save interleaves (a store
+    /// open on the file sees the change as another writer's: its next save is 134050).
     public static func setMetadata(_ metadata: [String: PropertyListValue], at path: String) throws(ObjectGraphError) {
-        var root = try readRoot(path)
+        guard let lock = try StoreFileLock.lock(path, exclusive: true, create: false) else {
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "cannot open '\(path)': \(String(cString: strerror(ENOENT)))", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        var root = try decodeRoot(try lock.contents(), path: path)
         root["metadata"] = .dictionary(metadata)
         try writeFile(path, header + BinaryPropertyList.encode(.dictionary(root)))
+        withExtendedLifetime(lock) {}
     }
 
     // MARK: Files
@@ -157,6 +236,7 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
     }
 
     /// Writes `bytes` to a temporary file beside `path`, flushes it, and renames it over `path`.
+    /// Callers hold the store file's exclusive lock, so one temporary name per process is enough.
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws(ObjectGraphError) {
         let temporary = path + ".tmp-\(getpid())"
         func failure(_ what: String) -> ObjectGraphError {

@@ -24,6 +24,9 @@ final class SQLiteConnection {
                 userInfo: [(ErrorUserInfoKey.filePath, path)], details: [detail])
         }
         handle = db
+        // Before any statement can meet another process's lock (a store sets its own
+        // timeout next; stack-less metadata reads and writes keep this one).
+        setBusyTimeout(StoreOptions.defaultTimeout)
         sqlite3_extended_result_codes(db, 1)
         SQLiteFunctions.register(db!)
     }

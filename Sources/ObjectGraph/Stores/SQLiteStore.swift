@@ -45,6 +45,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Opens the file at `path` for this store: created when `creating` and the file is
     /// missing or empty; otherwise checked (metadata, version hashes, integrity, tables).
+    ///
+    /// Several processes may open the same new file at once. Each waits for the others'
+    /// locks (the busy timeout is set before the first statement), and the store is
+    /// created only by the one that finds the file still empty once it holds the write
+    /// lock (`BEGIN IMMEDIATE`); the others read what it created and check it like any
+    /// existing store.
     private func open(at path: String, creating: Bool, expecting identity: String? = nil) throws(ObjectGraphError) -> SQLiteConnection {
         try Self.checkHeader(path)
         if !creating && FileHandleReader(path: path).map({ $0.read(16).isEmpty }) ?? true {
@@ -52,31 +58,35 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         }
         let connection = try SQLiteConnection(path: path)
         do throws(ObjectGraphError) {
-            if let timeout = storeOptions.timeout { connection.setBusyTimeout(timeout) }
-            let tables = Set(try connection.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+            connection.setBusyTimeout(busyTimeout)
+            var tables = try tableNames(connection)
             if tables.isEmpty {
-                try connection.execute("PRAGMA journal_mode=\(journalMode)")
-                try create(connection)
-            } else {
-                guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
-                    throw ObjectGraphError(
-                        code: ErrorCode.storeInvalidType,
-                        message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
-                        userInfo: [(ErrorUserInfoKey.filePath, path)])
+                // The journal mode first: switching to WAL cannot happen inside a transaction.
+                try setJournalMode(connection)
+                if try createIfEmpty(connection) {
+                    try applyOptions(connection)
+                    return connection
                 }
-                try readMetadata(connection, path: path)
-                if let identity, identity != identifier {
-                    throw ObjectGraphError(
-                        code: ErrorCode.storeOperation,
-                        message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
-                        userInfo: [(ErrorUserInfoKey.filePath, path)])
-                }
-                try checkCompatible()
-                try checkIntegrity(connection)
-                try checkTables(connection, tables)
-                // Only a store we accept is changed, and the first change is its journal mode.
-                try connection.execute("PRAGMA journal_mode=\(journalMode)")
+                tables = try tableNames(connection)
             }
+            guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+                throw ObjectGraphError(
+                    code: ErrorCode.storeInvalidType,
+                    message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            try readMetadata(connection, path: path)
+            if let identity, identity != identifier {
+                throw ObjectGraphError(
+                    code: ErrorCode.storeOperation,
+                    message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            try checkCompatible()
+            try checkIntegrity(connection)
+            try checkTables(connection, tables)
+            // Only a store we accept is changed, and the first change is its journal mode.
+            try setJournalMode(connection)
             try applyOptions(connection)
         } catch {
             connection.close()
@@ -85,8 +95,47 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return connection
     }
 
+    /// How long this store waits for another connection's lock before 134090, in seconds:
+    /// `NSPersistentStoreTimeoutOption` when given (0: not at all), else
+    /// `StoreOptions.defaultTimeout`.
+    public var busyTimeout: Double { storeOptions.effectiveTimeout }
+
+    private func tableNames(_ db: SQLiteConnection) throws(ObjectGraphError) -> Set<String> {
+        Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    }
+
     /// WAL unless the pragmas option names another journal mode.
     private var journalMode: String { storeOptions.pragma("journal_mode") ?? "WAL" }
+
+    /// Sets the journal mode, waiting out other connections. Entering WAL takes the write
+    /// lock, which the busy timeout waits for; leaving it needs the database to itself,
+    /// and SQLite then answers SQLITE_BUSY at once (no busy handler), so that case is
+    /// retried here until the busy timeout has passed.
+    private func setJournalMode(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        let deadline = Self.now() + busyTimeout
+        while true {
+            do throws(ObjectGraphError) {
+                try db.execute("PRAGMA journal_mode=\(journalMode)")
+                return
+            } catch {
+                guard Self.isBusy(error), Self.now() < deadline else { throw error }
+                usleep(10_000)
+            }
+        }
+    }
+
+    static func isBusy(_ error: ObjectGraphError) -> Bool {
+        guard error.domain == ObjectGraphError.sqliteDomain else { return false }
+        let primary = Int32(error.code & 0xFF)
+        return primary == SQLITE_BUSY || primary == SQLITE_LOCKED
+    }
+
+    /// Seconds on the monotonic clock.
+    static func now() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+    }
 
     /// The remaining pragmas, then ANALYZE and VACUUM when asked for.
     private func applyOptions(_ db: SQLiteConnection) throws(ObjectGraphError) {
@@ -139,19 +188,26 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     // MARK: Creating and checking
 
-    private func create(_ db: SQLiteConnection) throws(ObjectGraphError) {
-        identifier = setup.identifier ?? UUID().uuidString
-        metadata = setup.initialMetadata
-        for (key, value) in [
-            StoreMetadataKey.storeType: PropertyListValue.string(StoreType.sqlite),
-            StoreMetadataKey.storeUUID: .string(identifier),
-            StoreMetadataKey.modelVersionHashes: .dictionary(setup.versionHashes),
-            StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
-            StoreMetadataKey.modelVersionHashesVersion: .integer(3),
-            StoreMetadataKey.persistenceFrameworkVersion: .integer(1),
-        ] { metadata[key] = value }
+    /// Creates the store's tables and metadata if the file has none once this connection
+    /// holds the write lock; false (nothing written) when another connection created
+    /// them first.
+    private func createIfEmpty(_ db: SQLiteConnection) throws(ObjectGraphError) -> Bool {
         try db.execute("BEGIN IMMEDIATE")
         do throws(ObjectGraphError) {
+            guard try tableNames(db).isEmpty else {
+                try db.execute("ROLLBACK")
+                return false
+            }
+            let newIdentifier = setup.identifier ?? UUID().uuidString
+            var newMetadata = setup.initialMetadata
+            for (key, value) in [
+                StoreMetadataKey.storeType: PropertyListValue.string(StoreType.sqlite),
+                StoreMetadataKey.storeUUID: .string(newIdentifier),
+                StoreMetadataKey.modelVersionHashes: .dictionary(setup.versionHashes),
+                StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
+                StoreMetadataKey.modelVersionHashesVersion: .integer(3),
+                StoreMetadataKey.persistenceFrameworkVersion: .integer(1),
+            ] { newMetadata[key] = value }
             for statement in schema.createStatements { try db.execute(statement) }
             let insertKey = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")
             for (number, entity) in schema.entityByNumber.sorted(by: { $0.key < $1.key }) {
@@ -161,10 +217,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 try db.run(insertKey)
             }
             let insertMeta = try db.prepare("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)")
-            db.bind(insertMeta, 1, text: identifier)
-            db.bind(insertMeta, 2, bytes: BinaryPropertyList.encode(.dictionary(metadata)))
+            db.bind(insertMeta, 1, text: newIdentifier)
+            db.bind(insertMeta, 2, bytes: BinaryPropertyList.encode(.dictionary(newMetadata)))
             try db.run(insertMeta)
             try db.execute("COMMIT")
+            (identifier, metadata) = (newIdentifier, newMetadata)
+            return true
         } catch {
             try? db.execute("ROLLBACK")
             throw error
@@ -650,7 +708,7 @@ extension SQLiteStore: KeyCounterReading {
     /// (`NSPersistentStoreTimeoutError`); other errors pass through.
     func timeoutOr(_ error: ObjectGraphError) -> ObjectGraphError {
         guard error.domain == ObjectGraphError.sqliteDomain, Int32(error.code & 0xFF) == SQLITE_BUSY else { return error }
-        let waited = storeOptions.timeout.map { "\($0) s" } ?? "no time (no NSPersistentStoreTimeoutOption)"
+        let waited = storeOptions.timeout.map { "\($0) s" } ?? "\(busyTimeout) s (the default without NSPersistentStoreTimeoutOption)"
         return ObjectGraphError(
             code: ErrorCode.storeTimeout,
             message: "the store '\(path)' is locked by another connection; waited \(waited)",

@@ -4,7 +4,8 @@
 public enum StoreOptionKey {
     /// Boolean: saves to the store are refused (134070).
     public static let readOnly = "NSReadOnlyPersistentStoreOption"
-    /// Number of seconds: how long SQLite waits for a lock (its busy timeout) before 134090.
+    /// Number of seconds: how long SQLite waits for a lock (its busy timeout) before 134090;
+    /// without it an SQLite store waits `StoreOptions.defaultTimeout` seconds.
     public static let timeout = "NSPersistentStoreTimeoutOption"
     /// Dictionary of pragma name → string value, run when the SQLite store opens.
     public static let sqlitePragmas = "NSSQLitePragmasOption"
@@ -23,7 +24,7 @@ public enum StoreOptionKey {
 /// are ignored here, as Core Data ignores them, but stay in the store's `options`.
 public struct StoreOptions: Sendable, Equatable {
     public var readOnly = false
-    /// Seconds; nil leaves SQLite's default (no waiting).
+    /// Seconds, as given; nil when the option is absent (then `effectiveTimeout` is the default).
     public var timeout: Double?
     /// Pragmas in name order, each validated (see `validatePragma`).
     public var pragmas: [(name: String, value: String)] = []
@@ -32,6 +33,19 @@ public struct StoreOptions: Sendable, Equatable {
     public var ignoreVersioning = false
 
     public init() {}
+
+    /// How long an SQLite store waits for another connection's lock when
+    /// `NSPersistentStoreTimeoutOption` is absent: 240 seconds, Core Data's own default
+    /// (`NSPersistentStoreDescription.timeout` reads 240 when nothing set it). Without a
+    /// wait, processes sharing a file fail saves with 134090 whenever two writes meet
+    /// (thousands per soak of four writers); with it they queue, as SQLite intends. A lock
+    /// is held only for the length of one save, so the wait is that of the saves ahead
+    /// in the queue; the whole timeout is spent only when a connection keeps a
+    /// transaction open, and a caller that prefers to fail at once passes 0.
+    public static let defaultTimeout: Double = 240
+
+    /// The busy timeout an SQLite store uses: the option's value (0 included), else the default.
+    public var effectiveTimeout: Double { timeout ?? Self.defaultTimeout }
 
     /// Reads the known keys of `dictionary`; a known key holding a value of the wrong kind,
     /// or a pragma that is not a plain name and value, is error 140002 naming the key.

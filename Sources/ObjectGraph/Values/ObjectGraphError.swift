@@ -64,6 +64,9 @@ public enum ErrorCode {
     public static let storeIncompatibleSchema = 134020
     public static let storeSave = 134030
     public static let storeIncompleteSave = 134040
+    /// `NSPersistentStoreSaveConflictsError`: an atomic store's file was saved by another
+    /// writer since this store read it; nothing was written.
+    public static let storeSaveConflicts = 134050
     public static let coreData = 134060
     public static let storeOperation = 134070
     public static let storeOpen = 134080

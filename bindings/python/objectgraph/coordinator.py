@@ -9,7 +9,7 @@ from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import PathLike, check, check_handle, decode, encode, take_string
-from .errors import ErrorCode, make_error
+from .errors import Error, ErrorCode, make_error
 from .model import Model
 from .values import take_value, to_value
 
@@ -42,8 +42,11 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
     """Registers an atomic store type implemented in Python. ``load(path)``
     returns the store's document (bytes in the Binary store format) or None
     when there is no store yet; ``save(path, document)`` keeps the whole
-    document. An exception in either fails the open or the save. Afterwards
-    ``coordinator.add_store(type, path)`` adds stores of it."""
+    document. An exception in either fails the open or the save; ``save``
+    raises a StoreError with code STORE_SAVE_CONFLICTS (134050) when another
+    writer saved the document since it was loaded, and the context's save then
+    fails with that code. Afterwards ``coordinator.add_store(type, path)`` adds
+    stores of it."""
 
     def on_load(_userdata, path, out_bytes, out_length):  # type: ignore[no-untyped-def]
         try:
@@ -63,6 +66,8 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
     def on_save(_userdata, path, data, length):  # type: ignore[no-untyped-def]
         try:
             save(path.decode("utf-8"), ctypes.string_at(data, length) if length else b"")
+        except Error as error:
+            return 2 if error.code == ErrorCode.STORE_SAVE_CONFLICTS else -1
         except Exception:
             return -1
         return 0
@@ -201,7 +206,8 @@ class Coordinator(OwnedHandle):
         holds only its entities (None: every entity; then no store of a named
         configuration may join, and the reverse). The store options:
         ``read_only`` (saves refused), ``timeout`` (seconds SQLite waits for a
-        lock before raising a timeout error, 134090), ``pragmas`` (SQLite
+        lock before raising a timeout error, 134090; 240 when not given, as in
+        Core Data, 0 for no wait), ``pragmas`` (SQLite
         pragma name -> value, e.g. ``{"journal_mode": "DELETE"}``), ``analyze``
         and ``vacuum`` (run when the store is added), ``ignore_versioning``
         (open a store whose version hashes differ, while its tables fit), and
