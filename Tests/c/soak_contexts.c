@@ -63,13 +63,16 @@ static og_model *counter_model(void) {
     return model;
 }
 
-static og_coordinator *open_store(const char *path) {
+#define open_store(p) open_store_labeled((p), "open " #p " at line " OG_STR(__LINE__))
+#define OG_STR2(x) #x
+#define OG_STR(x) OG_STR2(x)
+static og_coordinator *open_store_labeled(const char *path, const char *label) {
     og_error *e = NULL;
     og_model *model = counter_model();
     og_coordinator *coordinator = og_coordinator_new(model, &e);
     og_model_release(model);
     if (!coordinator || !og_coordinator_add_store(coordinator, "SQLite", path, &e)) {
-        report_error("open", e);
+        report_error(label, e);
         exit(2);
     }
     return coordinator;

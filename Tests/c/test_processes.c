@@ -10,6 +10,8 @@
  *    insert is there at the end.
  *  - callback_store_conflict: a callback store's save returning 2 fails the
  *    save with OG_ERROR_STORE_SAVE_CONFLICTS and changes nothing.
+ *  - second_store_keeps_the_wal: a process that opens a second store on a file
+ *    it uses keeps its locks, so another process leaves its WAL alone.
  *
  * The parent never calls the library: every case does its work in forked
  * children (the library uses Dispatch, which does not survive a fork), so
@@ -415,8 +417,70 @@ static void refuse_a_save(void *arg) {
 
 static void callback_store_conflict(void) { CHECK(succeeded(spawn(refuse_a_save, NULL))); }
 
+/* ---- second_store_keeps_the_wal ------------------------------------------ */
+/* Opening a second store on a file this process already uses must not drop the
+ * locks its SQLite connections hold (closing any descriptor of the file would):
+ * otherwise another process that closes its connection believes it is the
+ * last, checkpoints, and deletes the WAL under this process's connections. */
+
+typedef struct {
+    gate opened;   /* the holder has both stores open */
+    gate visited;  /* the visitor has come and gone */
+    const char *path;
+} wal_job;
+
+static void hold_two_stores(void *arg) {
+    wal_job *job = arg;
+    og_coordinator *first = open_store("SQLite", job->path, NULL);
+    og_context *ctx = NN(og_context_new(first, &err));
+    for (int i = 0; i < 50; i++) insert_book(ctx, "kept in the WAL");
+    OK(og_context_save(ctx, &err));
+    og_coordinator *second = open_store("SQLite", job->path, NULL);
+    gate_wait(&job->opened);
+    gate_wait(&job->visited);
+    char wal[4096];
+    snprintf(wal, sizeof wal, "%s-wal", job->path);
+    CHECK(access(wal, F_OK) == 0);
+    og_context *other = NN(og_context_new(second, &err));
+    INTEQ(count_books(other), 50);
+    insert_book(ctx, "after the visit");
+    OK(og_context_save(ctx, &err));
+    INTEQ(count_books(other), 51);
+    og_context_release(other);
+    og_context_release(ctx);
+    og_coordinator_release(second);
+    og_coordinator_release(first);
+}
+
+static void visit(void *arg) {
+    wal_job *job = arg;
+    gate_wait(&job->opened);
+    og_coordinator *coordinator = open_store("SQLite", job->path, NULL);
+    og_context *ctx = NN(og_context_new(coordinator, &err));
+    INTEQ(count_books(ctx), 50);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+}
+
+static void second_store_keeps_the_wal(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "wal.sqlite");
+    wal_job job = {.path = path};
+    gate_init(&job.opened);
+    gate_init(&job.visited);
+    pid_t holder = spawn(hold_two_stores, &job);
+    pid_t visitor = spawn(visit, &job);
+    gate_open(&job.opened, 2);
+    CHECK(succeeded(visitor));
+    gate_open(&job.visited, 1);
+    CHECK(succeeded(holder));
+    free(path);
+    free(dir);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
+        {"second_store_keeps_the_wal", second_store_keeps_the_wal},
         {"sqlite_create_race", sqlite_create_race},
         {"sqlite_concurrent_saves", sqlite_concurrent_saves},
         {"binary_two_writers", binary_two_writers},

@@ -53,7 +53,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// existing store.
     private func open(at path: String, creating: Bool, expecting identity: String? = nil) throws(ObjectGraphError) -> SQLiteConnection {
         try Self.checkHeader(path)
-        if !creating && FileHandleReader(path: path).map({ $0.read(16).isEmpty }) ?? true {
+        if !creating && Self.fileSize(path) ?? 0 == 0 {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
         let connection = try SQLiteConnection(path: path)
@@ -148,8 +148,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// A file that exists and is not empty must start with SQLite's header.
     static func checkHeader(_ path: String) throws(ObjectGraphError) {
-        guard let handle = FileHandleReader(path: path) else { return }
-        let header = handle.read(16)
+        let header = headerBytes(path)
         if header.isEmpty { return }
         if header != Array("SQLite format 3\0".utf8) {
             throw ObjectGraphError(
@@ -158,6 +157,28 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 userInfo: [(ErrorUserInfoKey.filePath, path)],
                 details: [SQLiteConnection.sqliteError(code: SQLITE_NOTADB, message: "file is not a database")])
         }
+    }
+
+    /// The first 16 bytes of the file at `path` (fewer for a shorter file, none when it is
+    /// missing), read through SQLite's own file layer. Never with a descriptor of ours:
+    /// closing any descriptor of a file drops every POSIX lock the process holds on it,
+    /// the locks of this process's open SQLite connections included, after which another
+    /// process may checkpoint and reset the WAL under them. SQLite keeps such descriptors
+    /// open until its connections let go of the file.
+    static func headerBytes(_ path: String) -> [UInt8] {
+        var st = stat()
+        guard stat(path, &st) == 0, st.st_size > 0 else { return [] }
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil) == SQLITE_OK else { return [] }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+            let read = file.pointee.pMethods?.pointee.xRead
+        else { return [] }
+        let count = Int(min(st.st_size, 16))
+        var buffer = [UInt8](repeating: 0, count: count)
+        let rc = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, Int32(count), 0) }
+        return rc == SQLITE_OK ? buffer : []
     }
 
     /// SQLite errors met while opening become store errors that say what the file is.
@@ -685,19 +706,12 @@ extension SQLiteStore {
     }
 }
 
-/// Reads the first bytes of a file, to tell an SQLite database from anything else.
-struct FileHandleReader {
-    let path: String
-    init?(path: String) {
-        guard access(path, F_OK) == 0 else { return nil }
-        self.path = path
-    }
-    func read(_ count: Int) -> [UInt8] {
-        guard let file = fopen(path, "rb") else { return [] }
-        defer { fclose(file) }
-        var buffer = [UInt8](repeating: 0, count: count)
-        let n = fread(&buffer, 1, count, file)
-        return Array(buffer.prefix(n))
+extension SQLiteStore {
+    /// The size of the file at `path`, or nil when there is none (stat opens no descriptor).
+    static func fileSize(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
     }
 }
 
