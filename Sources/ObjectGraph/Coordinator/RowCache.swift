@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The coordinator's cache of rows (§2.10): the newest row it saw for an object, with the
 /// time it saw it. Saves record the rows they update and delete, so that a context holding
 /// an older version learns of the change (an optimistic-locking conflict with a cached
@@ -32,11 +28,7 @@ struct RowCache {
     private var order: [Key] = []
     private var orderStart = 0
 
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
+    static func now() -> Double { MonotonicClock.seconds() }
 
     static func key(_ entity: EntityDescription, _ primaryKey: Int64, _ store: StoreRef) -> Key {
         Key(store: store.slot, root: ObjectIdentifier(entity.rootEntity), primaryKey: primaryKey)

@@ -147,11 +147,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             // Deleted here, changed there: a store-side policy keeps the row.
             if type == .mergeByPropertyStoreTrump || type == .rollback {
                 o.isDeleted = false
-                o.current = nil
-                o.changedSlots.removeAll()
-                o.relations = nil
-                o.snapshot = newest
-                outcome = .skip
+                giveWay(to: newest)
             }
             return
         }
@@ -170,11 +166,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
                 if changedThere || !o.changedSlots.contains(slot) { values[slot] = newest.values[slot] }
             }
         case .rollback:
-            o.current = nil
-            o.changedSlots.removeAll()
-            o.relations = nil
-            o.snapshot = newest
-            outcome = .skip
+            giveWay(to: newest)
             return
         }
         o.current = values
@@ -186,6 +178,16 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
         // Changed slots now include everything that differs from the newest row.
         for slot in 0..<values.count where !Self.same(values[slot], newest.values[slot]) { o.changedSlots.insert(slot) }
         o.snapshot = newest
+    }
+
+    /// The object drops its changes and takes the store's row; nothing is written for it.
+    private func giveWay(to newest: RowSnapshot) {
+        let o = sourceObject
+        o.current = nil
+        o.changedSlots.removeAll()
+        o.relations = nil
+        o.snapshot = newest
+        outcome = .skip
     }
 
     static func same(_ a: AttributeValue, _ b: AttributeValue) -> Bool { a == b }

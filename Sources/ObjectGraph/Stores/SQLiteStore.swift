@@ -112,13 +112,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// and SQLite then answers SQLITE_BUSY at once (no busy handler), so that case is
     /// retried here until the busy timeout has passed.
     private func setJournalMode(_ db: SQLiteConnection) throws(ObjectGraphError) {
-        let deadline = Self.now() + busyTimeout
+        let deadline = MonotonicClock.seconds() + busyTimeout
         while true {
             do throws(ObjectGraphError) {
                 try db.execute("PRAGMA journal_mode=\(journalMode)")
                 return
             } catch {
-                guard Self.isBusy(error), Self.now() < deadline else { throw error }
+                guard Self.isBusy(error), MonotonicClock.seconds() < deadline else { throw error }
                 usleep(10_000)
             }
         }
@@ -130,12 +130,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return primary == SQLITE_BUSY || primary == SQLITE_LOCKED
     }
 
-    /// Seconds on the monotonic clock.
-    static func now() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
 
     /// The remaining pragmas, then ANALYZE and VACUUM when asked for.
     private func applyOptions(_ db: SQLiteConnection) throws(ObjectGraphError) {
