@@ -61,6 +61,7 @@ typedef struct og_notification og_notification;   /* a context notification, len
 typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
+typedef struct og_undo_manager og_undo_manager;   /* an undo manager (NSUndoManager as a context uses it) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -1181,8 +1182,10 @@ og_context *og_context_new_with_type(og_coordinator *coordinator, int concurrenc
 int og_context_concurrency_type(const og_context *context);
 
 /* Queues `block(userdata)` on the context's queue and returns at once
- * (performBlock:); pending changes are processed after the block. A
- * confinement context runs the block at once, and only from its own thread.
+ * (performBlock:). The block is one user event: when it returns, pending
+ * changes are processed (OBJECTS_DID_CHANGE posted, the undo group closed). A
+ * confinement context has no queue: OG_ERROR_INVALID_ARGUMENT and the block
+ * does not run (Core Data raises).
  * The block runs on a library thread: `userdata` must stay valid until it
  * has run. og_context_release waits for queued blocks, so none runs after
  * it. Any thread (for a queue context). */
@@ -1190,7 +1193,10 @@ og_status og_context_perform(og_context *context, og_block_fn block, void *userd
 
 /* Runs `block(userdata)` on the context's queue and waits for it
  * (performBlockAndWait:). Re-entrant: called from inside a block of the same
- * context it runs the block at once. Any thread (for a queue context). */
+ * context it runs the block at once. Not an event: its changes are processed
+ * at the end of the next og_context_perform block, at
+ * og_context_process_pending_changes or at og_context_save. A confinement
+ * context: OG_ERROR_INVALID_ARGUMENT and the block does not run. Any thread. */
 og_status og_context_perform_and_wait(og_context *context, og_block_fn block, void *userdata, og_error **error);
 
 /* Coalesces the changes since the last call into one event: applies delete
@@ -1454,6 +1460,101 @@ og_context *og_context_new_child(og_context *parent, og_concurrency_type concurr
 
 /* Whether the context is a child (has a parent context). Any thread. */
 bool og_context_has_parent(const og_context *context);
+
+/* ---- Events, undo and redo --------------------------------------------- */
+/* A context records its changes with its undo manager when it processes
+ * pending changes: at og_context_process_pending_changes, at the end of every
+ * og_context_perform block (one user event), and at og_context_save;
+ * og_context_perform_and_wait is not an event boundary. Inserts, deletes,
+ * attribute and relationship changes (both sides, to-many and ordered edits)
+ * are recorded; firing a fault records nothing. Undoing an insert removes the
+ * object (its handle gives OG_ERROR_OBJECT_INACCESSIBLE until a redo brings the
+ * same object back); undoing a delete, saved or not, brings the object back
+ * with its values; undoing a saved change leaves the object updated, to be
+ * saved again. og_context_rollback and og_context_reset empty the stacks;
+ * og_context_save does not. Undo and redo post OBJECTS_DID_CHANGE. */
+
+/* The context's undo manager, LENT (the handle given to
+ * og_context_set_undo_manager, valid while that handle is), or NULL: a
+ * context has none until one is set. */
+og_undo_manager *og_context_undo_manager(og_context *context, og_error **error);
+
+/* Sets the context's undo manager; NULL stops recording. The context keeps
+ * the manager alive; one manager may serve several contexts. */
+og_status og_context_set_undo_manager(og_context *context, og_undo_manager *manager, og_error **error);
+
+/* undo / redo: processes pending changes (closing the event's group), then asks
+ * the manager to undo or redo its newest group. Nothing happens without a
+ * manager or with nothing to undo. Errors as og_undo_manager_undo. */
+og_status og_context_undo(og_context *context, og_error **error);
+og_status og_context_redo(og_context *context, og_error **error);
+
+/* The context's name (NULL: none): owned copy (og_free) or OG_NULL; setting
+ * NULL removes it. */
+og_status og_context_name(og_context *context, char **out, og_error **error);
+og_status og_context_set_name(og_context *context, const char *name, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Undo managers                                                            */
+/* ------------------------------------------------------------------------ */
+/* NSUndoManager with Core Data's semantics: a stack of undo groups and one of
+ * redo groups. With groups-by-event (the default) the first change of an event
+ * opens a group and the end of the event closes it; otherwise changes go into
+ * the group og_undo_manager_begin_grouping opened (and are not recorded when
+ * none is open). A manager may be used from any thread; undoing a group whose
+ * context belongs to another thread fails with OG_ERROR_WRONG_THREAD and
+ * changes nothing. */
+
+/* A NEW undo manager (og_undo_manager_release). */
+og_undo_manager *og_undo_manager_new(og_error **error);
+
+/* Releases a manager; contexts using it keep it alive. NULL is ignored. */
+void og_undo_manager_release(og_undo_manager *manager);
+
+/* Undoes the newest group (with groups-by-event an open event group is closed
+ * first) / redoes the newest undone group. Nothing to undo or redo: OG_OK and
+ * nothing happens. OG_ERROR_INVALID_ARGUMENT while a group other than the
+ * event's is open or an undo is already running; OG_ERROR_WRONG_THREAD when a
+ * context of the group belongs to another thread. */
+og_status og_undo_manager_undo(og_undo_manager *manager, og_error **error);
+og_status og_undo_manager_redo(og_undo_manager *manager, og_error **error);
+
+/* canUndo / canRedo (false for an invalid handle). */
+bool og_undo_manager_can_undo(const og_undo_manager *manager);
+bool og_undo_manager_can_redo(const og_undo_manager *manager);
+
+/* Empties both stacks (removeAllActions). */
+og_status og_undo_manager_remove_all_actions(og_undo_manager *manager, og_error **error);
+
+/* beginUndoGrouping / endUndoGrouping: groups nest, an inner group folding
+ * into its outer one. Ending with none open is OG_ERROR_INVALID_ARGUMENT. */
+og_status og_undo_manager_begin_grouping(og_undo_manager *manager, og_error **error);
+og_status og_undo_manager_end_grouping(og_undo_manager *manager, og_error **error);
+
+/* How many groups are open (0 for an invalid handle). */
+size_t og_undo_manager_grouping_level(const og_undo_manager *manager);
+
+/* levelsOfUndo (default 0: unlimited): older groups beyond it are dropped. */
+size_t og_undo_manager_levels_of_undo(const og_undo_manager *manager);
+og_status og_undo_manager_set_levels_of_undo(og_undo_manager *manager, size_t levels, og_error **error);
+
+/* groupsByEvent (default true). */
+bool og_undo_manager_groups_by_event(const og_undo_manager *manager);
+og_status og_undo_manager_set_groups_by_event(og_undo_manager *manager, bool on, og_error **error);
+
+/* The action name of the group undo (or redo) would act on, an owned string
+ * (og_free; "" when unnamed); setting names the open group, or else the
+ * newest one. */
+char *og_undo_manager_undo_action_name(const og_undo_manager *manager, og_error **error);
+char *og_undo_manager_redo_action_name(const og_undo_manager *manager, og_error **error);
+og_status og_undo_manager_set_action_name(og_undo_manager *manager, const char *name, og_error **error);
+
+/* disableUndoRegistration / enableUndoRegistration: they nest, each disable
+ * needing its enable; enabling what is not disabled is
+ * OG_ERROR_INVALID_ARGUMENT. */
+og_status og_undo_manager_disable_registration(og_undo_manager *manager, og_error **error);
+og_status og_undo_manager_enable_registration(og_undo_manager *manager, og_error **error);
+bool og_undo_manager_is_registration_enabled(const og_undo_manager *manager);
 
 /* ------------------------------------------------------------------------ */
 /* Fetch requests and results                                               */

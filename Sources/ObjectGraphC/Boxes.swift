@@ -122,6 +122,8 @@ final class ContextBox: HandleBox {
     let context: ManagedObjectContext
     /// The closures C registered per entity, merged into one ObjectHooks each.
     var hooks: [String: ObjectHooks] = [:]
+    /// The handle of the undo manager C set on the context (og_context_undo_manager lends it back).
+    var undoManagerHandle: OpaquePointer?
     init(_ context: ManagedObjectContext) { self.context = context }
 }
 

@@ -54,7 +54,7 @@ public func og_context_concurrency_type(_ c: OpaquePointer?) -> Int32 {
 /// Waits for the blocks queued on a queue context, so that none runs after its release.
 func drainContext(_ c: OpaquePointer?) {
     guard let box = try? contextBox(c), box.context.concurrencyType != .confinement else { return }
-    box.context.performAndWait {}
+    _ = try? box.context.performAndWait {}
 }
 
 @_cdecl("og_context_perform")
@@ -62,9 +62,8 @@ public func og_context_perform(_ c: OpaquePointer?, _ callback: BlockCallback?, 
     status(err) { () throws(ObjectGraphError) in
         let x = try contextBox(c).context
         guard let callback else { throw .invalidArgument("the callback is NULL") }
-        if x.concurrencyType == .confinement { try x.checkThread() }
         let carried = Carried(callback: callback, user: user)
-        x.perform { carried.callback(carried.user) }
+        try x.perform { carried.callback(carried.user) }
         return OG_OK
     }
 }
@@ -74,8 +73,7 @@ public func og_context_perform_and_wait(_ c: OpaquePointer?, _ callback: BlockCa
     status(err) { () throws(ObjectGraphError) in
         let x = try contextBox(c).context
         guard let callback else { throw .invalidArgument("the callback is NULL") }
-        if x.concurrencyType == .confinement { try x.checkThread() }
-        x.performAndWait { callback(user) }
+        do { try x.performAndWait { callback(user) } } catch let e as ObjectGraphError { throw e } catch { throw .invalidArgument("\(error)") }
         return OG_OK
     }
 }

@@ -76,7 +76,7 @@ final class ContextMergingTests: XCTestCase {
         let (coordinator, a, book) = try stack()
         let q = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
         let id = book.objectID
-        let held = q.performAndWait { try? q.existingObject(with: id) }
+        let held = try q.performAndWait { try? q.existingObject(with: id) }
         XCTAssertNotNil(held)
         var changes: SavedChanges?
         a.addObserver(for: .didSave) { changes = $0.changes }
@@ -84,7 +84,7 @@ final class ContextMergingTests: XCTestCase {
         try a.save()
         let sendable = try XCTUnwrap(changes)
         XCTAssertEqual(expectError { try q.mergeChanges(from: sendable) }?.code, ErrorCode.wrongThread)
-        let pages = q.performAndWait { () -> Int64? in
+        let pages = try q.performAndWait { () -> Int64? in
             try? q.mergeChanges(from: sendable)
             return try? self.int(held!, "pages")
         }
@@ -118,12 +118,12 @@ final class ContextMergingTests: XCTestCase {
 
         // A queue context merges on its queue.
         let q = ManagedObjectContext(coordinator: coordinator, concurrencyType: .privateQueue)
-        q.performAndWait { q.automaticallyMergesChangesFromParent = true }
+        try q.performAndWait { q.automaticallyMergesChangesFromParent = true }
         let id = book.objectID
-        let held = q.performAndWait { try? q.existingObject(with: id) }
+        let held = try q.performAndWait { try? q.existingObject(with: id) }
         try book.setValue(.integer(6), forKey: "pages")
         try a.save()
-        let seen = q.performAndWait { try? self.int(held!, "pages") }
+        let seen = try q.performAndWait { try? self.int(held!, "pages") }
         XCTAssertEqual(seen, 6)
     }
 

@@ -113,14 +113,14 @@ final class ContextParentTests: XCTestCase {
         let middle = ManagedObjectContext(parent: root, concurrencyType: .privateQueue)
         let leaf = ManagedObjectContext(parent: middle, concurrencyType: .privateQueue)
         let id = mort.objectID
-        let ok = leaf.performAndWait { () -> Bool in
+        let ok = try leaf.performAndWait { () -> Bool in
             guard let o = try? leaf.existingObject(with: id) else { return false }
             try? o.setValue(.string("From the leaf"), forKey: "title")
             return (try? leaf.save()) != nil
         }
         XCTAssertTrue(ok)
         XCTAssertEqual(try string(mort, "title"), "Mort")  // the middle holds it
-        let pushed = middle.performAndWait { (try? middle.save()) != nil }
+        let pushed = try middle.performAndWait { (try? middle.save()) != nil }
         XCTAssertTrue(pushed)
         XCTAssertEqual(try string(mort, "title"), "From the leaf")
         try root.save()
@@ -174,7 +174,7 @@ final class ContextParentTests: XCTestCase {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex2()
         nonisolated(unsafe) var code: Int?
-        child.perform {
+        try child.perform {
             do { _ = try child.existingObject(with: id) } catch { code = (error as? ObjectGraphError)?.code }
             result.add(true)
             done.signal()

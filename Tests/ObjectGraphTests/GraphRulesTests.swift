@@ -388,10 +388,10 @@ final class GraphRulesTests: XCTestCase {
         }
         XCTAssertEqual(count, 1)
         let done = UncheckedBox(false)
-        ctx.perform {
+        try ctx.perform {
             done.value = (try? ctx.count(for: FetchRequest(entityName: "Author"))) == 1
         }
-        ctx.performAndWait {}  // the queue is serial: the block above has run
+        try ctx.performAndWait {}  // the queue is serial: the block above has run
         XCTAssertTrue(done.value)
     }
 

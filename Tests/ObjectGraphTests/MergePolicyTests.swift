@@ -188,7 +188,7 @@ final class MergePolicyTests: XCTestCase {
             let group = DispatchGroup()
             for (i, ctx) in [queueA, queueB].enumerated() {
                 group.enter()
-                ctx.perform {
+                try ctx.perform {
                     defer { group.leave() }
                     do {
                         try ctx.refresh(try ctx.existingObject(with: id), mergeChanges: false)
@@ -199,7 +199,7 @@ final class MergePolicyTests: XCTestCase {
             group.wait()
             for ctx in [queueA, queueB] {
                 group.enter()
-                ctx.perform {
+                try ctx.perform {
                     defer { group.leave() }
                     do { try ctx.save(); results.add(true) } catch { results.add(false); try? ctx.rollback() }
                 }

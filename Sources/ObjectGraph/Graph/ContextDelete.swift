@@ -12,6 +12,7 @@ extension ManagedObjectContext {
         }
         if object.isDeleted { return }
         try object.fireFault(self)
+        willChange(object)
         object.prepareForDeletion()
         // Destinations are gathered while the object is still in its old state.
         pendingDestinations[ObjectIdentifier(object)] = try relationshipDestinations(object)

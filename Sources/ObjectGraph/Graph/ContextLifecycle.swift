@@ -7,6 +7,7 @@ extension ManagedObjectContext {
     public func rollback() throws(ObjectGraphError) {
         link.noteValuesChanged()
         try processPendingChanges()
+        attachedUndoManager?.removeAllActions()
         for o in inserted.objects {
             if !o.objectID.isTemporaryID { unregister(o, key(for: o.objectID)) }
             o.isInserted = false
@@ -39,6 +40,8 @@ extension ManagedObjectContext {
         sweepThreshold = Self.minimumSweepThreshold
         storeAssignments.removeAll()
         forgetPendingChanges()
+        attachedUndoManager?.removeAllActions()
+        undoImages.removeAll()
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.invalidatedAll = true
         post(n)
@@ -98,6 +101,7 @@ extension ManagedObjectContext {
         pendingDestinations.removeAll()
         storeAssignments.removeAll()
         event = EventChanges()
+        undoImages.removeAll()
     }
 
     private func discardChanges(_ o: ManagedObject) {

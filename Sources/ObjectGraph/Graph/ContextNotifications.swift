@@ -95,6 +95,8 @@ extension ManagedObjectContext {
         // With propagatesDeletesAtEndOfEvent off, delete rules wait for the save (§2.7).
         if propagatesDeletesAtEndOfEvent { try propagatePendingDeletes() }
         if sweep { releaseUnreferencedObjects() }
+        // The end of the event: its changes become one undo action.
+        registerUndo()
         guard !event.isEmpty else { return }
         let e = event
         event = EventChanges()

@@ -17,35 +17,44 @@ final class ContextQueue: @unchecked Sendable {
 }
 
 extension ManagedObjectContext {
-    /// Runs `block` on the context's queue and returns at once (`performBlock:`); the
-    /// context processes pending changes after the block. A confinement context runs the
-    /// block at once on the calling thread, which must own it.
-    public func perform(_ block: @escaping @Sendable () -> Void) {
-        guard let queue else {
-            if (try? checkThread()) != nil { runBlock(block) }
-            return
-        }
+    /// Runs `block` on the context's queue and returns at once (`performBlock:`). The block
+    /// is one user event: when it returns the context processes pending changes (posting
+    /// objects-did-change and closing the undo group). A confinement context has no queue:
+    /// 140002, and the block does not run (Core Data raises).
+    public func perform(_ block: @escaping @Sendable () -> Void) throws(ObjectGraphError) {
+        guard let queue else { throw Self.noQueue("perform") }
         queue.queue.async { [self] in self.runOnQueue(block) }
     }
 
     /// Runs `body` on the context's queue and waits for it (`performBlockAndWait:`),
-    /// returning its result. Called from inside a block of the same context, it runs inline.
-    public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
-        guard let queue else { return try body() }
-        if let running = queue.runningThread, pthread_equal(running, pthread_self()) != 0 {
-            return try body()
-        }
-        return try queue.queue.sync { () throws -> T in
-            let previousOwner = ownerThread
-            queue.runningThread = pthread_self()
-            ownerThread = pthread_self()
-            defer {
-                try? processPendingChanges(releasingUnreferencedObjects: false)
-                ownerThread = previousOwner
-                queue.runningThread = nil
+    /// returning its result. Re-entrant: called from inside a block of the same context, it
+    /// runs inline. Not an event: pending changes are processed at the end of the next
+    /// `perform` block, at `processPendingChanges()` or at `save()`. A confinement context:
+    /// 140002, and the body does not run.
+    public func performAndWait<T>(_ body: () throws -> T) throws -> T {
+        guard queue != nil else { throw Self.noQueue("performAndWait") }
+        var result: Result<T, any Error>!
+        performAndWaitWithoutEvent { result = Result { try body() } }
+        return try result.get()
+    }
+
+    /// `perform(schedule:_:)`, the Swift-concurrency form: runs `block` on the context's
+    /// queue as one event and returns its value or rethrows its error.
+    public func perform<T>(_ block: @escaping () throws -> T) async throws -> T {
+        guard let queue else { throw Self.noQueue("perform") }
+        let job = UncheckedBox(block)
+        let result: UncheckedBox<Result<T, any Error>> = await withCheckedContinuation { continuation in
+            queue.queue.async { [self] in
+                var outcome: Result<T, any Error>!
+                self.runOnQueue { outcome = Result { try job.value() } }
+                continuation.resume(returning: UncheckedBox(outcome))
             }
-            return try body()
         }
+        return try result.value.get()
+    }
+
+    static func noQueue(_ call: String) -> ObjectGraphError {
+        .invalidArgument("\(call) needs a queue: a confinement context is used directly from its own thread (make a private-queue or main-queue context to use \(call))")
     }
 
     /// Runs `body` with the context's queue and thread ownership, waiting for it, without
@@ -79,4 +88,10 @@ extension ManagedObjectContext {
         block()
         try? processPendingChanges(releasingUnreferencedObjects: false)
     }
+}
+
+/// Carries a value that is only ever used on one queue at a time across an isolation boundary.
+struct UncheckedBox<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

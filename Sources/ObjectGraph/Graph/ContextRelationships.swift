@@ -21,6 +21,7 @@ extension ManagedObjectContext {
         if let old { try unlink(old, inverse, object) }
         guard let destination else { return }
         if inverse.isToMany {
+            willChange(destination)
             if let s = destination.state(inverse.slot) { s.add(object) }
             mark(destination, inverse.slot)
         } else {
@@ -39,10 +40,13 @@ extension ManagedObjectContext {
         }
         let s = try object.toMany(r, self)
         if s.contains(destination) { return }
+        willChange(object)
         s.add(destination)
         mark(object, r.slot)
         if let inverse = r.inverseRelationship {
-            try destination.toMany(inverse, self).add(object)
+            let back = try destination.toMany(inverse, self)
+            willChange(destination)
+            back.add(object)
             mark(destination, inverse.slot)
         }
     }
@@ -54,10 +58,13 @@ extension ManagedObjectContext {
         }
         let s = try object.toMany(r, self)
         guard s.contains(destination) else { return }
+        willChange(object)
         s.remove(destination)
         mark(object, r.slot)
         if let inverse = r.inverseRelationship {
-            try destination.toMany(inverse, self).remove(object)
+            let back = try destination.toMany(inverse, self)
+            willChange(destination)
+            back.remove(object)
             mark(destination, inverse.slot)
         }
     }
@@ -65,6 +72,7 @@ extension ManagedObjectContext {
     /// Removes `object` from `owner.inverse` (a to-one is cleared, a to-many loses it).
     func unlink(_ owner: ManagedObject, _ inverse: RelationshipDescription, _ object: ManagedObject) throws(ObjectGraphError) {
         if inverse.isToMany {
+            willChange(owner)
             if let s = owner.state(inverse.slot) { s.remove(object) }
             mark(owner, inverse.slot)
         } else if try owner.toOne(inverse, self) === object {
@@ -74,6 +82,7 @@ extension ManagedObjectContext {
 
     /// Stores a to-one value without touching the inverse, and records the change.
     func setRaw(_ object: ManagedObject, _ r: RelationshipDescription, _ destination: ManagedObject?) {
+        willChange(object)
         if let s = object.state(r.slot) {
             s.target = destination
         } else {

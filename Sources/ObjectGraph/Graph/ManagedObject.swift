@@ -273,6 +273,7 @@ open class ManagedObject: CustomStringConvertible {
         guard case .attribute(let type) = layout.kinds[slot] else { throw notAnAttribute(slot, key: nil) }
         let stored = value.isStored(as: type) ? value : try value.coerced(to: type, key: layout.properties[slot].name, entity: entity.name)
         if current == nil { try makeWritable(context) }
+        context.willChange(self)
         current![slot] = stored
         changedSlots.insert(slot)
         context.didChange(self)
@@ -338,7 +339,10 @@ open class ManagedObject: CustomStringConvertible {
         }
         for (i, d) in destinations.enumerated() {
             try context.addToMany(self, r, d)
-            if r.isOrdered { try toMany(r, context).move(d, to: i) }
+            if r.isOrdered {
+                context.willChange(self)
+                try toMany(r, context).move(d, to: i)
+            }
         }
         context.mark(self, r.slot)
     }
@@ -351,6 +355,7 @@ open class ManagedObject: CustomStringConvertible {
         try context.check(destination, for: r)
         try context.addToMany(self, r, destination)
         if r.isOrdered {
+            context.willChange(self)
             try toMany(r, context).move(destination, to: position)
             context.mark(self, r.slot)
         }

@@ -78,6 +78,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// temporary ones: children still name them by the temporary ID. Kept while children exist.
     var formerTemporaryIDs: [ManagedObjectID: ManagedObjectID] = [:]
 
+    /// The undo manager (`undoManager` in ContextUndo.swift) and the states of objects
+    /// before their first change in the current event, while it is set.
+    var attachedUndoManager: ObjectUndoManager?
+    var undoImages: [ObjectIdentifier: (ManagedObject, ObjectImage)] = [:]
+    /// The context's name (`name`), for the application and for history.
+    public var name: String?
+
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]
     /// Whether delete rules apply when an object is deleted (the end of the event on a
@@ -243,6 +250,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let object = ManagedObject.make(entity: entity, id: ManagedObjectID(temporaryFor: entity), context: self, snapshot: nil)
         object.isInserted = true
         object.current = entity.layout.defaults
+        willInsert(object)
         inserted.insert(object)
         event.inserted.insert(object)
         object.awakeFromInsert()
