@@ -333,6 +333,29 @@ const char *og_version(void);
  * NULL is ignored. Any thread. */
 void og_free(void *pointer);
 
+/* ---- SQL logging (Core Data's -com.apple.CoreData.SQLDebug) ------------ */
+/* Every statement the SQLite stores run, at a level: 1, each statement as
+ * prepared; 2, with its bound values in place; 3, then its time and rows. The
+ * environment variable OBJECTGRAPH_SQL_DEBUG=1..3 sets the level when the
+ * library first runs SQL. Messages go to the callback when one is set, else to
+ * standard error as lines starting "ObjectGraph: sql:" (and "ObjectGraph:
+ * annotation:" for times). */
+
+/* Called for each message with its level (1-3) and text (lent for the call),
+ * on the thread that runs the statement (any thread): it must be thread-safe
+ * and must not call the library. */
+typedef void (*og_sql_log_fn)(int level, const char *message, void *userdata);
+
+/* Sets the level (0 turns logging off). OG_ERROR_INVALID_ARGUMENT outside 0-3. */
+og_status og_set_sql_debug(int level, og_error **error);
+
+/* The current level (0-3). */
+int og_sql_debug_level(void);
+
+/* Sends messages to `callback` (NULL: standard error again). The callback is
+ * not called after it is replaced and this call returned. */
+og_status og_set_sql_log_callback(og_sql_log_fn callback, void *userdata, og_error **error);
+
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -1159,6 +1182,14 @@ og_rows *og_context_fetch_dictionaries(og_context *context, const og_fetch_reque
  * attached store has that UUID or the URI is not of that form; an error when
  * the object no longer exists. */
 og_object *og_context_object_for_uri(og_context *context, const char *uri, og_error **error);
+
+/* How the request would be fetched, as an owned text (og_free): per store that
+ * answers it, lines "store: <path> (<type>)", "sql: <SELECT>", "bindings: ...",
+ * "plan: <EXPLAIN QUERY PLAN step>", "filtered in memory: yes|no" (rows the
+ * store cannot select exactly in SQL are filtered and sorted in memory) and
+ * "pending changes merged in memory: yes|no"; stores are separated by an empty
+ * line. Nothing is registered and no row is read. */
+char *og_context_explain(og_context *context, const og_fetch_request *request, og_error **error);
 
 /* Releases a context. Objects it lent become invalid. A queue context first
  * waits for the blocks queued with og_context_perform (do not release it

@@ -60,6 +60,10 @@ extension PersistentStoreCoordinator {
         try lock.withLock { () throws(ObjectGraphError) in try record.store.fetchRows(request, entity: entity) }
     }
 
+    func explainFetch(_ request: FetchRequest, entity: EntityDescription, from record: AttachedStore) throws(ObjectGraphError) -> StoreFetchExplanation {
+        try lock.withLock { () throws(ObjectGraphError) in try record.store.explainFetch(request, entity: entity) }
+    }
+
     func countRows(_ request: FetchRequest, entity: EntityDescription, from record: AttachedStore) throws(ObjectGraphError) -> Int? {
         try lock.withLock { () throws(ObjectGraphError) in try record.store.countRows(request, entity: entity) }
     }

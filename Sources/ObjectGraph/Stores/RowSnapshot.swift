@@ -118,9 +118,33 @@ public protocol PersistentStore: AnyObject {
     var options: [String: PropertyListValue] { get }
     /// Replaces the metadata; it is written at the store's next save.
     func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError)
+    /// How the store answers a fetch of `entity` (diagnostics, `explain`).
+    func explainFetch(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchExplanation
+}
+
+/// How a store answers a fetch: the statement it runs (nil for a store that holds its rows
+/// in memory), its bound values, whether the rows it returns are then filtered, sorted or
+/// windowed in memory, and the database's plan.
+public struct StoreFetchExplanation: Sendable {
+    public let sql: String?
+    public let bindings: [AttributeValue]
+    public let filteredInMemory: Bool
+    public let queryPlan: [String]
+
+    public init(sql: String?, bindings: [AttributeValue], filteredInMemory: Bool, queryPlan: [String]) {
+        self.sql = sql
+        self.bindings = bindings
+        self.filteredInMemory = filteredInMemory
+        self.queryPlan = queryPlan
+    }
 }
 
 extension PersistentStore {
+    /// Stores that hold their rows in memory evaluate predicates and sorts there.
+    public func explainFetch(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchExplanation {
+        StoreFetchExplanation(sql: nil, bindings: [], filteredInMemory: true, queryPlan: [])
+    }
+
     public var configurationName: String? { nil }
     public var options: [String: PropertyListValue] { [:] }
     public func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError) {

@@ -7,6 +7,11 @@ final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     private var statements: [String: OpaquePointer] = [:]
     let path: String
+    /// SQL logging (`SQLDebug`): the settings this connection's trace was installed for,
+    /// and the rows each running statement returned so far (level 3).
+    var traceGeneration = 0
+    var traceLevel = 0
+    var traceRows: [OpaquePointer: Int] = [:]
 
     /// SQLite's own destructor constant: copy bound text and blobs.
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -55,6 +60,7 @@ final class SQLiteConnection {
 
     /// A cached prepared statement, reset and with bindings cleared.
     func prepare(_ sql: String) throws(ObjectGraphError) -> OpaquePointer {
+        if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }
         if let s = statements[sql] {
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)
@@ -69,6 +75,7 @@ final class SQLiteConnection {
 
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(ObjectGraphError) {
+        if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         if rc != SQLITE_OK { throw lastError(rc) }
     }

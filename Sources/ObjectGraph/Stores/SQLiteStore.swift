@@ -328,8 +328,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let db = try open()
         guard schema.isStored(entity) else { return StoreFetchResult(rows: [], isExact: true) }
         let table = schema.table(entity)
+        let select = selectStatement(request, entity: entity)
+        let s = try db.prepare(select.sql)
+        try bind(select.query.bindings, to: s, db)
+        if select.identitiesOnly {
+            return StoreFetchResult(rows: try readIdentities(s, table: table, db: db), isExact: true, hasValues: false)
+        }
+        return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: select.query.isExact)
+    }
+
+    /// The SELECT a fetch runs: identities only when SQL answers alone and the values are
+    /// not wanted yet; the window in SQL when SQL answers alone.
+    private func selectStatement(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, query: SelectQuery, identitiesOnly: Bool) {
+        let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
-        // Identities only when SQL answers alone and the values are not wanted yet.
         let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
         let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
         var sql = "SELECT \(columns) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
@@ -337,12 +349,28 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
         }
-        let s = try db.prepare(sql)
-        try bind(query.bindings, to: s, db)
-        if identitiesOnly {
-            return StoreFetchResult(rows: try readIdentities(s, table: table, db: db), isExact: true, hasValues: false)
+        return (sql, query, identitiesOnly)
+    }
+
+    /// The statement a fetch runs, its bindings, whether its rows are then filtered or
+    /// sorted in memory, and SQLite's plan for it (`EXPLAIN QUERY PLAN`).
+    public func explainFetch(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchExplanation {
+        let db = try open()
+        guard schema.isStored(entity) else {
+            return StoreFetchExplanation(sql: nil, bindings: [], filteredInMemory: false, queryPlan: ["no table: this store's configuration does not hold '\(entity.name)'"])
         }
-        return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: query.isExact)
+        let select = selectStatement(request, entity: entity)
+        let s = try db.prepare("EXPLAIN QUERY PLAN " + select.sql)
+        defer { sqlite3_reset(s) }
+        try bind(select.query.bindings, to: s, db)
+        var plan: [String] = []
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            plan.append(sqlite3_column_text(s, 3).map { String(cString: $0) } ?? "")
+        }
+        return StoreFetchExplanation(sql: select.sql, bindings: select.query.bindings, filteredInMemory: !select.query.isExact, queryPlan: plan)
     }
 
     /// The entity a row's `Z_ENT` names; a number not of this table's hierarchy is a damaged store.
@@ -390,8 +418,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         return request.fetchLimit > 0 ? min(n, request.fetchLimit) : n
     }
 
-    /// The SELECT a fetch runs, its bindings, and whether SQL alone answers it (for tests
-    /// and diagnostics).
+    /// The SELECT of a fetch with every value column, its bindings, and whether SQL alone
+    /// answers it (for tests).
     func explain(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, bindings: [AttributeValue], isExact: Bool) {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
