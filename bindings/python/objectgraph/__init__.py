@@ -63,6 +63,7 @@ from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
+from .sqldebug import set_sql_debug, sql_debug_level
 
 __version__ = "0.1.0"
 
@@ -126,4 +127,6 @@ __all__ = [
     "register_atomic_store_type",
     "unregister_store_type",
     "library_version",
+    "set_sql_debug",
+    "sql_debug_level",
 ] + [_name for _name in dir(_codes) if _name.isupper()]

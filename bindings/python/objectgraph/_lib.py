@@ -84,6 +84,7 @@ HOOK_FN = ctypes.CFUNCTYPE(None, _v, _v)
 VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _p(_v), _v)
 VALUE_VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _s, _v, _p(_v), _v)
 NOTIFICATION_FN = ctypes.CFUNCTYPE(None, _v, _v)
+SQL_LOG_FN = ctypes.CFUNCTYPE(None, _i, _s, _v)
 
 _SIGNATURES = {
     # Library
@@ -486,6 +487,11 @@ _SIGNATURES = {
     # Nested contexts
     "og_context_new_child": (_v, [_v, _i, _err]),
     "og_context_has_parent": (_b, [_v]),
+    # SQL logging and explain
+    "og_set_sql_debug": (_i, [_i, _err]),
+    "og_sql_debug_level": (_i, []),
+    "og_set_sql_log_callback": (_i, [SQL_LOG_FN, _v, _err]),
+    "og_context_explain": (_v, [_v, _v, _err]),
 }
 
 

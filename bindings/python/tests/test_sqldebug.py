@@ -1,0 +1,74 @@
+"""SQL logging through the logger objectgraph.sql, and the level's bounds."""
+
+from __future__ import annotations
+
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import objectgraph as og
+
+
+@pytest.fixture
+def sql_records(caplog):
+    caplog.set_level(logging.DEBUG, logger="objectgraph.sql")
+    yield caplog
+    og.set_sql_debug(0)
+
+
+def test_levels_reach_the_logger(open_stack, books_model, sql_records) -> None:
+    stack = open_stack(books_model)
+    stack.context.insert("Book", title="Dune", pages=400)
+    stack.context.insert("Book", title="Emma", pages=100)
+    stack.context.save()
+    og.set_sql_debug(1)
+    assert og.sql_debug_level() == 1
+    sql_records.clear()
+    fresh = og.Context(stack.coordinator)
+    assert len(fresh.fetch("Book", None, "pages > %@", 150)) == 1
+    lines = [r.getMessage() for r in sql_records.records if r.name == "objectgraph.sql"]
+    assert any(line.startswith("ObjectGraph: sql: SELECT") and "?" in line for line in lines)
+    og.set_sql_debug(2)
+    sql_records.clear()
+    og.Context(stack.coordinator).fetch("Book", None, "pages > %@", 150)
+    lines = [r.getMessage() for r in sql_records.records]
+    assert any("150" in line for line in lines if "ZBOOK" in line)
+    og.set_sql_debug(3)
+    sql_records.clear()
+    og.Context(stack.coordinator).fetch("Book", None, "pages > %@", 150)
+    lines = [r.getMessage() for r in sql_records.records]
+    assert any("sql execution time" in line and "rows: 1" in line for line in lines)
+    og.set_sql_debug(0)
+    sql_records.clear()
+    og.Context(stack.coordinator).fetch("Book")
+    assert not sql_records.records
+
+
+def test_bad_levels() -> None:
+    with pytest.raises(og.UsageError):
+        og.set_sql_debug(4)
+    with pytest.raises(og.TypeMismatchError):
+        og.set_sql_debug("2")  # type: ignore[arg-type]
+
+
+def test_environment_variable_prints_to_stderr(tmp_path: Path) -> None:
+    script = (
+        "import objectgraph as og\n"
+        "from conftest import build_books_model\n"
+        "c = og.Coordinator(build_books_model())\n"
+        f"c.add_store('SQLite', {str(tmp_path / 'env.sqlite')!r})\n"
+        "ctx = og.Context(c)\n"
+        "ctx.insert('Book', title='Dune')\n"
+        "ctx.save()\n"
+        "print(og.sql_debug_level())\n"
+    )
+    env = dict(os.environ, OBJECTGRAPH_SQL_DEBUG="1")
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parent), env.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "1"
+    assert "ObjectGraph: sql: INSERT INTO ZBOOK" in done.stderr
