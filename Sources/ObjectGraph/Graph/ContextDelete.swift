@@ -19,6 +19,7 @@ extension ManagedObjectContext {
         if object.isInserted {
             inserted.remove(object)
             event.inserted.remove(object)
+            event.updated.remove(object)
             object.isInserted = false
             object.forgottenInsert = true
         } else {

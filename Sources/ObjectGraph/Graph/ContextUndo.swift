@@ -141,6 +141,8 @@ extension ManagedObjectContext {
                 // An unsaved insert leaves the context; redo brings the same object back.
                 inserted.remove(o)
                 event.inserted.remove(o)
+                // Reported as deleted: it leaves the context.
+                event.deleted.insert(o)
                 o.isInserted = false
                 if !o.objectID.isTemporaryID { unregister(o, key(for: o.objectID)) }
                 storeAssignments.removeValue(forKey: ObjectIdentifier(o))
@@ -226,8 +228,8 @@ extension ManagedObjectContext {
         o.changedSlots = changed
         if !o.isInserted && !o.isDeleted {
             if changed.isEmpty { updated.remove(o) } else { updated.insert(o) }
-            // Objects-did-change reports every object the undo touched.
-            event.updated.insert(o)
         }
+        // Objects-did-change reports every object the undo touched.
+        if !o.isDeleted { event.updated.insert(o) }
     }
 }

@@ -221,10 +221,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if changeProcessingSuspended > 0 { return }
         changeStamp += 1
         object.lastChange = changeStamp
-        if !object.isInserted && !object.isDeleted {
-            updated.insert(object)
-            event.updated.insert(object)
-        }
+        guard !object.isDeleted else { return }
+        if !object.isInserted { updated.insert(object) }
+        // An insert changed in a later event is reported as updated by that event.
+        event.updated.insert(object)
     }
 
     /// The class to instantiate for an entity: its registered subclass, or ManagedObject.
