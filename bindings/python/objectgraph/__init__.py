@@ -63,6 +63,7 @@ from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
+from .undo import UndoManager
 
 __version__ = "0.1.0"
 
@@ -117,6 +118,7 @@ __all__ = [
     "StoreError",
     "TypeMismatchError",
     "UnknownEntityError",
+    "UndoManager",
     "UnknownKeyError",
     "UsageError",
     "ValidationError",

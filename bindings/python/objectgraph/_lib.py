@@ -486,6 +486,34 @@ _SIGNATURES = {
     # Nested contexts
     "og_context_new_child": (_v, [_v, _i, _err]),
     "og_context_has_parent": (_b, [_v]),
+    # Events, undo and redo
+    "og_context_undo_manager": (_v, [_v, _err]),
+    "og_context_set_undo_manager": (_i, [_v, _v, _err]),
+    "og_context_undo": (_i, [_v, _err]),
+    "og_context_redo": (_i, [_v, _err]),
+    "og_context_name": (_i, [_v, _p(_v), _err]),
+    "og_context_set_name": (_i, [_v, _s, _err]),
+    # Undo managers
+    "og_undo_manager_new": (_v, [_err]),
+    "og_undo_manager_release": (None, [_v]),
+    "og_undo_manager_undo": (_i, [_v, _err]),
+    "og_undo_manager_redo": (_i, [_v, _err]),
+    "og_undo_manager_can_undo": (_b, [_v]),
+    "og_undo_manager_can_redo": (_b, [_v]),
+    "og_undo_manager_remove_all_actions": (_i, [_v, _err]),
+    "og_undo_manager_begin_grouping": (_i, [_v, _err]),
+    "og_undo_manager_end_grouping": (_i, [_v, _err]),
+    "og_undo_manager_grouping_level": (_z, [_v]),
+    "og_undo_manager_levels_of_undo": (_z, [_v]),
+    "og_undo_manager_set_levels_of_undo": (_i, [_v, _z, _err]),
+    "og_undo_manager_groups_by_event": (_b, [_v]),
+    "og_undo_manager_set_groups_by_event": (_i, [_v, _b, _err]),
+    "og_undo_manager_undo_action_name": (_v, [_v, _err]),
+    "og_undo_manager_redo_action_name": (_v, [_v, _err]),
+    "og_undo_manager_set_action_name": (_i, [_v, _s, _err]),
+    "og_undo_manager_disable_registration": (_i, [_v, _err]),
+    "og_undo_manager_enable_registration": (_i, [_v, _err]),
+    "og_undo_manager_is_registration_enabled": (_b, [_v]),
 }
 
 
