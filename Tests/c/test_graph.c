@@ -818,10 +818,11 @@ static void queue_contexts(void) {
     INTEQ(m.ran, 1);
     og_context_release(main_ctx);
 
-    /* A confinement context runs perform at once, on its own thread only. */
+    /* A confinement context has no queue: perform is refused and the block does not run. */
     work_t c = {ctx, 1, 0, NULL};
-    OK(og_context_perform(ctx, insert_in_queue, &c, &err));
-    INTEQ(c.ran, 1);
+    FAILS(og_context_perform(ctx, insert_in_queue, &c, &err), OG_ERROR_INVALID_ARGUMENT, "confinement");
+    FAILS(og_context_perform_and_wait(ctx, insert_in_queue, &c, &err), OG_ERROR_INVALID_ARGUMENT, "confinement");
+    INTEQ(c.ran, 0);
     FAILS(og_context_perform(ctx, NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_context_new_with_type(coordinator, 7, &err), OG_ERROR_INVALID_ARGUMENT, "og_concurrency_type");
     teardown();
@@ -832,8 +833,8 @@ static void *misuse_thread(void *unused) {
     FAILS(og_context_rollback(ctx, &err), OG_ERROR_WRONG_THREAD, "thread");
     FAILS(og_context_process_pending_changes(ctx, &err), OG_ERROR_WRONG_THREAD, "thread");
     work_t w = {ctx, 1, 0, NULL};
-    FAILS(og_context_perform(ctx, insert_in_queue, &w, &err), OG_ERROR_WRONG_THREAD, "thread");
-    FAILS(og_context_perform_and_wait(ctx, insert_in_queue, &w, &err), OG_ERROR_WRONG_THREAD, "thread");
+    FAILS(og_context_perform(ctx, insert_in_queue, &w, &err), OG_ERROR_INVALID_ARGUMENT, "confinement");
+    FAILS(og_context_perform_and_wait(ctx, insert_in_queue, &w, &err), OG_ERROR_INVALID_ARGUMENT, "confinement");
     FAILS(og_context_set_retains_registered_objects(ctx, true, &err), OG_ERROR_WRONG_THREAD, "thread");
     uint64_t token;
     FAILS(og_context_add_observer(ctx, 0, record, NULL, &token, &err), OG_ERROR_WRONG_THREAD, "thread");

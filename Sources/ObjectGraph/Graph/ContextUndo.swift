@@ -216,20 +216,18 @@ extension ManagedObjectContext {
             }
             o.setState(state, slot)
         }
-        // Relationships loaded since the image was taken are read again.
+        // Relationships not loaded when the image was taken are read again: their contents
+        // follow from the rows and the other objects' restored states.
         if let states = o.relations {
-            for slot in states.indices where states[slot] != nil && image.relations[slot] == nil && !changed.contains(slot) {
+            for slot in states.indices where states[slot] != nil && image.relations[slot] == nil {
                 o.relations![slot] = nil
             }
         }
         o.changedSlots = changed
         if !o.isInserted && !o.isDeleted {
-            if changed.isEmpty {
-                updated.remove(o)
-            } else {
-                updated.insert(o)
-                event.updated.insert(o)
-            }
+            if changed.isEmpty { updated.remove(o) } else { updated.insert(o) }
+            // Objects-did-change reports every object the undo touched.
+            event.updated.insert(o)
         }
     }
 }
