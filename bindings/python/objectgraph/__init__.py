@@ -64,6 +64,7 @@ from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Mod
 from .objects import ManagedObject, RelatedSet
 from .predicate import Predicate
 from .sqldebug import set_sql_debug, sql_debug_level
+from .undo import UndoManager
 
 __version__ = "0.1.0"
 
@@ -118,6 +119,7 @@ __all__ = [
     "StoreError",
     "TypeMismatchError",
     "UnknownEntityError",
+    "UndoManager",
     "UnknownKeyError",
     "UsageError",
     "ValidationError",

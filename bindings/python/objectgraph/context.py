@@ -26,6 +26,7 @@ from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
 from .objects import ManagedObject, _target, class_for
+from .undo import UndoManager, _check_manager
 from . import graph as _graph
 from .graph import Changes, Notification, Observer
 from ._util import take_string
@@ -95,6 +96,8 @@ class Context(OwnedHandle):
         counter = lib.og_context_change_counter(handle)
         self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
         self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
+        # The undo manager set here, kept alive while the context uses it.
+        self._undo_manager: Optional[UndoManager] = None
         self._h = handle
         self._closed = False
         if concurrency != "confinement":
@@ -123,6 +126,19 @@ class Context(OwnedHandle):
             if rest and first.__context__ is None:
                 first.__context__ = rest[0]
             raise first
+
+    def _owned_here(self) -> bool:
+        """Whether the calling thread may use the context (a cheap call that
+        fails with WrongThreadError elsewhere)."""
+        if self._closed:
+            return False
+        out = ctypes.c_bool()
+        err = ctypes.c_void_p()
+        if lib.og_context_has_changes(self._h, ctypes.byref(out), ctypes.byref(err)) == ERROR:
+            if err.value:
+                lib.og_error_release(err.value)
+            return False
+        return True
 
     def _call(self, function: Any, *args: Any) -> int:
         """Calls a status function with an error slot; re-raises callback exceptions first."""
@@ -331,6 +347,17 @@ class Context(OwnedHandle):
             rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
             return take_column(rows, key, self)
 
+    def explain(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
+                *args: Any, **options: Any) -> str:
+        """How ``fetch`` would run this request, as text, without running it: per
+        store the SQL, its bound values, SQLite's query plan, whether rows are
+        filtered or sorted in memory, and whether unsaved changes are laid over
+        them (lines ``key: value``; stores separated by an empty line)."""
+        with _request(entity, sort, where, args, options) as request:
+            err = ctypes.c_void_p()
+            text = take_string(check_handle(lib.og_context_explain(self._h, request._h, ctypes.byref(err)), err))
+            return text or ""
+
     def _fetch_ids(self, request: FetchRequest) -> List[ObjectID]:
         err = ctypes.c_void_p()
         return take_object_ids(check_handle(lib.og_context_fetch_object_ids(self._h, request._h, ctypes.byref(err)), err))
@@ -509,6 +536,53 @@ class Context(OwnedHandle):
     def automatically_merges_changes_from_parent(self, on: bool) -> None:
         self._call(lib.og_context_set_automatically_merges_changes_from_parent, bool(on))
 
+    @property
+    def name(self) -> Optional[str]:
+        """The context's name (default None); a save records it as the history
+        transaction's context name."""
+        out = ctypes.c_void_p()
+        status = self._call(lib.og_context_name, ctypes.byref(out))
+        text = take_string(out.value)
+        return None if status == NULL else (text or "")
+
+    @name.setter
+    def name(self, name: Optional[str]) -> None:
+        if name is not None and not isinstance(name, str):
+            raise make_error(f"name is a str or None, not {type(name).__name__}", ErrorCode.TYPE_MISMATCH)
+        self._call(lib.og_context_set_name, None if name is None else encode(name))
+
+    # Undo and redo.
+
+    @property
+    def undo_manager(self) -> Optional[UndoManager]:
+        """The og.UndoManager the context registers its changes with, or None
+        (the default: nothing is recorded). Set it to a manager, or to None
+        to stop recording; anything else raises TypeMismatchError (140006)."""
+        err = ctypes.c_void_p()
+        if not lib.og_context_undo_manager(self._h, ctypes.byref(err)) and err.value:
+            raise take_error(err)  # a released context, the wrong thread
+        return self._undo_manager
+
+    @undo_manager.setter
+    def undo_manager(self, manager: Optional[UndoManager]) -> None:
+        manager = _check_manager(manager)
+        self._call(lib.og_context_set_undo_manager, None if manager is None else manager._h)
+        previous, self._undo_manager = self._undo_manager, manager
+        if previous is not None and previous is not manager:
+            previous._contexts.discard(self)
+        if manager is not None:
+            manager._contexts.add(self)
+
+    def undo(self) -> None:
+        """Processes pending changes (closing the event's undo group), then
+        undoes the newest group of the undo manager; nothing happens without
+        a manager or with nothing to undo. Posts "objects_did_change"."""
+        self._call(lib.og_context_undo)
+
+    def redo(self) -> None:
+        """Redoes the newest undone group of the undo manager; as ``undo()``."""
+        self._call(lib.og_context_redo)
+
     def refresh_all_objects(self) -> None:
         """Refreshes every registered object, keeping unsaved changes (as
         ``refresh(obj, merge=True)``)."""
@@ -578,9 +652,12 @@ class Context(OwnedHandle):
     # Queues.
 
     def perform(self, fn: Callable[[], Any]) -> None:
-        """Queues ``fn`` on the context's queue and returns at once. An
-        exception it raises is re-raised by the next call on this context.
-        Closing the context waits for queued blocks."""
+        """Queues ``fn`` on the context's queue and returns at once. The block
+        is one user event: when it returns, pending changes are processed
+        ("objects_did_change" posted, the undo group closed). An exception it
+        raises is re-raised by the next call on this context. Closing the
+        context waits for queued blocks. A "confinement" context has no queue:
+        UsageError (140002), and ``fn`` does not run."""
         number = _graph.register(self, fn)
         err = ctypes.c_void_p()
         try:
@@ -591,7 +668,11 @@ class Context(OwnedHandle):
 
     def perform_and_wait(self, fn: Callable[[], _T]) -> _T:
         """Runs ``fn`` on the context's queue, waits, and returns its result or
-        raises its exception. Re-entrant: inside a block it runs at once."""
+        raises its exception. Re-entrant: inside a block it runs at once. Not
+        an event: its changes are processed at the end of the next ``perform``
+        block, at ``process_pending_changes()`` or at ``save()``. A
+        "confinement" context has no queue: UsageError (140002), and ``fn``
+        does not run."""
         outcome: List[Any] = []
 
         def run() -> None:
@@ -684,6 +765,9 @@ class Context(OwnedHandle):
         self._counter = None
         lib.og_context_release(self._h)  # waits for blocks queued with perform
         self._objects.clear()
+        if self._undo_manager is not None:
+            self._undo_manager._contexts.discard(self)
+            self._undo_manager = None
         for number in self._hook_numbers.values():
             _graph.unregister(number)
         self._hook_numbers.clear()

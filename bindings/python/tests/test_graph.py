@@ -410,9 +410,11 @@ def test_wrong_thread(lib: Library) -> None:
     b = ctx.insert("Author", name="Here")
     caught: List[BaseException] = []
 
+    ran: List[int] = []
+
     def elsewhere() -> None:
         for call in (ctx.rollback, ctx.process_pending_changes, lambda: b.name,
-                     lambda: ctx.perform_and_wait(lambda: None), lambda: ctx.observe("did_save", print)):
+                     lambda: ctx.observe("did_save", print), lambda: ctx.perform_and_wait(lambda: ran.append(1))):
             try:
                 call()
             except BaseException as exc:  # noqa: BLE001
@@ -421,7 +423,9 @@ def test_wrong_thread(lib: Library) -> None:
     t = threading.Thread(target=elsewhere)
     t.start()
     t.join()
-    assert len(caught) == 5 and all(isinstance(e, og.WrongThreadError) for e in caught)
+    assert len(caught) == 5 and all(isinstance(e, og.WrongThreadError) for e in caught[:4])
+    # A confinement context has no queue: perform_and_wait is refused from any thread.
+    assert isinstance(caught[4], og.UsageError) and caught[4].code == og.INVALID_ARGUMENT and ran == []
     assert b.name == "Here"
 
 

@@ -72,3 +72,22 @@ def test_environment_variable_prints_to_stderr(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "1"
     assert "ObjectGraph: sql: INSERT INTO ZBOOK" in done.stderr
+
+
+def test_explain(open_stack, books_model) -> None:
+    stack = open_stack(books_model)
+    ctx = stack.context
+    ctx.insert("Book", title="Dune", pages=400)
+    ctx.save()
+    text = ctx.explain("Book", ["title"], "pages > %@", 150)
+    lines = text.splitlines()
+    assert lines[0].startswith("store: ") and lines[0].endswith("(SQLite)")
+    assert any(line.startswith("sql: SELECT") and "ZBOOK" in line for line in lines)
+    assert "bindings: 150" in lines
+    assert any(line.startswith("plan: ") for line in lines)
+    assert "filtered in memory: no" in lines
+    assert "pending changes merged in memory: no" in lines
+    ctx.insert("Book", title="Emma")
+    assert "pending changes merged in memory: yes" in ctx.explain("Book").splitlines()
+    with pytest.raises(og.UnknownEntityError):
+        ctx.explain("Nope")
