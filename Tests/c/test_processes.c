@@ -11,7 +11,8 @@
  *  - callback_store_conflict: a callback store's save returning 2 fails the
  *    save with OG_ERROR_STORE_SAVE_CONFLICTS and changes nothing.
  *  - second_store_keeps_the_wal: a process that opens a second store on a file
- *    it uses keeps its locks, so another process leaves its WAL alone.
+ *    it uses, and reads its metadata without a stack, keeps its locks, so
+ *    another process leaves its WAL alone.
  *
  * The parent never calls the library: every case does its work in forked
  * children (the library uses Dispatch, which does not survive a fork), so
@@ -436,6 +437,10 @@ static void hold_two_stores(void *arg) {
     for (int i = 0; i < 50; i++) insert_book(ctx, "kept in the WAL");
     OK(og_context_save(ctx, &err));
     og_coordinator *second = open_store("SQLite", job->path, NULL);
+    /* Reading the file's metadata without a stack must not drop the locks either. */
+    char *type = NN(og_store_file_metadata_string(NULL, job->path, "NSStoreType", &err));
+    STREQ(type, "SQLite");
+    og_free(type);
     gate_wait(&job->opened);
     gate_wait(&job->visited);
     char wal[4096];
