@@ -305,7 +305,16 @@ enum {
     OG_ERROR_STORE_OPEN = 134080,                /* the file could not be opened */
     OG_ERROR_STORE_TIMEOUT = 134090,
     OG_ERROR_STORE_INCOMPATIBLE_VERSION = 134100,/* the store's version hashes differ */
+    OG_ERROR_MIGRATION = 134110,                 /* NSMigrationError */
+    OG_ERROR_MIGRATION_CONSTRAINT_VIOLATION = 134111,
+    OG_ERROR_MIGRATION_CANCELLED = 134120,
+    OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL = 134130, /* no model for a store's version hashes */
+    OG_ERROR_MIGRATION_MISSING_MAPPING_MODEL = 134140,
+    OG_ERROR_MIGRATION_MANAGER_SOURCE_STORE = 134150,
+    OG_ERROR_MIGRATION_MANAGER_DESTINATION_STORE = 134160,
+    OG_ERROR_ENTITY_MIGRATION_POLICY = 134170,
     OG_ERROR_SQLITE = 134180,
+    OG_ERROR_INFERRED_MAPPING_MODEL = 134190,
     OG_ERROR_INVALID_HANDLE = 140001,            /* NULL, released or wrong-kind handle */
     OG_ERROR_INVALID_ARGUMENT = 140002,          /* NULL pointer, bad enum value, bad index */
     OG_ERROR_INVALID_UTF8 = 140003,
@@ -492,6 +501,16 @@ og_model *og_model_new(void);
  * (naming the file, entity and property) or OG_ERROR_INVALID_ARGUMENT for a
  * path that cannot be read or has an unknown extension. */
 og_model *og_model_load(const char *path, og_error **error);
+
+/* The model the store file at `path` keeps of itself, as a NEW model: Apple's
+ * SQLite stores cache the compiled model that last wrote them (Z_MODELCACHE),
+ * so a store can be opened or inspected without its model file. The file is
+ * read without a stack and not changed. OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL
+ * (134130) when the store keeps no model (Binary stores, stores written by
+ * ObjectGraph or an older Core Data) or its cache cannot be read;
+ * OG_ERROR_STORE_OPEN for a missing file, OG_ERROR_STORE_INVALID_TYPE for a
+ * file that is not a store. */
+og_model *og_model_load_from_store(const char *path, og_error **error);
 
 /* Parses a model from JSON text. Returns a NEW model, or NULL. */
 og_model *og_model_from_json(const char *json, og_error **error);

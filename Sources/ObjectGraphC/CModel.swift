@@ -15,6 +15,13 @@ public func og_model_load(_ path: UnsafePointer<CChar>?, _ err: ErrorOut) -> Opa
     }
 }
 
+@_cdecl("og_model_load_from_store")
+public func og_model_load_from_store(_ path: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        handles.make(ModelBox(try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: try string(path, "the path"))))
+    }
+}
+
 @_cdecl("og_model_from_json")
 public func og_model_from_json(_ json: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in

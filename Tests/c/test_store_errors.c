@@ -40,6 +40,22 @@ static void not_a_store(void) {
     og_t_remove_tree(dir);
 }
 
+/* A store that keeps no model of itself (Z_MODELCACHE), or is not a store. */
+static void no_cached_model(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "ours.sqlite");
+    og_coordinator *coordinator = new_coordinator(false);
+    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
+    FAILS_NULL(og_model_load_from_store(path, &err), OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL, "Z_MODELCACHE");
+    og_coordinator_release(coordinator);
+    char *missing = og_t_path(dir, "missing.sqlite");
+    FAILS_NULL(og_model_load_from_store(missing, &err), OG_ERROR_STORE_OPEN, "missing.sqlite");
+    FAILS_NULL(og_model_load_from_store(NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    free(missing);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static void unknown_store_type(void) {
     char *dir = og_t_tempdir();
     char *path = og_t_path(dir, "library.store");
@@ -80,6 +96,7 @@ static void changed_model(void) {
 static const og_t_case cases[] = {
     {"cannot_open", cannot_open},
     {"not_a_store", not_a_store},
+    {"no_cached_model", no_cached_model},
     {"unknown_store_type", unknown_store_type},
     {"changed_model", changed_model},
 };

@@ -21,6 +21,21 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The model the store file at `path` keeps of itself, read without a stack: Apple's
+    /// SQLite stores cache the compiled model that last wrote them in `Z_MODELCACHE`.
+    /// Lets a store be opened or inspected without its model file. Errors: 134130 when
+    /// the store keeps no model (Binary stores never do), and the errors of reading it.
+    public static func cachedModel(ofPersistentStoreAt path: String, type: String? = nil) throws(ObjectGraphError) -> ManagedObjectModel {
+        switch try detectType(type, path) {
+        case StoreType.sqlite:
+            return try SQLiteStore.cachedModel(at: path)
+        default:
+            throw ObjectGraphError(
+                code: ErrorCode.migrationMissingSourceModel, message: "the store '\(path)' keeps no model of its own (only SQLite stores do)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+    }
+
     /// Replaces the metadata of the store file at `path` without a stack
     /// (`setMetadata:forPersistentStoreOfType:URL:error:`). `NSStoreType` and `NSStoreUUID`
     /// are kept from the file when the dictionary does not supply them.

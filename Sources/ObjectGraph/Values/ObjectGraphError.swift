@@ -72,7 +72,16 @@ public enum ErrorCode {
     public static let storeOpen = 134080
     public static let storeTimeout = 134090
     public static let storeIncompatibleVersionHash = 134100
+    public static let migration = 134110
+    public static let migrationConstraintViolation = 134111
+    public static let migrationCancelled = 134120
+    public static let migrationMissingSourceModel = 134130
+    public static let migrationMissingMappingModel = 134140
+    public static let migrationManagerSourceStore = 134150
+    public static let migrationManagerDestinationStore = 134160
+    public static let entityMigrationPolicy = 134170
     public static let sqlite = 134180
+    public static let inferredMappingModel = 134190
     public static let invalidHandle = 140001
     public static let invalidArgument = 140002
     public static let invalidUTF8 = 140003

@@ -126,6 +126,7 @@ _SIGNATURES = {
     # Models
     "og_model_new": (_v, []),
     "og_model_load": (_v, [_s, _err]),
+    "og_model_load_from_store": (_v, [_s, _err]),
     "og_model_from_json": (_v, [_s, _err]),
     "og_model_to_json": (_v, [_v, _err]),
     "og_model_save": (_i, [_v, _s, _err]),

@@ -176,6 +176,17 @@ class Model(OwnedHandle):
         return cls._new(check_handle(lib.og_model_load(encode(path), ctypes.byref(err)), err))
 
     @classmethod
+    def from_store(cls, path: PathLike) -> "Model":
+        """The model the store file at ``path`` keeps of itself: Apple's SQLite
+        stores cache the compiled model that last wrote them (``Z_MODELCACHE``), so
+        a store opens without its model file. Read without changing the file.
+        Raises MigrationError (MIGRATION_MISSING_SOURCE_MODEL, 134130) when the
+        store keeps no model, StoreError for a missing file or one that is not a
+        store."""
+        err = ctypes.c_void_p()
+        return cls._new(check_handle(lib.og_model_load_from_store(encode(path), ctypes.byref(err)), err))
+
+    @classmethod
     def load_version(cls, path: PathLike, version: Optional[str] = None) -> "Model":
         """Reads version ``version`` of an ``.xcdatamodeld`` or ``.momd`` folder
         (None: the current one)."""

@@ -103,3 +103,12 @@ def test_damaged_files_are_refused_and_left_as_they_were(tmp_path, damage) -> No
         og.Context(coordinator).fetch("Post")
     assert info.value.code == 134000
     assert path.read_bytes() == bytes(data)
+
+
+def test_a_store_opens_with_the_model_it_keeps(tmp_path: Path) -> None:
+    path = copy(tmp_path, "wibosco-migration/CoreDataMigration_Example_1.sqlite")
+    model = og.Model.from_store(path)
+    assert [e.name for e in model.entities] == ["Post"]
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", path)
+    assert og.Context(coordinator).count("Post") == 1001

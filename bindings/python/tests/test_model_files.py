@@ -68,3 +68,16 @@ def test_versions_write_copy_and_errors(tmp_path):
     assert "entity 'A', property 'r'" in str(info.value)
     with pytest.raises(og.Error):
         current.write(tmp_path / "x.mom")
+
+
+def test_a_store_without_a_cached_model(tmp_path) -> None:
+    import objectgraph as og
+    from conftest import build_books_model
+
+    coordinator = og.Coordinator(build_books_model())
+    coordinator.add_store("SQLite", str(tmp_path / "ours.sqlite"))
+    with pytest.raises(og.MigrationError) as info:
+        og.Model.from_store(tmp_path / "ours.sqlite")
+    assert info.value.code == og.MIGRATION_MISSING_SOURCE_MODEL == 134130
+    with pytest.raises(og.StoreError):
+        og.Model.from_store(tmp_path / "missing.sqlite")

@@ -1,0 +1,99 @@
+import CSQLite
+import Foundation
+@testable import ObjectGraph
+import XCTest
+
+/// The model a store keeps of itself (`SQLiteModelCache.swift`, `Inflate.swift`): Apple's
+/// stores cache their compiled model DEFLATE-compressed in `Z_MODELCACHE`.
+final class SQLiteModelCacheTests: XCTestCase {
+    /// A copy of a fixture store and its side files (opening a WAL store changes it).
+    func copy(_ fixture: AppleStoreTests.Fixture) throws -> String {
+        let root = AppleStoreTests.root
+        guard FileManager.default.fileExists(atPath: root) else { throw XCTSkip("no Apple fixtures at \(root)") }
+        let source = "\(root)/\(fixture.store)"
+        let copy = try temporaryDirectory() + "/" + URL(fileURLWithPath: source).lastPathComponent
+        try FileManager.default.copyItem(atPath: source, toPath: copy)
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
+            try FileManager.default.copyItem(atPath: source + suffix, toPath: copy + suffix)
+        }
+        return copy
+    }
+
+    func testEveryAppleStoresCachedModelHasTheStoresVersionHashes() throws {
+        var read = 0
+        for fixture in AppleStoreTests.all {
+            let path = try copy(fixture)
+            let model: ManagedObjectModel
+            do {
+                model = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
+            } catch {
+                // Written by a Core Data older than the cache.
+                if let e = error as? ObjectGraphError, e.code == ErrorCode.migrationMissingSourceModel, e.message.contains("no Z_MODELCACHE table") {
+                    continue
+                }
+                throw error
+            }
+            read += 1
+            let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)
+            guard case .dictionary(let hashes)? = metadata[StoreMetadataKey.modelVersionHashes] else {
+                return XCTFail("\(fixture.store): no version hashes")
+            }
+            var expected: [String: [UInt8]] = [:]
+            for (name, value) in hashes { if case .data(let d) = value { expected[name] = Array(d) } }
+            XCTAssertEqual(model.entityVersionHashesByName, expected, fixture.store)
+            // The cached model opens its store.
+            let coordinator = try PersistentStoreCoordinator(model: model)
+            try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        }
+        XCTAssertGreaterThanOrEqual(read, 9)
+    }
+
+    func testTheCachedModelReadsTheRows() throws {
+        let path = try copy(AppleStoreTests.wibosco1)
+        let model = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        XCTAssertEqual(try context.count(for: FetchRequest(entityName: "Post")), 1001)
+    }
+
+    func testStoresWithoutACachedModelAndDamagedCaches() throws {
+        let dir = try temporaryDirectory()
+        let ours = try Stack(model: try makeLibraryModel(), path: dir + "/ours.sqlite")
+        _ = ours
+        XCTAssertEqual(expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/ours.sqlite") }?.code,
+                       ErrorCode.migrationMissingSourceModel)
+        let binary = try Stack(model: try makeLibraryModel(), path: dir + "/b.binary", type: StoreType.binary)
+        try binary.context.save()
+        _ = try binary.context.insertObject(entityName: "Author").setValue(.string("x"), forKey: "name")
+        try binary.context.save()
+        XCTAssertEqual(expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/b.binary") }?.code,
+                       ErrorCode.migrationMissingSourceModel)
+        XCTAssertEqual(expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/none.sqlite") }?.code,
+                       ErrorCode.storeOpen)
+        // A damaged cache is an error that says so, never a crash.
+        sqliteExec(dir + "/ours.sqlite", "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB); INSERT INTO Z_MODELCACHE VALUES (x'ff00ff00ff');")
+        let e = expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/ours.sqlite") }
+        XCTAssertEqual(e?.code, ErrorCode.migrationMissingSourceModel)
+        XCTAssertTrue(e?.message.contains("decompress") ?? false)
+    }
+
+    func testInflateAgainstStoredAndDamagedStreams() throws {
+        // A stored block: header bits 1 (last), 00 (stored), then LEN, NLEN and the bytes.
+        let stored: [UInt8] = [0x01, 0x03, 0x00, 0xFC, 0xFF, 0x61, 0x62, 0x63]
+        XCTAssertEqual(try Inflate.decompress(stored), Array("abc".utf8))
+        // Fixed Huffman "a" then end of block.
+        XCTAssertEqual(try Inflate.decompress([0x4B, 0x04, 0x00]), Array("a".utf8))
+        for damaged: [UInt8] in [[], [0x07], [0x01, 0x03, 0x00, 0xFF, 0xFF], [0x05, 0xFF, 0xFF, 0xFF]] {
+            XCTAssertThrowsError(try Inflate.decompress(damaged))
+        }
+    }
+}
+
+/// Runs SQL on a file directly (test setup).
+func sqliteExec(_ path: String, _ sql: String) {
+    var db: OpaquePointer?
+    guard sqlite3_open(path, &db) == SQLITE_OK else { return }
+    sqlite3_exec(db, sql, nil, nil, nil)
+    sqlite3_close(db)
+}
