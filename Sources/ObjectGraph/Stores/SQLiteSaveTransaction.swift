@@ -66,7 +66,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             var size = 1
             while size < chunk.count { size *= 2 }
             let marks = Array(repeating: "?", count: size).joined(separator: ", ")
-            let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(marks))")
+            let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK IN (\(marks))")
             for i in 0..<size { db.bind(s, Int32(i + 1), i < chunk.count ? chunk[chunk.startIndex + i] : chunk[chunk.startIndex]) }
             var rc = sqlite3_step(s)
             while rc == SQLITE_ROW {
@@ -98,7 +98,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
         try checkStored(entity)
         let table = store.schema.table(entity)
-        let s = try db.prepare("DELETE FROM \(table.name) WHERE Z_PK = ?")
+        let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         try db.run(s)
         // The row leaves every join table it is in.
@@ -108,7 +108,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
-                let d = try db.prepare("DELETE FROM \(join.name) WHERE \(column) = ?")
+                let d = try db.prepare("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?")
                 db.bind(d, 1, primaryKey)
                 try db.run(d)
             }
@@ -128,13 +128,15 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             // Membership lives in the members' own rows; only the order is written here.
             guard let orderColumn else { return }
             let table = store.schema.tables[tableIndex]
-            let s = try db.prepare("UPDATE \(table.name) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            let s = try db.prepare("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?")
             for (i, member) in members.enumerated() {
                 db.bind(s, 1, Int64(i + 1))
                 db.bind(s, 2, member)
                 try db.run(s)
             }
-        case .join(let table, let ownerColumn, let memberColumn, let orderColumn):
+        case .join(let tableName, let ownerName, let memberName, let orderName):
+            let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
+            let orderColumn = orderName.map(sqlIdentifier)
             let existing = try db.prepare("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?")
             db.bind(existing, 1, primaryKey)
             var old = Set<Int64>()

@@ -312,7 +312,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var existing: [String: Set<String>] = [:]
         let names = schema.tables.filter { schema.isStored($0.root) }.map(\.name) + schema.joinTables.filter { schema.isStored($0) }.map(\.name)
         for name in names where tables.contains(name) {
-            existing[name] = Set(try db.strings("SELECT name FROM pragma_table_info('\(name)')"))
+            existing[name] = try columnNames(db, table: name)
         }
         if let (table, column) = schema.missing(in: existing) {
             throw ObjectGraphError(
@@ -320,6 +320,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 message: column.map { "the store '\(path)' has no column \($0) in table \(table)" } ?? "the store '\(path)' has no table \(table)",
                 userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
+    }
+
+    /// The columns of `table` as SQLite lists them (the name bound, never spliced).
+    private func columnNames(_ db: SQLiteConnection, table: String) throws(ObjectGraphError) -> Set<String> {
+        let s = try db.prepare("SELECT name FROM pragma_table_info(?)")
+        defer { sqlite3_reset(s) }
+        db.bind(s, 1, text: table)
+        var out = Set<String>()
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            out.insert(sqlite3_column_text(s, 0).map { String(cString: $0) } ?? "")
+        }
+        return out
     }
 
     // MARK: Reading
@@ -332,7 +347,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         // Identities only when SQL answers alone and the values are not wanted yet.
         let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
         let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
-        var sql = "SELECT \(columns) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
+        var sql = "SELECT \(columns) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)"
         sql += query.orderClause
         if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
@@ -380,7 +395,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
         guard query.predicateIsExact else { return nil }
-        let s = try db.prepare("SELECT COUNT(*) FROM \(table.name) t0 \(query.joins)\(query.whereClause)")
+        let s = try db.prepare("SELECT COUNT(*) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)")
         defer { sqlite3_reset(s) }
         try bind(query.bindings, to: s, db)
         let rc = sqlite3_step(s)
@@ -395,7 +410,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     func explain(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, bindings: [AttributeValue], isExact: Bool) {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
-        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
+        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
         return (sql, query.bindings, query.isExact)
     }
 
@@ -454,7 +469,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let db = try open()
         guard schema.isStored(entity) else { return nil }
         let table = schema.table(entity)
-        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK = ?")
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db).first
     }
@@ -469,18 +484,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var forwardOrder: String?
         if let forward = inverse.inverseRelationship, forward.isOrdered, let storage = schema.toMany[ObjectIdentifier(forward)] {
             switch storage {
-            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + $0 }
-            case .join(_, _, _, let o): forwardOrder = o.map { "j." + $0 }
+            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + sqlIdentifier($0) }
+            case .join(_, _, _, let o): forwardOrder = o.map { "j." + sqlIdentifier($0) }
             }
         }
         let order = (forwardOrder.map { [$0] } ?? []) + ["t0.Z_PK"]
         let sql: String
         if inverse.isToMany {
             guard case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(inverse)] else { return [] }
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(ownerColumn) = t0.Z_PK WHERE j.\(memberColumn) = ? ORDER BY \(order.joined(separator: ", "))"
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(ownerColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(memberColumn)) = ? ORDER BY \(order.joined(separator: ", "))"
         } else {
-            let column = table.columns[mapping.columnBySlot[inverse.slot]].name
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
+            // A transient (or otherwise unstored) to-one has no column: nothing points through it.
+            let slot = inverse.slot
+            guard slot >= 0, slot < mapping.columnBySlot.count, mapping.columnBySlot[slot] >= 0 else { return [] }
+            let column = table.columns[mapping.columnBySlot[slot]].sql
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
         }
         let s = try db.prepare(sql)
         db.bind(s, 1, primaryKey)
@@ -495,9 +513,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
         else { return [] }
         let table = schema.table(destination)
-        let order = (orderColumn.map { ["j." + $0] } ?? []) + ["t0.Z_PK"]
+        let order = (orderColumn.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
         let s = try db.prepare(
-            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) = ? ORDER BY \(order.joined(separator: ", "))")
+            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(memberColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(ownerColumn)) = ? ORDER BY \(order.joined(separator: ", "))")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db)
     }
@@ -642,9 +660,9 @@ extension SQLiteStore {
         let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }.map(\.offset).filter { slot in
             (entity.properties[slot] as? AttributeDescription)?.derivationExpression == nil
         }
-        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].name }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].sql }
         var values = (1...names.count).map { "?\($0)" }
-        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].name) = ?\($0.offset + 2)" }
+        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].sql) = ?\($0.offset + 2)" }
         var fixup = false
         for column in table.columns {
             switch column.role {
@@ -655,20 +673,20 @@ extension SQLiteStore {
                 guard let r = ordered.inverseRelationship, let owner = r.entity, entity.isKind(of: owner),
                     let position = slots.firstIndex(of: r.slot)
                 else { continue }
-                let fk = table.columns[mapping.columnBySlot[r.slot]].name
-                let name = column.name, tableName = table.name
+                let fk = table.columns[mapping.columnBySlot[r.slot]].sql
+                let name = column.sql, tableName = table.sql
                 func last(_ n: Int) -> String { "(SELECT IFNULL(MAX(\(name)), 0) + 1 FROM \(tableName) WHERE \(fk) = ?\(n))" }
-                names.append(column.name)
+                names.append(column.sql)
                 let i = position + 4, u = position + 2
                 values.append("CASE WHEN ?\(i) IS NULL THEN NULL ELSE \(last(i)) END")
                 sets.append(
-                    "\(column.name) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.name) ELSE \(last(u)) END")
+                    "\(column.sql) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.sql) ELSE \(last(u)) END")
             }
         }
         let plan = WritePlan(
             number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
-            insertSQL: "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
-            updateSQL: "UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
+            insertSQL: "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+            updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
             needsEntityFixup: fixup)
         plans[ObjectIdentifier(entity)] = plan
         return plan
@@ -685,12 +703,12 @@ extension SQLiteStore {
                 var sets: [String] = []
                 for column in table.columns {
                     guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination) else { continue }
-                    let fk = "Z" + r.name.uppercased()
-                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.name ?? fk
-                    sets.append("\(column.name) = (SELECT d.Z_ENT FROM \(schema.table(destination).name) d WHERE d.Z_PK = \(table.name).\(fkColumn))")
+                    let fk = sqlIdentifier("Z" + r.name.uppercased())
+                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.sql ?? fk
+                    sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(schema.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fkColumn))")
                 }
                 if sets.isEmpty { continue }
-                statements[tableIndex] = try db.prepare("UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+                statements[tableIndex] = try db.prepare("UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
             }
             guard let s = statements[tableIndex] else { continue }
             db.bind(s, 1, primaryKey)

@@ -94,6 +94,8 @@ public enum ErrorUserInfoKey {
     public static let entity = "entity"
     public static let property = "property"
     public static let filePath = "NSFilePath"
+    /// The name a model gave that is not a valid name (error 140009).
+    public static let invalidName = "invalidName"
 }
 
 extension ObjectGraphError {
