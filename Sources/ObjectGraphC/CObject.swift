@@ -160,8 +160,8 @@ public func og_object_get_data(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, 
         if v.isNull { return OG_NULL }
         guard case .data(let d) = v else { throw .wrongKind(key: k, entity: x.entity.name, expected: "binary data (it holds \(v.kindName))") }
         if d.isEmpty { return OG_OK }
-        let p = malloc(d.count)!
-        d.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: d.count) }
+        guard let p = malloc(d.count) else { throw .invalidArgument("cannot allocate \(d.count) bytes for the value of '\(k)'") }
+        d.withUnsafeBytes { raw in if let base = raw.baseAddress { p.copyMemory(from: base, byteCount: d.count) } }
         bytesOut.pointee = p
         lengthOut.pointee = d.count
         return OG_OK

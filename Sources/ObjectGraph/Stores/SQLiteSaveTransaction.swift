@@ -34,11 +34,12 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let current = rc == SQLITE_ROW ? sqlite3_column_int64(select, 0) : 0
         sqlite3_reset(select)
         if rc != SQLITE_ROW && rc != SQLITE_DONE { throw db.lastError(rc) }
+        let first = try PrimaryKeys.first(after: current, count: count, root: entity, store: store.path)
         let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-        db.bind(update, 1, current + Int64(count))
+        db.bind(update, 1, try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path))
         db.bind(update, 2, rootNumber)
         try db.run(update)
-        return current + 1
+        return first
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {

@@ -113,7 +113,8 @@ extension AttributeValue {
         case (.decimal, .integer(let v)):
             return .decimal(Decimal(v))
         case (.decimal, .double(let v)):
-            return .decimal(Decimal(v))
+            guard let d = ValueText.decimal(v) else { throw .notADecimal(key: key, entity: entity, value: v) }
+            return .decimal(d)
         case (.undefined, _):
             return self
         default:

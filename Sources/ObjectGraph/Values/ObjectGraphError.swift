@@ -147,6 +147,15 @@ extension ObjectGraphError {
             userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, value.description)])
     }
 
+    /// A double no decimal can hold: an infinity is too large (1610) or too small (1620),
+    /// NaN and magnitudes beyond a decimal's range are 1610 as well.
+    static func notADecimal(key: String, entity: String, value: Double) -> ObjectGraphError {
+        ObjectGraphError(
+            code: value < 0 && value.isInfinite ? ErrorCode.validationNumberTooSmall : ErrorCode.validationNumberTooLarge,
+            message: "\(value) cannot be stored in '\(entity).\(key)' (Decimal): a decimal holds only finite numbers within its range",
+            userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, String(value))])
+    }
+
     static func numberTooSmall(key: String, entity: String, value: AttributeValue, type: AttributeType)
         -> ObjectGraphError
     {
