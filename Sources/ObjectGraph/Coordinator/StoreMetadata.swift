@@ -46,10 +46,12 @@ extension PersistentStoreCoordinator {
     /// The store type of the file at `path`: `type` when given (checked against the file),
     /// else found from the file's first bytes.
     static func detectType(_ type: String?, _ path: String) throws(ObjectGraphError) -> String {
-        let head: [UInt8]
-        do { head = Array(try BinaryStore.readFile(path).prefix(16)) } catch {
+        // The first bytes, read through SQLite's file layer: a descriptor of our own on an
+        // SQLite file would drop this process's locks on it when closed.
+        guard access(path, R_OK) == 0 else {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no readable store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
+        let head = SQLiteStore.headerBytes(path)
         let found: String?
         if head == Array("SQLite format 3\0".utf8) {
             found = StoreType.sqlite

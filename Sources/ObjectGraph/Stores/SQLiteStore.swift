@@ -46,6 +46,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Opens the file at `path` for this store: created when `creating` and the file is
     /// missing or empty; otherwise checked (metadata, version hashes, integrity, tables).
     ///
+    /// An existing store is checked through a connection that cannot change it
+    /// (`SQLiteConnection(readOnly:)`: no writes, no checkpoint when it closes, its `-shm`
+    /// only read), so a store that is refused, together with its `-wal` and `-shm`, stays
+    /// byte for byte as it was: a stale or foreign `-wal` is never checkpointed into it.
+    /// Only a store that passed is opened for writing.
+    ///
     /// Several processes may open the same new file at once. Each waits for the others'
     /// locks (the busy timeout is set before the first statement), and the store is
     /// created only by the one that finds the file still empty once it holds the write
@@ -56,43 +62,91 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         if !creating && Self.fileSize(path) ?? 0 == 0 {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
-        let connection = try SQLiteConnection(path: path)
-        do throws(ObjectGraphError) {
-            connection.setBusyTimeout(busyTimeout)
-            var tables = try tableNames(connection)
-            if tables.isEmpty {
-                // The journal mode first: switching to WAL cannot happen inside a transaction.
-                try setJournalMode(connection)
-                if try createIfEmpty(connection) {
+        // At most a few rounds: each ends with a store checked or created, unless another
+        // connection created the store between this one's look and its write lock.
+        for _ in 0..<3 {
+            if Self.fileSize(path) ?? 0 > 0, try check(path, expecting: identity) {
+                // Passed: opened for writing only now.
+                let connection = try SQLiteConnection(path: path)
+                do throws(ObjectGraphError) {
+                    connection.setBusyTimeout(busyTimeout)
+                    // The first change to a store we accept is its journal mode.
+                    try setJournalMode(connection)
                     try applyOptions(connection)
-                    return connection
+                } catch {
+                    connection.close()
+                    throw Self.describe(error, path: path)
                 }
-                tables = try tableNames(connection)
+                return connection
             }
-            guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
-                throw ObjectGraphError(
-                    code: ErrorCode.storeInvalidType,
-                    message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            // No tables yet (a new or empty file): create the store, unless another
+            // connection does first.
+            let connection = try SQLiteConnection(path: path)
+            do throws(ObjectGraphError) {
+                connection.setBusyTimeout(busyTimeout)
+                if try tableNames(connection).isEmpty {
+                    // The journal mode first: switching to WAL cannot happen inside a transaction.
+                    try setJournalMode(connection)
+                    if try createIfEmpty(connection) {
+                        try applyOptions(connection)
+                        return connection
+                    }
+                }
+            } catch {
+                connection.close()
+                throw Self.describe(error, path: path)
             }
-            try readMetadata(connection, path: path)
-            if let identity, identity != identifier {
-                throw ObjectGraphError(
-                    code: ErrorCode.storeOperation,
-                    message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)])
-            }
-            try checkCompatible()
-            try checkIntegrity(connection)
-            try checkTables(connection, tables)
-            // Only a store we accept is changed, and the first change is its journal mode.
-            try setJournalMode(connection)
-            try applyOptions(connection)
-        } catch {
             connection.close()
+        }
+        throw ObjectGraphError(
+            code: ErrorCode.storeOpen, message: "cannot open the store '\(path)': other connections kept creating and emptying it",
+            userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    /// Checks the existing store at `path` without changing it: true when it passed,
+    /// false when the file has no tables yet (nothing to check: it is created instead);
+    /// an error says why a store is refused.
+    ///
+    /// One case needs a writer: a hot rollback journal (a store in a rollback journal
+    /// mode whose writer died mid-transaction) must be rolled back before the file can be
+    /// read, and a read-only connection cannot (SQLITE_READONLY_ROLLBACK). Only then is
+    /// the check repeated on a connection that may write, which rolls the journal back.
+    private func check(_ path: String, expecting identity: String?) throws(ObjectGraphError) -> Bool {
+        do throws(ObjectGraphError) {
+            return try check(path, expecting: identity, readOnly: true)
+        } catch {
+            guard error.domain == ObjectGraphError.sqliteDomain, Int32(error.code) == SQLITE_READONLY | (3 << 8) else {  // SQLITE_READONLY_ROLLBACK
+                throw Self.describe(error, path: path)
+            }
+        }
+        do throws(ObjectGraphError) { return try check(path, expecting: identity, readOnly: false) } catch {
             throw Self.describe(error, path: path)
         }
-        return connection
+    }
+
+    private func check(_ path: String, expecting identity: String?, readOnly: Bool) throws(ObjectGraphError) -> Bool {
+        let connection = try SQLiteConnection(path: path, readOnly: readOnly)
+        defer { connection.close() }
+        connection.setBusyTimeout(busyTimeout)
+        let tables = try tableNames(connection)
+        if tables.isEmpty { return false }
+        guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        try readMetadata(connection, path: path)
+        if let identity, identity != identifier {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOperation,
+                message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        try checkCompatible()
+        try checkIntegrity(connection)
+        try checkTables(connection, tables)
+        return true
     }
 
     /// How long this store waits for another connection's lock before 134090, in seconds:
