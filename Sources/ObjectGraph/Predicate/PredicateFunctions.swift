@@ -145,7 +145,7 @@ enum PredicateFunctions {
             case .decimal(let d): return .scalar(.string(d.description))
             case .date(let d): return .scalar(.string(d.formatted(.iso8601)))
             case .uuid(let u): return .scalar(.string(u.uuidString))
-            case .uri(let u): return .scalar(.string(u.absoluteString))
+            case .uri(let u): return .scalar(.string(u))
             case .data, .null: throw wrongType("CAST to NSString", "a value with a text form", value)
             }
         }

@@ -129,15 +129,25 @@ final class SQLiteConnection {
 
     func bind(_ s: OpaquePointer, _ index: Int32, _ value: Int64) { sqlite3_bind_int64(s, index, value) }
 
+    /// Binds every byte of `text`'s UTF-8, embedded NULs included (SQLite keeps them).
     func bind(_ s: OpaquePointer, _ index: Int32, text: String) {
-        sqlite3_bind_text(s, index, text, -1, Self.transient)
+        var text = text
+        text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, utf8.count > 0 else {
+                _ = sqlite3_bind_text(s, index, "", 0, Self.transient)
+                return
+            }
+            _ = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+                sqlite3_bind_text64(s, index, chars, sqlite3_uint64(utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
     func bind(_ s: OpaquePointer, _ index: Int32, bytes: [UInt8]) {
         // An empty blob stays an empty blob, not NULL.
         if bytes.isEmpty { sqlite3_bind_zeroblob(s, index, 0); return }
         bytes.withUnsafeBytes { raw in
-            _ = sqlite3_bind_blob(s, index, raw.baseAddress, Int32(raw.count), Self.transient)
+            _ = sqlite3_bind_blob64(s, index, raw.baseAddress, sqlite3_uint64(raw.count), Self.transient)
         }
     }
 }

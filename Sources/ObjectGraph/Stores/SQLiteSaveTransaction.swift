@@ -178,7 +178,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         case .double(let v): sqlite3_bind_double(s, index, v)
         case .date(let v): sqlite3_bind_double(s, index, v.timeIntervalSinceReferenceDate)
         case .string(let v): db.bind(s, index, text: v)
-        case .uri(let v): db.bind(s, index, text: v.absoluteString)
+        case .uri(let v): db.bind(s, index, text: v)
         case .decimal(let v): db.bind(s, index, text: v.description)
         case .data(let v): db.bind(s, index, bytes: Array(v))
         case .uuid(let v):

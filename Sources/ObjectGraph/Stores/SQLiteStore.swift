@@ -647,7 +647,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         case .double: return .double(sqlite3_column_double(s, column))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, column)))
         case .string: return .string(text(s, column))
-        case .uri: return ValueText.uri(text(s, column)).map { .uri($0) } ?? .null
+        case .uri:
+            let t = text(s, column)
+            return ValueText.isURI(t) ? .uri(t) : .null
         case .decimal: return ValueText.decimal(text(s, column)).map { .decimal($0) } ?? .null
         case .data: return .data(Data(blob(s, column)))
         case .uuid:

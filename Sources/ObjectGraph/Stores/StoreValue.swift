@@ -110,7 +110,7 @@ enum ResultTyping {
             }
             return v
         case .uri:
-            if case .string(let s) = v { return ValueText.uri(s).map { .uri($0) } ?? v }
+            if case .string(let s) = v, ValueText.isURI(s) { return .uri(s) }
             return v
         default:
             return v

@@ -33,6 +33,9 @@ public enum ValueText {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 
+    /// Whether `text` is a URI a URI attribute takes (an absolute one, with a scheme).
+    public static func isURI(_ text: String) -> Bool { uri(text) != nil }
+
     /// A URI: an absolute URL with a scheme. Relative references are refused.
     public static func uri(_ text: String) -> URL? {
         guard let url = URL(string: text), url.scheme != nil else { return nil }
