@@ -15,7 +15,7 @@ import uuid
 from typing import Any, Optional, Union
 
 from ._lib import NULL, lib
-from ._util import check, check_handle, encode
+from ._util import check, check_handle, encode, encode_value
 from .enums import AttributeType, ValueType
 from .errors import ErrorCode, make_error
 
@@ -79,8 +79,10 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return lib.og_value_new_double(value)
     if isinstance(value, str):
         if attribute_type == AttributeType.URI:
-            return check_handle(lib.og_value_new_uri(encode(value), ctypes.byref(err)), err)
-        return check_handle(lib.og_value_new_string(encode(value), ctypes.byref(err)), err)
+            return check_handle(lib.og_value_new_uri(encode(value, "a URI"), ctypes.byref(err)), err)
+        # With its length: a string value keeps the NULs it holds.
+        raw = encode_value(value)
+        return check_handle(lib.og_value_new_string_n(raw, len(raw), ctypes.byref(err)), err)
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         return check_handle(lib.og_value_new_data(data, len(data), ctypes.byref(err)), err)
@@ -118,7 +120,7 @@ def _new_composite(value: Any) -> Any:
             for item in items:
                 lib.og_value_release(item)
     if isinstance(value, dict):
-        keys = [encode(str(k)) for k in value]
+        keys = [encode(str(k), "a dictionary key") for k in value]
         items = [to_value(v) for v in value.values()]
         try:
             key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
@@ -158,7 +160,11 @@ def from_value(handle: int, context: Any = None) -> Value:
         check(lib.og_value_get_bool(handle, ctypes.byref(b), ctypes.byref(err)), err)
         return b.value
     if kind == ValueType.STRING:
-        return _borrowed_text(lib.og_value_get_string, handle)
+        pointer = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        if check(lib.og_value_get_string_n(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err) == NULL:
+            return None
+        return ctypes.string_at(pointer.value, length.value).decode("utf-8", "replace") if pointer.value else ""
     if kind == ValueType.DATE:
         seconds = ctypes.c_double()
         check(lib.og_value_get_date(handle, ctypes.byref(seconds), ctypes.byref(err)), err)
