@@ -1162,7 +1162,9 @@ og_status og_context_has_changes(og_context *context, bool *out, og_error **erro
 /* Validates and writes every change in one transaction. On success temporary
  * IDs become permanent. On failure nothing is written and the changes stay
  * pending: validation errors carry the object, key and value (code 1560 with
- * details when several fail). */
+ * details when several fail). A store whose primary-key counter or a row's
+ * version (Z_OPT) would pass 2^63-1 fails the save with OG_ERROR_STORE_SAVE
+ * naming the entity. */
 og_status og_context_save(og_context *context, og_error **error);
 
 /* Executes a fetch request. Returns NEW results, released with
@@ -1751,8 +1753,10 @@ void og_rows_release(og_rows *rows);
  * OG_ERROR_OBJECT_INACCESSIBLE.
  * Unknown keys give OG_ERROR_UNKNOWN_KEY; a value of the wrong type for the
  * attribute OG_ERROR_TYPE_MISMATCH; an integer outside an Integer16/32
- * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL. Typed
- * getters return OG_NULL for a nil value. */
+ * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL, and so
+ * is a double no decimal can hold (infinity, NaN) written to a Decimal
+ * attribute (minus infinity: _TOO_SMALL). Typed getters return OG_NULL for a
+ * nil value. */
 
 /* The object's entity, LENT by the object's context (valid until it is released). */
 og_entity *og_object_entity(const og_object *object);
