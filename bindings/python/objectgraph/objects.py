@@ -19,7 +19,7 @@ from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, encode_value, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error, take_error
-from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_seconds, to_value
+from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_double, to_seconds, to_value
 
 if TYPE_CHECKING:
     from .context import Context
@@ -165,7 +165,7 @@ class ManagedObject:
         elif access == _layout.INT and type(value) is int:  # bools go the boxed way
             status = lib.og_object_set_int64_at(handle, slot.index, check_int64(value), _byref(err))
         elif access == _layout.DOUBLE and type(value) in (float, int):
-            status = lib.og_object_set_double_at(handle, slot.index, float(value), _byref(err))
+            status = lib.og_object_set_double_at(handle, slot.index, to_double(value), _byref(err))
         else:
             boxed = to_value(value, slot.type)
             try:
@@ -222,7 +222,7 @@ class ManagedObject:
 
     def set_double(self, key: str, value: float) -> None:
         err = _c_void_p()
-        self._settle(lib.og_object_set_double(self._h, encode(key), float(value), _byref(err)), err)
+        self._settle(lib.og_object_set_double(self._h, encode(key), to_double(value), _byref(err)), err)
 
     def get_bool(self, key: str) -> Optional[bool]:
         out = ctypes.c_bool()
@@ -242,7 +242,7 @@ class ManagedObject:
 
     def set_date(self, key: str, value: Union[_dt.datetime, float]) -> None:
         """Sets a date from a datetime (naive = UTC) or seconds since 1970 UTC."""
-        seconds = to_seconds(value) if isinstance(value, _dt.datetime) else float(value)
+        seconds = to_seconds(value) if isinstance(value, _dt.datetime) else to_double(value)
         err = _c_void_p()
         self._settle(lib.og_object_set_date(self._h, encode(key), seconds, _byref(err)), err)
 

@@ -19,7 +19,7 @@ from ._util import check, check_handle, encode, encode_value
 from .enums import AttributeType, ValueType
 from .errors import ErrorCode, make_error
 
-__all__ = ["Value", "to_value", "from_value", "to_seconds", "from_seconds", "check_int64"]
+__all__ = ["Value", "to_value", "to_double", "from_value", "to_seconds", "from_seconds", "check_int64"]
 
 Value = Union[None, bool, int, float, str, bytes, _dt.datetime, decimal.Decimal, uuid.UUID]
 
@@ -42,6 +42,8 @@ def from_seconds(seconds: float) -> _dt.datetime:
 
 def check_int64(number: int) -> int:
     """ctypes would silently wrap an integer that does not fit in 64 bits."""
+    if not isinstance(number, int):
+        raise make_error(f"an integer is an int, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH)
     if number > INT64_MAX:
         raise make_error(
             f"{number} is larger than the largest 64-bit integer", ErrorCode.VALIDATION_NUMBER_TOO_LARGE,
@@ -53,6 +55,20 @@ def check_int64(number: int) -> int:
             "NSCocoaErrorDomain",
         )
     return number
+
+
+def to_double(number: Any) -> float:
+    """A number as a double; an int too large for one is a validation error (1610),
+    and anything that is not a number a type mismatch, not a raw Python error."""
+    if isinstance(number, float):
+        return number
+    try:
+        return float(number)
+    except OverflowError:
+        raise make_error(f"{number} is too large for a double", ErrorCode.VALIDATION_NUMBER_TOO_LARGE,
+                         "NSCocoaErrorDomain") from None
+    except (TypeError, ValueError):
+        raise make_error(f"a double is a number, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH) from None
 
 
 def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
@@ -71,7 +87,7 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return lib.og_value_new_bool(value)
     if isinstance(value, int):
         if attribute_type in (AttributeType.DOUBLE, AttributeType.FLOAT):
-            return lib.og_value_new_double(float(value))
+            return lib.og_value_new_double(to_double(value))
         if attribute_type == AttributeType.DECIMAL:
             return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
         return lib.og_value_new_int64(check_int64(value))

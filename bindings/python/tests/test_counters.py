@@ -127,3 +127,26 @@ def test_a_transient_to_many_of_a_fetched_object(tmp_path, store_type) -> None:
             (book,) = ctx.fetch("Book")
             book.idol = author
             assert list(author.fans) == [book]
+
+
+def test_numbers_python_cannot_convert_are_errors_of_the_library() -> None:
+    model = og.Model()
+    book = model.add_entity("Book")
+    book.add_attribute("rating", "double")
+    book.add_attribute("pages", "integer64")
+    with og.Coordinator(model) as coordinator:
+        coordinator.add_store("InMemory")
+        with og.Context(coordinator) as ctx:
+            b = ctx.insert("Book", rating=1.5, pages=3)
+            with pytest.raises(og.ValidationError) as info:
+                b.rating = 10**400
+            assert info.value.code == og.ErrorCode.VALIDATION_NUMBER_TOO_LARGE
+            with pytest.raises(og.ValidationError):
+                b.set_double("rating", 10**400)
+            with pytest.raises(og.ValidationError):
+                b.pages = 2**64
+            with pytest.raises(og.TypeMismatchError):
+                b.set_int64("pages", "3")  # type: ignore[arg-type]
+            with pytest.raises(og.TypeMismatchError):
+                b.set_double("rating", "x")  # type: ignore[arg-type]
+            assert (b.rating, b.pages) == (1.5, 3)
