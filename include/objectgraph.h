@@ -19,6 +19,14 @@
  *    OG_ERROR_INVALID_UTF8. Strings returned as `char *` are owned by the caller
  *    and freed with og_free; strings returned as `const char *` are borrowed, and
  *    the function says for how long they stay valid.
+ *  - Strings with their length: an `_n` variant takes a pointer and a byte
+ *    length instead of a NUL-terminated string (NULL is allowed with length 0),
+ *    or gives back a length with the string (which is still followed by a NUL).
+ *    Values (og_value_new_string_n, og_object_set_string_n) keep the NULs they
+ *    hold, as Core Data and SQLite keep them, and so do predicate arguments made
+ *    from such values; the getters without _n show such a string only up to its
+ *    first NUL. A name or a path given with its length (og_coordinator_add_store_n)
+ *    that holds a NUL is OG_ERROR_INVALID_ARGUMENT: no name or file can.
  *  - Dates cross the interface as double seconds since 1970-01-01 00:00:00 UTC.
  *    Decimals cross as their decimal string ("12.50"); UUIDs as 16 bytes.
  *  - Threads: a context and the objects it lends belong to the thread that
@@ -430,7 +438,12 @@ og_value *og_value_new_uuid(const uint8_t bytes[16], og_error **error);
  * URIs must parse as URIs. NULL and an error otherwise. */
 og_value *og_value_new_string(const char *utf8, og_error **error);
 og_value *og_value_new_decimal(const char *text, og_error **error);
+/* A URI keeps its text exactly (a space is not percent-encoded); it must be an
+ * absolute URI, with a scheme. */
 og_value *og_value_new_uri(const char *text, og_error **error);
+/* A string of `length` bytes of UTF-8 at `utf8`, embedded NULs kept (NULL is
+ * allowed when `length` is 0). OG_ERROR_INVALID_UTF8 for invalid UTF-8. */
+og_value *og_value_new_string_n(const char *utf8, size_t length, og_error **error);
 
 /* A NEW array of copies of `count` values (an argument for IN, BETWEEN, or
  * an object to evaluate against). */
@@ -478,6 +491,10 @@ og_status og_value_get_string(const og_value *value, const char **out, og_error 
 og_status og_value_get_decimal(const og_value *value, const char **out, og_error **error);
 og_status og_value_get_uri(const og_value *value, const char **out, og_error **error);
 og_status og_value_get_data(const og_value *value, const void **bytes, size_t *length, og_error **error);
+/* A string value and its length in bytes, embedded NULs included (a NUL
+ * follows it). BORROWED: valid until the value is released. OG_NULL with
+ * *out NULL and *length 0 for a null value. */
+og_status og_value_get_string_n(const og_value *value, const char **out, size_t *length, og_error **error);
 
 /* The object ID of an OG_VALUE_OBJECT_ID value, as its URI (og_object_id_uri's
  * form; the value also reads as that URI with og_value_get_uri). BORROWED:
@@ -499,7 +516,12 @@ og_model *og_model_new(void);
  * (Xcode's folders; the current version of a versioned one), `.mom` and `.momd`
  * (compiled models). Returns a NEW model, or NULL with OG_ERROR_INVALID_MODEL
  * (naming the file, entity and property) or OG_ERROR_INVALID_ARGUMENT for a
- * path that cannot be read or has an unknown extension. */
+ * path that cannot be read or has an unknown extension.
+ * Names: entity, property, configuration, fetch index and constraint names are
+ * letters, digits and underscores, not starting with a digit (what Xcode
+ * accepts; docs/model-format.md). Any other name, from any file format or made
+ * in code, is OG_ERROR_INVALID_MODEL naming it (user info key "invalidName")
+ * when the model is loaded, validated or given to a coordinator. */
 og_model *og_model_load(const char *path, og_error **error);
 
 /* The model the store file at `path` keeps of itself, as a NEW model: Apple's
@@ -997,8 +1019,18 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
  * OG_ERROR_STORE_INVALID_TYPE (unknown type, or a file that is not a store),
  * OG_ERROR_STORE_OPEN (a path that cannot be opened),
  * OG_ERROR_STORE_INCOMPATIBLE_VERSION (a store written with a model whose
- * version hashes differ; the message names the entity). */
+ * version hashes differ; the message names the entity).
+ * An existing SQLite store is checked (metadata, version hashes, integrity,
+ * tables) through a read-only connection that never checkpoints: a store that
+ * is refused stays byte for byte as it was, with its -wal and -shm, even when
+ * the -wal beside it belongs to another database. */
 og_store *og_coordinator_add_store(og_coordinator *coordinator, const char *type, const char *path, og_error **error);
+
+/* og_coordinator_add_store with the path given as `length` bytes: a path
+ * holding a NUL is OG_ERROR_INVALID_ARGUMENT, never cut short at it (NULL with
+ * length 0: no path, as for an InMemory store). */
+og_store *og_coordinator_add_store_n(og_coordinator *coordinator, const char *type, const char *path, size_t length,
+                                     og_error **error);
 
 /* An atomic store implemented in C: the library keeps the store's records in
  * memory and hands the callbacks the whole store as one document in the Binary
@@ -1173,7 +1205,9 @@ og_status og_context_has_changes(og_context *context, bool *out, og_error **erro
 /* Validates and writes every change in one transaction. On success temporary
  * IDs become permanent. On failure nothing is written and the changes stay
  * pending: validation errors carry the object, key and value (code 1560 with
- * details when several fail). */
+ * details when several fail). A store whose primary-key counter or a row's
+ * version (Z_OPT) would pass 2^63-1 fails the save with OG_ERROR_STORE_SAVE
+ * naming the entity. */
 og_status og_context_save(og_context *context, og_error **error);
 
 /* Executes a fetch request. Returns NEW results, released with
@@ -1870,8 +1904,10 @@ void og_rows_release(og_rows *rows);
  * OG_ERROR_OBJECT_INACCESSIBLE.
  * Unknown keys give OG_ERROR_UNKNOWN_KEY; a value of the wrong type for the
  * attribute OG_ERROR_TYPE_MISMATCH; an integer outside an Integer16/32
- * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL. Typed
- * getters return OG_NULL for a nil value. */
+ * attribute's range OG_ERROR_VALIDATION_NUMBER_TOO_LARGE or _TOO_SMALL, and so
+ * is a double no decimal can hold (infinity, NaN) written to a Decimal
+ * attribute (minus infinity: _TOO_SMALL). Typed getters return OG_NULL for a
+ * nil value. */
 
 /* The object's entity, LENT by the object's context (valid until it is released). */
 og_entity *og_object_entity(const og_object *object);
@@ -1898,6 +1934,11 @@ og_status og_object_set_date(og_object *object, const char *key, double seconds_
 /* *out is owned: free with og_free. */
 og_status og_object_get_string(og_object *object, const char *key, char **out, og_error **error);
 og_status og_object_set_string(og_object *object, const char *key, const char *utf8, og_error **error);
+/* The same with lengths: the string's bytes, embedded NULs included. The getter's
+ * *out is owned (og_free) and followed by a NUL; *length excludes it. The setter
+ * takes `length` bytes of UTF-8 at `utf8` (NULL with length 0 is ""). */
+og_status og_object_get_string_n(og_object *object, const char *key, char **out, size_t *length, og_error **error);
+og_status og_object_set_string_n(og_object *object, const char *key, const char *utf8, size_t length, og_error **error);
 /* *bytes is owned: free with og_free (NULL for empty data). */
 og_status og_object_get_data(og_object *object, const char *key, void **bytes, size_t *length, og_error **error);
 og_status og_object_set_data(og_object *object, const char *key, const void *bytes, size_t length, og_error **error);

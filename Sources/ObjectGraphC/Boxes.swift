@@ -5,10 +5,16 @@ import Glibc
 #endif
 
 /// A C copy of a Swift string, freed with its owner: the storage behind every borrowed
-/// `const char *` the interface returns.
+/// `const char *` the interface returns. Every byte of the UTF-8 is kept (embedded NULs
+/// included, which `length` counts), followed by a NUL.
 final class CString {
     let pointer: UnsafeMutablePointer<CChar>
-    init(_ s: String) { pointer = strdup(s)! }
+    let length: Int
+    init(_ s: String) {
+        var n = 0
+        pointer = withUnsafeMutablePointer(to: &n) { ownedString(s, length: $0) }
+        length = n
+    }
     deinit { free(pointer) }
 }
 
@@ -50,7 +56,7 @@ final class ValueBox: HandleBox {
         switch value {
         case .string(let s): CString(s)
         case .decimal(let d): CString(d.description)
-        case .uri(let u): CString(u.absoluteString)
+        case .uri(let u): CString(u)
         default: nil
         }
     }()

@@ -133,7 +133,7 @@ private func keys(_ e: OpaquePointer?, _ index: Int) -> [CString] {
 /// A NEW og_value holding an object ID (OG_VALUE_OBJECT_ID), its URI as the value.
 func objectIDValue(_ id: ManagedObjectID) -> OpaquePointer {
     let uri = id.uriRepresentation
-    let box = ValueBox(URL(string: uri).map { .uri($0) } ?? .string(uri))
+    let box = ValueBox(.uri(uri))
     box.objectID = CString(uri)
     return handles.make(box)
 }

@@ -22,6 +22,18 @@ public func og_coordinator_add_store(_ c: OpaquePointer?, _ type: UnsafePointer<
     }
 }
 
+@_cdecl("og_coordinator_add_store_n")
+public func og_coordinator_add_store_n(_ c: OpaquePointer?, _ type: UnsafePointer<CChar>?, _ path: UnsafePointer<CChar>?, _ length: Int,
+                                       _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
+        let kind = try string(type, "the store type")
+        let file = path == nil && length == 0 ? "" : try string(path, length: length, "the path", allowsNUL: false)
+        let store = try coordinator.addPersistentStore(type: kind, path: file)
+        return try handles.lend(store, from: c) { StoreBox(store) }
+    }
+}
+
 @_cdecl("og_coordinator_store_count")
 public func og_coordinator_store_count(_ c: OpaquePointer?) -> Int {
     (try? handles.get(c, CoordinatorBox.self))?.coordinator.persistentStores.count ?? 0

@@ -8,7 +8,7 @@ private func model(_ m: OpaquePointer?) throws(ObjectGraphError) -> ManagedObjec
 }
 
 /// An owned C string, or NULL (with no error) for nil.
-func ownedOrNull(_ s: String?) -> UnsafeMutablePointer<CChar>? { s.map(ownedString) }
+func ownedOrNull(_ s: String?) -> UnsafeMutablePointer<CChar>? { s.map { ownedString($0) } }
 
 /// Runs `body` for a getter that returns an owned string or NULL.
 func text(_ err: ErrorOut, _ body: () throws(ObjectGraphError) -> String?) -> UnsafeMutablePointer<CChar>? {

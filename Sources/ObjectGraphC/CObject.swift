@@ -135,7 +135,7 @@ public func og_object_get_string(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?
     get(o, k, out, nil, "a string", err) { v in
         switch v {
         case .string(let s): ownedString(s)
-        case .uri(let u): ownedString(u.absoluteString)
+        case .uri(let u): ownedString(u)
         case .decimal(let d): ownedString(d.description)
         default: nil
         }
@@ -145,6 +145,33 @@ public func og_object_get_string(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?
 @_cdecl("og_object_set_string")
 public func og_object_set_string(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ text: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
     set(o, k, err) { () throws(ObjectGraphError) in text == nil ? .null : .string(try string(text, "the string")) }
+}
+
+@_cdecl("og_object_get_string_n")
+public func og_object_get_string_n(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                   _ length: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let out = try required(out, "out"), length = try required(length, "length")
+        out.pointee = nil
+        length.pointee = 0
+        let v = try x.value(forKey: k)
+        switch v {
+        case .null: return OG_NULL
+        case .string(let s): out.pointee = ownedString(s, length: length)
+        case .uri(let u): out.pointee = ownedString(u, length: length)
+        case .decimal(let d): out.pointee = ownedString(d.description, length: length)
+        default: throw .wrongKind(key: k, entity: x.entity.name, expected: "a string (it holds \(v.kindName))")
+        }
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_string_n")
+public func og_object_set_string_n(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ text: UnsafePointer<CChar>?, _ length: Int,
+                                   _ err: ErrorOut) -> Int32 {
+    set(o, k, err) { () throws(ObjectGraphError) in .string(try string(text, length: length, "the string", allowsNUL: true)) }
 }
 
 @_cdecl("og_object_get_data")
@@ -160,8 +187,8 @@ public func og_object_get_data(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, 
         if v.isNull { return OG_NULL }
         guard case .data(let d) = v else { throw .wrongKind(key: k, entity: x.entity.name, expected: "binary data (it holds \(v.kindName))") }
         if d.isEmpty { return OG_OK }
-        let p = malloc(d.count)!
-        d.withUnsafeBytes { p.copyMemory(from: $0.baseAddress!, byteCount: d.count) }
+        guard let p = malloc(d.count) else { throw .invalidArgument("cannot allocate \(d.count) bytes for the value of '\(k)'") }
+        d.withUnsafeBytes { raw in if let base = raw.baseAddress { p.copyMemory(from: base, byteCount: d.count) } }
         bytesOut.pointee = p
         lengthOut.pointee = d.count
         return OG_OK

@@ -14,6 +14,7 @@ private func contents(_ items: UnsafePointer<OpaquePointer?>?, _ count: Int, _ w
 }
 
 private func names(_ list: UnsafePointer<UnsafePointer<CChar>?>?, _ count: Int, _ what: String) throws(ObjectGraphError) -> [String] {
+    guard count >= 0 else { throw .invalidArgument("the number of \(what) is negative") }
     if count == 0 { return [] }
     guard let list else { throw .invalidArgument("the \(what) array is NULL but the count is \(count)") }
     var out: [String] = []

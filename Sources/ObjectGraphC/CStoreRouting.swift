@@ -30,7 +30,7 @@ private func plist(_ v: PredicateValue, _ what: String) throws(ObjectGraphError)
         case .data(let d): return .data(Array(d))
         case .decimal(let d): return .string(d.description)
         case .uuid(let u): return .string(u.uuidString)
-        case .uri(let u): return .string(u.absoluteString)
+        case .uri(let u): return .string(u)
         }
     case .collection(let items):
         var out: [PropertyListValue] = []

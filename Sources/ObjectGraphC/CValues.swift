@@ -35,6 +35,11 @@ public func og_value_new_string(_ text: UnsafePointer<CChar>?, _ err: ErrorOut) 
     handle(err) { () throws(ObjectGraphError) in make(.string(try string(text, "the string"))) }
 }
 
+@_cdecl("og_value_new_string_n")
+public func og_value_new_string_n(_ text: UnsafePointer<CChar>?, _ length: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in make(.string(try string(text, length: length, "the string", allowsNUL: true))) }
+}
+
 @_cdecl("og_value_new_decimal")
 public func og_value_new_decimal(_ text: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
@@ -48,8 +53,8 @@ public func og_value_new_decimal(_ text: UnsafePointer<CChar>?, _ err: ErrorOut)
 public func og_value_new_uri(_ text: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         let s = try string(text, "the URI")
-        guard let u = ValueText.uri(s) else { throw .invalidArgument("'\(s)' is not an absolute URI") }
-        return make(.uri(u))
+        guard ValueText.isURI(s) else { throw .invalidArgument("'\(s)' is not an absolute URI") }
+        return make(.uri(s))
     }
 }
 
@@ -172,6 +177,21 @@ private func borrowedText(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<Unsaf
 @_cdecl("og_value_get_string")
 public func og_value_get_string(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ err: ErrorOut) -> Int32 {
     borrowedText(v, out, "a string", { if case .string = $0 { true } else { false } }, err)
+}
+
+@_cdecl("og_value_get_string_n")
+public func og_value_get_string_n(_ v: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?, _ length: UnsafeMutablePointer<Int>?,
+                                  _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let box = try handles.get(v, ValueBox.self)
+        let out = try required(out, "out"), length = try required(length, "length")
+        let value = try box.scalar()
+        if value.isNull { out.pointee = nil; length.pointee = 0; return OG_NULL }
+        guard case .string = value, let text = box.text else { throw mismatch(value, "a string") }
+        out.pointee = UnsafePointer(text.pointer)
+        length.pointee = text.length
+        return OG_OK
+    }
 }
 
 @_cdecl("og_value_get_decimal")

@@ -48,11 +48,41 @@ func string(_ p: UnsafePointer<CChar>?, _ what: String) throws(ObjectGraphError)
     return s
 }
 
+/// A caller's string given by pointer and byte length (the `_n` functions): NULL with a
+/// length, and invalid UTF-8, are errors naming the argument. A value keeps the NULs it
+/// holds (`allowsNUL`); a name or a path with a NUL is an error, as no file or name can
+/// hold one.
+func string(_ p: UnsafePointer<CChar>?, length: Int, _ what: String, allowsNUL: Bool) throws(ObjectGraphError) -> String {
+    guard length >= 0 else { throw .invalidArgument("the length of \(what) is negative") }
+    if length == 0 { return "" }
+    guard let p else { throw .invalidArgument("\(what) is NULL but its length is \(length)") }
+    let bytes = UnsafeRawBufferPointer(start: UnsafeRawPointer(p), count: length)
+    if !allowsNUL, bytes.contains(0) {
+        throw .invalidArgument("\(what) contains a NUL character (at byte \(bytes.firstIndex(of: 0) ?? 0)), which no name or path may hold")
+    }
+    guard let s = String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self) else {
+        throw ObjectGraphError(
+            domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.invalidUTF8, message: "\(what) is not valid UTF-8")
+    }
+    return s
+}
+
 /// An out-parameter the caller must supply.
 func required<T>(_ p: UnsafeMutablePointer<T>?, _ what: String) throws(ObjectGraphError) -> UnsafeMutablePointer<T> {
     guard let p else { throw .invalidArgument("the out-parameter \(what) is NULL") }
     return p
 }
 
-/// An owned C copy of `s`, freed by the caller with og_free.
-func ownedString(_ s: String) -> UnsafeMutablePointer<CChar> { strdup(s)! }
+/// An owned C copy of `s`, freed by the caller with og_free: every byte of its UTF-8
+/// (embedded NULs included), then a NUL. `length`, when given, receives the byte count
+/// without the terminator.
+func ownedString(_ s: String, length: UnsafeMutablePointer<Int>? = nil) -> UnsafeMutablePointer<CChar> {
+    let utf8 = Array(s.utf8)
+    // malloc, as strdup did: og_free (free) releases it. Only running out of memory fails.
+    let raw = malloc(utf8.count + 1)!
+    utf8.withUnsafeBytes { bytes in if let base = bytes.baseAddress { raw.copyMemory(from: base, byteCount: bytes.count) } }
+    let p = raw.assumingMemoryBound(to: CChar.self)
+    p[utf8.count] = 0
+    length?.pointee = utf8.count
+    return p
+}

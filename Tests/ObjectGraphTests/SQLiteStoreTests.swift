@@ -285,3 +285,41 @@ final class SQLiteSchemaTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT COUNT(*) FROM Z_4RELATED"), [["1"]])
     }
 }
+
+/// Transient relationships have no column: reading one of a fetched object asks the store
+/// nothing (this was an index trap in `fetchRows(pointingAt:through:)`).
+final class SQLiteStoreTransientRelationshipTests: XCTestCase {
+    func testTransientToManyOfAFetchedObjectStartsEmptyAndHoldsWhatIsSet() throws {
+        let model = try makeLibraryModel()
+        let author = model.entity(named: "Author")!, book = model.entity(named: "Book")!
+        let fans = try author.addRelationship(named: "fans", destination: book, toMany: true)
+        let idol = try book.addRelationship(named: "idol", destination: author)
+        try fans.setInverse(idol)
+        try fans.setTransient(true)
+        try idol.setTransient(true)
+        let readers = try author.addRelationship(named: "readers", destination: book, toMany: true)
+        try readers.setTransient(true)  // transient and without an inverse
+        for type in [StoreType.sqlite, StoreType.binary, StoreType.inMemory] {
+            let path = try temporaryDirectory() + "/books.\(type)"
+            let stack = try Stack(model: model, path: path, type: type)
+            let a = try stack.context.insertObject(entityName: "Author")
+            try a.setValue("Ann", forKey: "name")
+            let b = try stack.context.insertObject(entityName: "Book")
+            try b.setValue("T", forKey: "title")
+            try b.setObject(a, forKey: "author")
+            try stack.context.save()
+            let fresh = ManagedObjectContext(coordinator: stack.coordinator)
+            let fetched = try fresh.fetch(FetchRequest(entityName: "Author"))[0]
+            XCTAssertEqual(try fetched.objects(forKey: "fans").count, 0, type)
+            XCTAssertEqual(try fetched.objects(forKey: "readers").count, 0, type)
+            XCTAssertEqual(try fetched.objects(forKey: "books").count, 1, type)
+            let fetchedBook = try fresh.fetch(FetchRequest(entityName: "Book"))[0]
+            XCTAssertNil(try fetchedBook.object(forKey: "idol"), type)
+            try fetchedBook.setObject(fetched, forKey: "idol")
+            XCTAssertEqual(try fetched.objects(forKey: "fans").count, 1, type)
+            let other = ManagedObjectContext(coordinator: stack.coordinator)
+            let otherAuthor = try other.fetch(FetchRequest(entityName: "Author"))[0]
+            XCTAssertEqual(try otherAuthor.objects(forKey: "fans").count, 0, type)
+        }
+    }
+}

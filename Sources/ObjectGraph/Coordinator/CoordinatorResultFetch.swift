@@ -22,13 +22,15 @@ extension PersistentStoreCoordinator {
         try lock.withLock { () throws(ObjectGraphError) in try record.store.fetchIdentities(request, entity: entity) }
     }
 
-    /// Reads related rows of one store for in-memory evaluation without a context, each under the lock.
+    /// Reads related rows of one store for in-memory evaluation without a context, each
+    /// under the lock. The source keeps the coordinator (it holds nothing back), so its
+    /// readers work for as long as anyone keeps them.
     func rowSource(_ record: AttachedStore) -> RowSource {
         RowSource(
-            load: { [unowned self] (e, k) throws(ObjectGraphError) in
+            load: { [self] (e, k) throws(ObjectGraphError) in
                 try lock.withLock { () throws(ObjectGraphError) in try record.store.fetchRow(entity: e, primaryKey: k) }
             },
-            members: { [unowned self] (row, r) throws(ObjectGraphError) in
+            members: { [self] (row, r) throws(ObjectGraphError) in
                 try lock.withLock { () throws(ObjectGraphError) in try record.store.fetchMembers(of: row.primaryKey, through: r) }
             })
     }

@@ -12,7 +12,7 @@ public enum StoreOrder {
         case (.null, .null): return 0
         case (.integer(let x), .integer(let y)): return x < y ? -1 : x > y ? 1 : 0
         case (.string(let x), .string(let y)): return bytes(x.utf8, y.utf8)
-        case (.uri(let x), .uri(let y)): return bytes(x.absoluteString.utf8, y.absoluteString.utf8)
+        case (.uri(let x), .uri(let y)): return bytes(x.utf8, y.utf8)
         case (.data(let x), .data(let y)): return bytes(x, y)
         case (.uuid(let x), .uuid(let y)): return bytes(uuidBytes(x), uuidBytes(y))
         case (.decimal(let x), .decimal(let y)): return x < y ? -1 : x > y ? 1 : 0

@@ -13,7 +13,9 @@ public enum ContextNotificationName: Int, Sendable, CaseIterable {
 /// What a notification carries: Core Data's userInfo keys as properties.
 public struct ContextNotification {
     public let name: ContextNotificationName
-    public unowned let context: ManagedObjectContext
+    /// The context that posted it (kept alive by the notification, as Foundation's
+    /// notifications keep their object).
+    public let context: ManagedObjectContext
     /// `NSInsertedObjectsKey`.
     public var inserted: [ManagedObject] = []
     /// `NSUpdatedObjectsKey`.

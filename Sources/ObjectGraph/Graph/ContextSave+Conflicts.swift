@@ -78,7 +78,8 @@ extension ManagedObjectContext {
             if let persisted {
                 coordinator.rowCache.record(key, row: persisted, version: persisted.version)
             } else if storeVersion == 0 {
-                coordinator.rowCache.record(key, row: nil, version: max(old, cached?.version ?? 0) + 1)
+                let newest = max(old, cached?.version ?? 0)
+                coordinator.rowCache.record(key, row: nil, version: newest == .max ? newest : newest + 1)
             }
             conflicts.append(MergeConflict(
                 object: o, old: o.snapshot, cached: cached?.row, cachedIsNewer: cacheNewer && cached?.row != nil,
@@ -96,7 +97,9 @@ extension ManagedObjectContext {
             coordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, ref), row: row, version: row.version, time: now)
         }
         for (o, ref) in deletes {
-            coordinator.rowCache.record(RowCache.key(o.entity, o.primaryKey, ref), row: nil, version: (o.snapshot?.version ?? 0) + 1, time: now)
+            // The tombstone is newer than the row deleted (a row at the largest version stays there).
+            let version = o.snapshot?.version ?? 0
+            coordinator.rowCache.record(RowCache.key(o.entity, o.primaryKey, ref), row: nil, version: version == .max ? version : version + 1, time: now)
         }
     }
 }

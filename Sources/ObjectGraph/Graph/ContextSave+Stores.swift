@@ -140,11 +140,9 @@ extension ManagedObjectContext {
                 newKeys[ObjectIdentifier(o)] = o.objectID.primaryKey
             }
             guard !objects.isEmpty else { continue }
-            var next = try tx.allocatePrimaryKeys(for: root, count: objects.count)
-            for o in objects {
-                newKeys[ObjectIdentifier(o)] = next
-                next += 1
-            }
+            // The store checked that first ... first + count - 1 are all keys.
+            let first = try tx.allocatePrimaryKeys(for: root, count: objects.count)
+            for (i, o) in objects.enumerated() { newKeys[ObjectIdentifier(o)] = first &+ Int64(i) }
         }
     }
 

@@ -87,7 +87,7 @@ extension ManagedObjectContext {
                     written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
                 for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: (o.snapshot?.version ?? 0) &+ 1, values: try rowValues(o, newKeys))
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try rowValues(o, newKeys))
                     try tx.update(row)
                     written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
@@ -159,6 +159,21 @@ extension ManagedObjectContext {
                 try tx.setMembers(of: owner, through: r, to: members)
             }
         }
+    }
+
+    /// The row version an update writes: one more than the version the object was read
+    /// at. Versions come from files (`Z_OPT`), so one at `Int64.max` fails the save
+    /// (134030) instead of wrapping to a version other writers would take for older.
+    func nextVersion(_ o: ManagedObject, _ store: PersistentStoreCoordinator.AttachedStore) throws(ObjectGraphError) -> Int64 {
+        let current = o.snapshot?.version ?? 0
+        let (next, overflow) = current.addingReportingOverflow(1)
+        guard !overflow else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeSave,
+                message: "cannot update \(o.objectID.uriRepresentation): its row version (Z_OPT) in the store '\(store.store.path)' is \(current), the largest there is",
+                userInfo: [(ErrorUserInfoKey.entity, o.entity.name), (ErrorUserInfoKey.filePath, store.store.path)])
+        }
+        return next
     }
 
     /// One value per slot, as the store keeps it: attributes as they are, a to-one as the

@@ -400,6 +400,8 @@ open class ManagedObject: CustomStringConvertible {
         let s = RelationState()
         if let inverse = r.inverseRelationship, !inverse.isToMany {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
+        } else if r.isTransient {
+            // Nothing stores a transient relationship: it starts empty.
         } else if !isInserted, let parent = context.parentContext {
             for id in try parent.membersForChild(objectID, r) {
                 let member = try context.childObject(forParent: id)

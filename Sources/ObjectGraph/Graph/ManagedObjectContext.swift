@@ -412,7 +412,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var result: [ManagedObject] = []
         var seen = Set<ObjectIdentifier>()
         var base: [ManagedObject] = []
-        if let parent = parentContext, let forward = inverse.inverseRelationship {
+        if inverse.isTransient || inverse.inverseRelationship?.isTransient == true {
+            // Transient: no store or parent holds it; only what this context set counts.
+        } else if let parent = parentContext, let forward = inverse.inverseRelationship {
             if !owner.isInserted {
                 for id in try parent.membersForChild(owner.objectID, forward) { base.append(try childObject(forParent: id)) }
             }

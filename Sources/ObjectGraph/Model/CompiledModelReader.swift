@@ -200,7 +200,7 @@ struct CompiledModelReader {
         case "NSUUID": if case .data(let b)? = field(ref, "NS.uuidbytes"), b.count == 16 {
                 return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
             }
-        case "NSURL": if let s = archive.string(field(ref, "NS.relative")), let u = ValueText.uri(s) { return .uri(u) }
+        case "NSURL": if let s = archive.string(field(ref, "NS.relative")), ValueText.isURI(s) { return .uri(s) }
         case "NSDecimalNumber", "NSDecimalNumberPlaceholder":
             return nil  // momc writes decimal defaults as archived mantissas; left unset
         default: break

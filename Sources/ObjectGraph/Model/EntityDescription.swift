@@ -256,11 +256,10 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         subentities.contains { sub in sub.ownProperties.contains { $0.name == name } || sub.hasSubentityProperty(named: name) }
     }
 
+    /// The rule of `ModelName`, checked as a name is given.
     static func checkName(_ name: String, what: String) throws(ObjectGraphError) {
-        guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_",
-            name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" })
-        else {
-            throw .invalidModel("'\(name)' is not a valid name for a \(what): use letters, digits and '_', starting with a letter")
+        if let why = ModelName.problem(name) {
+            throw .invalidModel("\(ModelName.shown(name)) is not a valid name for a \(what): \(why)")
         }
     }
 

@@ -122,7 +122,7 @@ enum PredicateVariables {
         case .decimal(let d): return d.description
         case .date(let d): return "CAST(\(d.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .uuid(let u): return quoted(u.uuidString)
-        case .uri(let u): return quoted(u.absoluteString)
+        case .uri(let u): return quoted(u)
         case .data:
             throw .invalidArgument("substitution variable $\(variable): binary data has no predicate literal")
         }

@@ -303,8 +303,8 @@ private struct JSONModelReader {
             guard let u = UUID(uuidString: s) else { throw bad }
             return .uuid(u)
         case (.uri, .string(let s)):
-            guard let u = ValueText.uri(s) else { throw bad }
-            return .uri(u)
+            guard ValueText.isURI(s) else { throw bad }
+            return .uri(s)
         default: throw bad
         }
     }
@@ -443,7 +443,7 @@ private struct JSONModelWriter {
         case .data(let d): .string(d.base64EncodedString())
         case .decimal(let d): .string(d.description)
         case .uuid(let u): .string(u.uuidString)
-        case .uri(let u): .string(u.absoluteString)
+        case .uri(let u): .string(u)
         }
     }
 }

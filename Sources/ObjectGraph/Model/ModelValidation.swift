@@ -5,6 +5,7 @@ extension ManagedObjectModel {
     /// types, transformers only where values are transformed, configurations, templates,
     /// constraints and indexes that name what exists. Errors name the entity and property.
     public func validate() throws(ObjectGraphError) {
+        try validateNames()
         for entity in entities {
             let at = ModelLocation(entity: entity.name)
             var seen: Set<ObjectIdentifier> = []
@@ -47,6 +48,42 @@ extension ManagedObjectModel {
         }
         for (name, template) in fetchRequestTemplatesByName where entity(named: template.entityName) == nil {
             throw ModelLocation().error("fetch request template '\(name)' names the unknown entity '\(template.entityName)'")
+        }
+    }
+
+    /// Every name a store turns into SQL, or a file can carry, is a plain identifier
+    /// (`ModelName.isValid`): entities, properties, configurations, fetch indexes and the
+    /// property names of uniqueness constraints and fetch-index elements. Checked before
+    /// anything else, so that no later message or statement ever holds a hostile name.
+    func validateNames() throws(ObjectGraphError) {
+        for entity in entities {
+            if let why = ModelName.problem(entity.name) {
+                throw ModelName.error(ModelLocation(), "entity", entity.name, why)
+            }
+        }
+        for entity in entities {
+            let at = ModelLocation(entity: entity.name)
+            for property in entity.ownProperties {
+                if let why = ModelName.problem(property.name) {
+                    throw ModelName.error(at, "property", property.name, why)
+                }
+            }
+            for constraint in entity.uniquenessConstraints {
+                for name in constraint {
+                    if let why = ModelName.problem(name) { throw ModelName.error(at, "property in a uniqueness constraint", name, why) }
+                }
+            }
+            for index in entity.fetchIndexes {
+                if let why = ModelName.problem(index.name) { throw ModelName.error(at, "fetch index", index.name, why) }
+                for element in index.elements {
+                    if let why = ModelName.problem(element.property) {
+                        throw ModelName.error(at, "property in fetch index '\(index.name)'", element.property, why)
+                    }
+                }
+            }
+        }
+        for name in configurations {
+            if let why = ModelName.problem(name) { throw ModelName.error(ModelLocation(), "configuration", name, why) }
         }
     }
 
@@ -114,5 +151,56 @@ extension AttributeValue {
         case .date(let d): d.timeIntervalSinceReferenceDate
         default: nil
         }
+    }
+}
+
+/// The names a model may give its entities, properties, configurations, fetch indexes and
+/// constraints: what Xcode's model editor accepts, letters, digits and underscores, not
+/// starting with a digit. Core Data's Xcode conventions on case (entities start with an
+/// uppercase letter, properties with a lowercase one) are not enforced: Core Data's
+/// runtime accepts models built in code without them. No such name holds a quote, a
+/// space, a control character or a NUL, so it is safe in SQL, file names and messages.
+public enum ModelName {
+    /// Whether `name` is a valid model name.
+    public static func isValid(_ name: String) -> Bool { problem(name) == nil }
+
+    /// Why `name` is not a valid model name, or nil when it is.
+    static func problem(_ name: String) -> String? {
+        guard let first = name.unicodeScalars.first else { return "a name cannot be empty" }
+        if ("0"..."9").contains(first) { return "a name cannot start with a digit" }
+        for c in name.unicodeScalars where !(c.properties.isAlphabetic || ("0"..."9").contains(c) || c == "_") {
+            return "only letters, digits and underscores are allowed"
+        }
+        return nil
+    }
+
+    /// The invalid-model error (140009) naming the invalid name, shown escaped.
+    static func error(_ at: ModelLocation, _ what: String, _ name: String, _ why: String) -> ObjectGraphError {
+        var e = at.error("\(shown(name)) is not a valid name for a \(what): \(why)")
+        e.userInfo.append((ErrorUserInfoKey.invalidName, name))
+        return e
+    }
+
+    /// A name as a message shows it: in single quotes, with control characters, quotes and
+    /// backslashes escaped, at most 80 characters.
+    static func shown(_ name: String) -> String {
+        var out = ""
+        for (i, c) in name.unicodeScalars.enumerated() {
+            if i == 80 { out += "…"; break }
+            switch c {
+            case "'": out += "\\'"
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default:
+                if c.value < 0x20 || (0x7F...0x9F).contains(c.value) || c.properties.generalCategory == .format {
+                    out += "\\u{\(String(c.value, radix: 16))}"
+                } else {
+                    out.unicodeScalars.append(c)
+                }
+            }
+        }
+        return "'" + out + "'"
     }
 }

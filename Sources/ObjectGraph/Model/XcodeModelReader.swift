@@ -326,8 +326,8 @@ enum XcodeNames {
             guard let u = UUID(uuidString: s) else { throw bad }
             return .uuid(u)
         case .uri:
-            guard let u = ValueText.uri(s) else { throw bad }
-            return .uri(u)
+            guard ValueText.isURI(s) else { throw bad }
+            return .uri(s)
         default:
             throw at.error("a \(name(of: type)) attribute cannot have a default or bound value in Xcode's format")
         }
@@ -343,7 +343,7 @@ enum XcodeNames {
         case .string(let s): s
         case .decimal(let d): d.description
         case .uuid(let u): u.uuidString
-        case .uri(let u): u.absoluteString
+        case .uri(let u): u
         }
     }
 

@@ -97,7 +97,11 @@ enum PredicateFunctions {
         case ("stringValue", .scalar(let v)): return try cast(.scalar(v), to: "NSString")
         case ("integerValue", .scalar(let v)):
             if case .string(let s) = v { return .scalar(.integer(Int64(s.trimmedSpaces) ?? 0)) }
-            return .scalar(.integer(Int64(try double(.scalar(v), selector))))
+            let d = try double(.scalar(v), selector)
+            guard let i = Int64(exactly: d.rounded(.towardZero)) else {
+                throw .predicateEvaluation("\(selector) of \(d): not within the range of a 64-bit integer")
+            }
+            return .scalar(.integer(i))
         case ("doubleValue", .scalar(let v)):
             if case .string(let s) = v { return .scalar(.double(Double(s.trimmedSpaces) ?? 0)) }
             return .scalar(.double(try double(.scalar(v), selector)))
@@ -141,7 +145,7 @@ enum PredicateFunctions {
             case .decimal(let d): return .scalar(.string(d.description))
             case .date(let d): return .scalar(.string(d.formatted(.iso8601)))
             case .uuid(let u): return .scalar(.string(u.uuidString))
-            case .uri(let u): return .scalar(.string(u.absoluteString))
+            case .uri(let u): return .scalar(.string(u))
             case .data, .null: throw wrongType("CAST to NSString", "a value with a text form", value)
             }
         }

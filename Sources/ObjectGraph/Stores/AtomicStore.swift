@@ -183,7 +183,7 @@ open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable 
     /// objects of `entity`, unique in its hierarchy. The default counts up from the
     /// largest key the hierarchy has used.
     open func newReferenceObjects(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
-        state.maxKey(entity.rootEntity) + 1
+        try PrimaryKeys.first(after: state.maxKey(entity.rootEntity), count: count, root: entity, store: path)
     }
 
     /// Called in a save, before `save()`, with the nodes of the deleted objects.
@@ -295,12 +295,12 @@ final class AtomicSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
 
     init(store: AtomicStore, state: MemoryRows) {
         self.store = store
-        self.inner = MemorySaveTransaction(state)
+        self.inner = MemorySaveTransaction(state, store: store.path)
     }
 
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
         let first = try store.newReferenceObjects(for: entity, count: count)
-        let last = first + Int64(count) - 1
+        let last = try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path)
         for key in [first, last] where inner.state.row(entity.rootEntity, key) != nil {
             throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store '\(store.path)' handed out reference object \(key) of '\(entity.rootEntity.name)', which is in use")
         }

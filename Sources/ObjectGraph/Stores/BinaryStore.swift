@@ -280,7 +280,7 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         case .data(let d): .data(Array(d))
         case .decimal(let d): .string(d.description)
         case .uuid(let u): .string(u.uuidString)
-        case .uri(let u): .string(u.absoluteString)
+        case .uri(let u): .string(u)
         }
     }
 
@@ -298,7 +298,7 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         case (.date, .date(let d)): result = .date(d)
         case (.decimal, .string(let s)): result = Decimal(string: s).map { .decimal($0) }
         case (.uuid, .string(let s)): result = UUID(uuidString: s).map { .uuid($0) }
-        case (.uri, .string(let s)): result = URL(string: s).map { .uri($0) }
+        case (.uri, .string(let s)): result = URL(string: s) != nil ? .uri(s) : nil
         case (_, .data(let d)): result = .data(Data(d))
         case (_, .integer(let i)): result = .integer(i)
         case (_, .real(let d)): result = .double(d)

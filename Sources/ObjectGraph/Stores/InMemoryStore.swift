@@ -63,7 +63,7 @@ public final class InMemoryStore: PersistentStore, KeyCounterReading, @unchecked
     }
 
     public func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
-        let tx = MemorySaveTransaction(state)
+        let tx = MemorySaveTransaction(state, store: path)
         try body(tx)
         state = tx.state
     }

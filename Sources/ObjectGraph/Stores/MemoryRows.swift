@@ -83,10 +83,10 @@ public struct MemoryRows {
 
     // MARK: Writing
 
-    mutating func allocatePrimaryKeys(for entity: EntityDescription, count: Int) -> Int64 {
+    mutating func allocatePrimaryKeys(for entity: EntityDescription, count: Int, store: String) throws(ObjectGraphError) -> Int64 {
         let root = ObjectIdentifier(entity.rootEntity)
-        let first = (maxKeys[root] ?? 0) + 1
-        maxKeys[root] = first + Int64(count) - 1
+        let first = try PrimaryKeys.first(after: maxKeys[root] ?? 0, count: count, root: entity, store: store)
+        maxKeys[root] = try PrimaryKeys.last(first: first, count: count, root: entity, store: store)
         return first
     }
 
@@ -176,15 +176,16 @@ public struct MemoryRows {
 /// A save on a copy of `MemoryRows`: the store keeps the copy only when the save succeeds.
 final class MemorySaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     var state: MemoryRows
-    let readOnlyPath: String?
+    /// The store's path, for messages.
+    let store: String
 
-    init(_ state: MemoryRows, readOnlyPath: String? = nil) {
+    init(_ state: MemoryRows, store: String) {
         self.state = state
-        self.readOnlyPath = readOnlyPath
+        self.store = store
     }
 
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
-        state.allocatePrimaryKeys(for: entity, count: count)
+        try state.allocatePrimaryKeys(for: entity, count: count, store: store)
     }
 
     func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {

@@ -1,12 +1,15 @@
 /// Where row readers find related rows: the store's rows by key and the members of
-/// to-many relationships, each row read once per fetch.
+/// to-many relationships, each row read once per fetch. Readers hold their source, and
+/// the source holds rows, never readers, so nothing here forms a cycle and a reader
+/// stays usable however long it is kept.
 final class RowSource {
     typealias Load = (EntityDescription, Int64) throws(ObjectGraphError) -> RowSnapshot?
     typealias Members = (RowSnapshot, RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
 
     private let load: Load
     private let members: Members
-    private var readers: [RowKey: RowReader?] = [:]
+    /// Rows met so far by key; nil when the store has no such row.
+    private var rows: [RowKey: RowSnapshot?] = [:]
 
     private struct RowKey: Hashable {
         let root: ObjectIdentifier
@@ -28,18 +31,16 @@ final class RowSource {
     /// The reader of a row already at hand.
     func reader(_ row: RowSnapshot) -> RowReader {
         let key = RowKey(root: ObjectIdentifier(row.entity.rootEntity), primaryKey: row.primaryKey)
-        if let known = readers[key], let known { return known }
-        let r = RowReader(row, self)
-        readers[key] = r
-        return r
+        if rows[key] == nil { rows[key] = .some(row) }
+        return RowReader(row, self)
     }
 
     func reader(_ entity: EntityDescription, _ primaryKey: Int64) throws(ObjectGraphError) -> RowReader? {
         let key = RowKey(root: ObjectIdentifier(entity.rootEntity), primaryKey: primaryKey)
-        if let known = readers[key] { return known }
-        let r = try load(entity, primaryKey).map { RowReader($0, self) }
-        readers[key] = r
-        return r
+        if let known = rows[key] { return known.map { RowReader($0, self) } }
+        let row = try load(entity, primaryKey)
+        rows[key] = .some(row)
+        return row.map { RowReader($0, self) }
     }
 
     func members(of row: RowSnapshot, _ r: RelationshipDescription) throws(ObjectGraphError) -> [RowReader] {
@@ -52,7 +53,7 @@ final class RowSource {
 /// readers of its members. Lets a store filter, sort and compute dictionary results in memory.
 final class RowReader: KeyValueReading {
     let row: RowSnapshot
-    private unowned let source: RowSource
+    private let source: RowSource
 
     init(_ row: RowSnapshot, _ source: RowSource) {
         self.row = row

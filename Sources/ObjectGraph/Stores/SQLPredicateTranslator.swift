@@ -189,17 +189,18 @@ struct SQLPredicateTranslator {
             let inner = makeScope(destination)
             let j = "j" + inner.alias.dropFirst()
             return (
-                "\(schema.table(destination).name) \(inner.alias) JOIN \(join) \(j) ON \(j).\(memberColumn) = \(inner.alias).Z_PK",
-                "\(j).\(ownerColumn) = \(path.owner.alias).Z_PK", inner
+                "\(schema.table(destination).sql) \(inner.alias) JOIN \(sqlIdentifier(join)) \(j) ON \(j).\(sqlIdentifier(memberColumn)) = \(inner.alias).Z_PK",
+                "\(j).\(sqlIdentifier(ownerColumn)) = \(path.owner.alias).Z_PK", inner
             )
         }
         guard let inverse = r.inverseRelationship, !inverse.isToMany else { return nil }
         let mapping = schema.mapping(destination)
+        guard inverse.slot >= 0, inverse.slot < mapping.columnBySlot.count else { return nil }
         let column = mapping.columnBySlot[inverse.slot]
         guard column >= 0 else { return nil }
         let table = schema.tables[mapping.tableIndex]
         let inner = makeScope(destination)
-        return ("\(table.name) \(inner.alias)", "\(inner.alias).\(table.columns[column].name) = \(path.owner.alias).Z_PK", inner)
+        return ("\(table.sql) \(inner.alias)", "\(inner.alias).\(table.columns[column].sql) = \(path.owner.alias).Z_PK", inner)
     }
 
     private mutating func memberValue(_ rest: [String], _ scope: Scope, _ context: Context) -> Resolved? {
@@ -393,10 +394,10 @@ struct SQLPredicateTranslator {
             switch entity.layout.kinds[slot] {
             case .attribute(let type):
                 guard last, column >= 0 else { return nil }
-                return .operand(Operand(sql: "\(alias).\(table.columns[column].name)", kind: Self.kind(type)))
+                return .operand(Operand(sql: "\(alias).\(table.columns[column].sql)", kind: Self.kind(type)))
             case .toOne(let r):
                 guard column >= 0, let destination = r.destinationEntity else { return nil }
-                let fk = "\(alias).\(table.columns[column].name)"
+                let fk = "\(alias).\(table.columns[column].sql)"
                 if last { return .operand(Operand(sql: fk, kind: .identity, entity: destination)) }
                 let joinKey = alias + "." + key
                 if let j = scope.joined[joinKey] {
@@ -404,7 +405,7 @@ struct SQLPredicateTranslator {
                 } else {
                     let joinAlias = "t\(aliasCount)"
                     aliasCount += 1
-                    scope.joins.append("LEFT JOIN \(schema.table(destination).name) \(joinAlias) ON \(joinAlias).Z_PK = \(fk)")
+                    scope.joins.append("LEFT JOIN \(schema.table(destination).sql) \(joinAlias) ON \(joinAlias).Z_PK = \(fk)")
                     scope.joined[joinKey] = (joinAlias, destination)
                     alias = joinAlias
                 }

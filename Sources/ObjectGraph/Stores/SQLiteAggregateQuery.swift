@@ -113,7 +113,7 @@ extension SQLiteStore {
                 if d.subentities.isEmpty {
                     readers.append(.identity(d, entityColumn: nil))
                 } else {
-                    extra.append(("(SELECT d.Z_ENT FROM \(schema.table(d).name) d WHERE d.Z_PK = \(compiled.sql))", readers.count))
+                    extra.append(("(SELECT d.Z_ENT FROM \(schema.table(d).sql) d WHERE d.Z_PK = \(compiled.sql))", readers.count))
                     readers.append(.identity(d, entityColumn: nil))
                 }
             } else if let a = compiled.attribute {
@@ -161,7 +161,7 @@ extension SQLiteStore {
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         // Joins are complete only once the predicate is translated: read them last.
-        return ("\(schema.table(entity).name) t0 \(scope.joins.joined(separator: " "))", whereClause)
+        return ("\(schema.table(entity).sql) t0 \(scope.joins.joined(separator: " "))", whereClause)
     }
 
     private func window(_ request: FetchRequest) -> String {

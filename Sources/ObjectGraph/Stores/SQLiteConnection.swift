@@ -1,5 +1,8 @@
 import CSQLite
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One SQLite connection with a cache of prepared statements keyed by SQL text, so each
 /// statement is compiled once per store. Not thread-safe: the coordinator serialises use.
@@ -16,11 +19,22 @@ final class SQLiteConnection {
     /// SQLite's own destructor constant: copy bound text and blobs.
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
+    /// Opens `path` for reading and writing (created when missing), or, when `readOnly`,
+    /// for looking without changing anything: a read-only connection that runs nothing
+    /// but queries (`query_only`), never checkpoints when it closes, and reads an existing
+    /// `-shm` without writing to it (`readonly_shm`), so the database file, its `-wal` and
+    /// its `-shm` stay byte for byte as they were. (Reading a WAL database needs a `-shm`:
+    /// when there is none, SQLite creates one, and an empty `-wal` when that is missing.)
     init(path: String, readOnly: Bool = false) throws(ObjectGraphError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = (readOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)) | SQLITE_OPEN_NOMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc: Int32
+        if readOnly {
+            let query = access(path + "-shm", F_OK) == 0 ? "?readonly_shm=1" : ""
+            rc = sqlite3_open_v2(Self.fileURI(path) + query, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
+        } else {
+            rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        }
         if rc != SQLITE_OK {
             let detail = Self.sqliteError(code: rc, message: db.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")
             sqlite3_close_v2(db)
@@ -34,6 +48,25 @@ final class SQLiteConnection {
         setBusyTimeout(StoreOptions.defaultTimeout)
         sqlite3_extended_result_codes(db, 1)
         SQLiteFunctions.register(db!)
+        if readOnly {
+            _ = og_sqlite3_set_no_checkpoint_on_close(db)
+            sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
+        }
+    }
+
+    /// `path` as an SQLite URI filename (`file:`), with the characters URIs give a
+    /// meaning to percent-encoded.
+    static func fileURI(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out = Array((path.hasPrefix("/") ? "file://" : "file:").utf8)
+        for b in path.utf8 {
+            if b == UInt8(ascii: "%") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || b <= 0x20 || b >= 0x7F {
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0F)]]
+            } else {
+                out.append(b)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     deinit { close() }
@@ -103,15 +136,25 @@ final class SQLiteConnection {
 
     func bind(_ s: OpaquePointer, _ index: Int32, _ value: Int64) { sqlite3_bind_int64(s, index, value) }
 
+    /// Binds every byte of `text`'s UTF-8, embedded NULs included (SQLite keeps them).
     func bind(_ s: OpaquePointer, _ index: Int32, text: String) {
-        sqlite3_bind_text(s, index, text, -1, Self.transient)
+        var text = text
+        text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, utf8.count > 0 else {
+                _ = sqlite3_bind_text(s, index, "", 0, Self.transient)
+                return
+            }
+            _ = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+                sqlite3_bind_text64(s, index, chars, sqlite3_uint64(utf8.count), Self.transient, UInt8(SQLITE_UTF8))
+            }
+        }
     }
 
     func bind(_ s: OpaquePointer, _ index: Int32, bytes: [UInt8]) {
         // An empty blob stays an empty blob, not NULL.
         if bytes.isEmpty { sqlite3_bind_zeroblob(s, index, 0); return }
         bytes.withUnsafeBytes { raw in
-            _ = sqlite3_bind_blob(s, index, raw.baseAddress, Int32(raw.count), Self.transient)
+            _ = sqlite3_bind_blob64(s, index, raw.baseAddress, sqlite3_uint64(raw.count), Self.transient)
         }
     }
 }

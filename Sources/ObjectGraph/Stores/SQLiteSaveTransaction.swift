@@ -34,11 +34,12 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let current = rc == SQLITE_ROW ? sqlite3_column_int64(select, 0) : 0
         sqlite3_reset(select)
         if rc != SQLITE_ROW && rc != SQLITE_DONE { throw db.lastError(rc) }
+        let first = try PrimaryKeys.first(after: current, count: count, root: entity, store: store.path)
         let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-        db.bind(update, 1, current + Int64(count))
+        db.bind(update, 1, try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path))
         db.bind(update, 2, rootNumber)
         try db.run(update)
-        return current + 1
+        return first
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
@@ -66,7 +67,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             var size = 1
             while size < chunk.count { size *= 2 }
             let marks = Array(repeating: "?", count: size).joined(separator: ", ")
-            let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.name) WHERE Z_PK IN (\(marks))")
+            let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK IN (\(marks))")
             for i in 0..<size { db.bind(s, Int32(i + 1), i < chunk.count ? chunk[chunk.startIndex + i] : chunk[chunk.startIndex]) }
             var rc = sqlite3_step(s)
             while rc == SQLITE_ROW {
@@ -98,7 +99,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
         try checkStored(entity)
         let table = store.schema.table(entity)
-        let s = try db.prepare("DELETE FROM \(table.name) WHERE Z_PK = ?")
+        let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         try db.run(s)
         // The row leaves every join table it is in.
@@ -108,7 +109,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
-                let d = try db.prepare("DELETE FROM \(join.name) WHERE \(column) = ?")
+                let d = try db.prepare("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?")
                 db.bind(d, 1, primaryKey)
                 try db.run(d)
             }
@@ -128,13 +129,15 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             // Membership lives in the members' own rows; only the order is written here.
             guard let orderColumn else { return }
             let table = store.schema.tables[tableIndex]
-            let s = try db.prepare("UPDATE \(table.name) SET \(orderColumn) = ? WHERE Z_PK = ?")
+            let s = try db.prepare("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?")
             for (i, member) in members.enumerated() {
                 db.bind(s, 1, Int64(i + 1))
                 db.bind(s, 2, member)
                 try db.run(s)
             }
-        case .join(let table, let ownerColumn, let memberColumn, let orderColumn):
+        case .join(let tableName, let ownerName, let memberName, let orderName):
+            let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
+            let orderColumn = orderName.map(sqlIdentifier)
             let existing = try db.prepare("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?")
             db.bind(existing, 1, primaryKey)
             var old = Set<Int64>()
@@ -175,7 +178,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         case .double(let v): sqlite3_bind_double(s, index, v)
         case .date(let v): sqlite3_bind_double(s, index, v.timeIntervalSinceReferenceDate)
         case .string(let v): db.bind(s, index, text: v)
-        case .uri(let v): db.bind(s, index, text: v.absoluteString)
+        case .uri(let v): db.bind(s, index, text: v)
         case .decimal(let v): db.bind(s, index, text: v.description)
         case .data(let v): db.bind(s, index, bytes: Array(v))
         case .uuid(let v):

@@ -1,3 +1,6 @@
+import CSQLite
+import FoundationEssentials
+
 /// How a model maps onto tables in Core Data's SQLite layout (DESIGN §4,
 /// docs/store-format.md): one table per inheritance hierarchy, entity numbers in
 /// pre-order over the roots sorted by name, a column per stored attribute and to-one,
@@ -16,16 +19,30 @@ struct SQLiteSchema {
 
     struct Column {
         let name: String
+        /// `name` as SQL spells it (`sqlIdentifier`).
+        let sql: String
         let declaredType: String
         let property: PropertyDescription
         var role: ColumnRole = .value
         var isValue: Bool { if case .value = role { return true } else { return false } }
+
+        init(name: String, declaredType: String, property: PropertyDescription, role: ColumnRole = .value) {
+            self.name = name
+            self.sql = sqlIdentifier(name)
+            self.declaredType = declaredType
+            self.property = property
+            self.role = role
+        }
     }
 
     struct Table {
         let root: EntityDescription
         let name: String
+        /// `name` as SQL spells it (`sqlIdentifier`).
+        var sql: String { sqlIdentifier(name) }
         var columns: [Column] = []
+        /// Every column SELECTs read, as SQL spells them: Z_PK, Z_ENT, Z_OPT, then `columns`.
+        var selectColumns: [String] = []
         /// Entities stored in this table, parents first.
         var entities: [EntityDescription] = []
         var foreignKeyColumns: [String] = []
@@ -158,6 +175,7 @@ struct SQLiteSchema {
                     table.columns.append(column)
                 }
             }
+            table.selectColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.sql)
             let tableIndex = tables.count
             tables.append(table)
             for entity in table.entities {
@@ -236,18 +254,23 @@ struct SQLiteSchema {
         }
         for entity in table.entities {
             for case let a as AttributeDescription in entity.ownProperties where a.isIndexed && !a.isTransient {
-                if let c = column(entity, a.name) { out.append("CREATE INDEX \(table.name)_\(c)_INDEX ON \(table.name) (\(c))") }
+                if let c = column(entity, a.name) {
+                    out.append("CREATE INDEX \(sqlIdentifier(table.name + "_" + c + "_INDEX")) ON \(table.sql) (\(sqlIdentifier(c)))")
+                }
             }
             for index in entity.fetchIndexes {
-                let parts = index.elements.compactMap { e in column(entity, e.property).map { "\($0) COLLATE BINARY \(e.ascending ? "ASC" : "DESC")" } }
+                let parts = index.elements.compactMap { e in
+                    column(entity, e.property).map { "\(sqlIdentifier($0)) COLLATE BINARY \(e.ascending ? "ASC" : "DESC")" }
+                }
                 if parts.count == index.elements.count, !parts.isEmpty {
-                    out.append("CREATE INDEX Z_\(entity.name)_\(index.name) ON \(table.name) (\(parts.joined(separator: ", ")))")
+                    out.append("CREATE INDEX \(sqlIdentifier("Z_" + entity.name + "_" + index.name)) ON \(table.sql) (\(parts.joined(separator: ", ")))")
                 }
             }
             for constraint in entity.uniquenessConstraints {
-                let parts = constraint.compactMap { column(entity, $0).map { "\($0) COLLATE BINARY ASC" } }
+                let parts = constraint.compactMap { column(entity, $0).map { "\(sqlIdentifier($0)) COLLATE BINARY ASC" } }
                 if parts.count == constraint.count, !parts.isEmpty {
-                    out.append("CREATE UNIQUE INDEX Z_\(entity.name)_UNIQUE_\(constraint.joined(separator: "_")) ON \(table.name) (\(parts.joined(separator: ", ")))")
+                    let name = "Z_" + entity.name + "_UNIQUE_" + constraint.joined(separator: "_")
+                    out.append("CREATE UNIQUE INDEX \(sqlIdentifier(name)) ON \(table.sql) (\(parts.joined(separator: ", ")))")
                 }
             }
         }
@@ -293,27 +316,29 @@ struct SQLiteSchema {
         let joinTables = self.joinTables.filter { isStored($0) }
         for table in tables {
             let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + table.columns.map { "\($0.name) \($0.declaredType)" }
-            out.append("CREATE TABLE \(table.name) ( \(columns.joined(separator: ", ")) )")
+                + table.columns.map { "\($0.sql) \($0.declaredType)" }
+            out.append("CREATE TABLE \(table.sql) ( \(columns.joined(separator: ", ")) )")
         }
         for join in joinTables {
-            var columns = ["\(join.sourceColumn) INTEGER", "\(join.destinationColumn) INTEGER"]
-            if let o = join.destinationOrderColumn { columns.append("\(o) INTEGER") }
-            if let o = join.sourceOrderColumn { columns.append("\(o) INTEGER") }
-            columns.append("PRIMARY KEY (\(join.sourceColumn), \(join.destinationColumn))")
-            out.append("CREATE TABLE \(join.name) ( \(columns.joined(separator: ", ")) )")
+            let source = sqlIdentifier(join.sourceColumn), destination = sqlIdentifier(join.destinationColumn)
+            var columns = ["\(source) INTEGER", "\(destination) INTEGER"]
+            if let o = join.destinationOrderColumn { columns.append("\(sqlIdentifier(o)) INTEGER") }
+            if let o = join.sourceOrderColumn { columns.append("\(sqlIdentifier(o)) INTEGER") }
+            columns.append("PRIMARY KEY (\(source), \(destination))")
+            out.append("CREATE TABLE \(sqlIdentifier(join.name)) ( \(columns.joined(separator: ", ")) )")
         }
         for table in tables {
             for fk in table.foreignKeyColumns {
-                out.append("CREATE INDEX \(table.name)_\(fk)_INDEX ON \(table.name) (\(fk))")
+                out.append("CREATE INDEX \(sqlIdentifier(table.name + "_" + fk + "_INDEX")) ON \(table.sql) (\(sqlIdentifier(fk)))")
             }
             if table.entities.count > 1 {
-                out.append("CREATE INDEX \(table.name)_Z_ENT_INDEX ON \(table.name) (Z_ENT)")
+                out.append("CREATE INDEX \(sqlIdentifier(table.name + "_Z_ENT_INDEX")) ON \(table.sql) (Z_ENT)")
             }
             out.append(contentsOf: table.indexStatements)
         }
         for join in joinTables {
-            out.append("CREATE INDEX \(join.name)_\(join.destinationColumn)_INDEX ON \(join.name) (\(join.destinationColumn), \(join.sourceColumn))")
+            let index = sqlIdentifier(join.name + "_" + join.destinationColumn + "_INDEX")
+            out.append("CREATE INDEX \(index) ON \(sqlIdentifier(join.name)) (\(sqlIdentifier(join.destinationColumn)), \(sqlIdentifier(join.sourceColumn)))")
         }
         out.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         out.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
@@ -349,6 +374,26 @@ struct SQLiteSchema {
 
     func selectList(_ table: Table, alias: String? = nil) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
-        return (["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name)).map { prefix + $0 }.joined(separator: ", ")
+        return table.selectColumns.map { prefix + $0 }.joined(separator: ", ")
     }
+}
+
+/// `name` as an SQL identifier. A plain word that SQLite reads as a name (ASCII letters,
+/// digits and underscores, not starting with a digit, not an SQL keyword) stays bare, as
+/// Core Data spells its tables, columns and indexes, so our stores keep Apple's schema
+/// text; anything else is double-quoted with its quotes doubled. Every table, column and
+/// index name that comes from a model goes through this wherever it meets SQL (the model
+/// validator refuses other names first; this is the second guard).
+func sqlIdentifier(_ name: String) -> String {
+    var plain = !name.isEmpty
+    for (i, b) in name.utf8.enumerated() where plain {
+        let letter = (b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z")) || (b >= UInt8(ascii: "A") && b <= UInt8(ascii: "Z")) || b == UInt8(ascii: "_")
+        let digit = b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")
+        plain = letter || (digit && i > 0)
+    }
+    if plain {
+        let isKeyword = sqlite3_keyword_check(name, Int32(name.utf8.count)) != 0
+        if !isKeyword { return name }
+    }
+    return "\"" + name.replacing("\"", with: "\"\"") + "\""
 }

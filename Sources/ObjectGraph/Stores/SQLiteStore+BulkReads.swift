@@ -12,7 +12,7 @@ extension SQLiteStore {
         var rows: [RowSnapshot] = []
         rows.reserveCapacity(primaryKeys.count)
         for chunk in Self.chunks(primaryKeys) {
-            let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))")
+            let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))")
             for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
             rows += try readRows(s, table: table, db: db)
         }
@@ -29,12 +29,14 @@ extension SQLiteStore {
         for chunk in Self.chunks(owners) {
             let sql: String
             switch storage {
-            case .inverseColumn(_, let column, let order):
-                let sortKeys = ["t0.\(column)"] + (order.map { ["t0." + $0] } ?? []) + ["t0.Z_PK"]
-                sql = "SELECT \(schema.selectList(table, alias: "t0")), t0.\(column) FROM \(table.name) t0 WHERE t0.\(column) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
-            case .join(let join, let ownerColumn, let memberColumn, let order):
-                let sortKeys = ["j.\(ownerColumn)"] + (order.map { ["j." + $0] } ?? []) + ["t0.Z_PK"]
-                sql = "SELECT \(schema.selectList(table, alias: "t0")), j.\(ownerColumn) FROM \(table.name) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
+            case .inverseColumn(_, let name, let order):
+                let column = sqlIdentifier(name)
+                let sortKeys = ["t0.\(column)"] + (order.map { ["t0." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
+                sql = "SELECT \(schema.selectList(table, alias: "t0")), t0.\(column) FROM \(table.sql) t0 WHERE t0.\(column) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
+            case .join(let joinName, let ownerName, let memberName, let order):
+                let join = sqlIdentifier(joinName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
+                let sortKeys = ["j.\(ownerColumn)"] + (order.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
+                sql = "SELECT \(schema.selectList(table, alias: "t0")), j.\(ownerColumn) FROM \(table.sql) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
             }
             let s = try db.prepare(sql)
             for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }

@@ -46,6 +46,12 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Opens the file at `path` for this store: created when `creating` and the file is
     /// missing or empty; otherwise checked (metadata, version hashes, integrity, tables).
     ///
+    /// An existing store is checked through a connection that cannot change it
+    /// (`SQLiteConnection(readOnly:)`: no writes, no checkpoint when it closes, its `-shm`
+    /// only read), so a store that is refused, together with its `-wal` and `-shm`, stays
+    /// byte for byte as it was: a stale or foreign `-wal` is never checkpointed into it.
+    /// Only a store that passed is opened for writing.
+    ///
     /// Several processes may open the same new file at once. Each waits for the others'
     /// locks (the busy timeout is set before the first statement), and the store is
     /// created only by the one that finds the file still empty once it holds the write
@@ -56,43 +62,91 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         if !creating && Self.fileSize(path) ?? 0 == 0 {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
-        let connection = try SQLiteConnection(path: path)
-        do throws(ObjectGraphError) {
-            connection.setBusyTimeout(busyTimeout)
-            var tables = try tableNames(connection)
-            if tables.isEmpty {
-                // The journal mode first: switching to WAL cannot happen inside a transaction.
-                try setJournalMode(connection)
-                if try createIfEmpty(connection) {
+        // At most a few rounds: each ends with a store checked or created, unless another
+        // connection created the store between this one's look and its write lock.
+        for _ in 0..<3 {
+            if Self.fileSize(path) ?? 0 > 0, try check(path, expecting: identity) {
+                // Passed: opened for writing only now.
+                let connection = try SQLiteConnection(path: path)
+                do throws(ObjectGraphError) {
+                    connection.setBusyTimeout(busyTimeout)
+                    // The first change to a store we accept is its journal mode.
+                    try setJournalMode(connection)
                     try applyOptions(connection)
-                    return connection
+                } catch {
+                    connection.close()
+                    throw Self.describe(error, path: path)
                 }
-                tables = try tableNames(connection)
+                return connection
             }
-            guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
-                throw ObjectGraphError(
-                    code: ErrorCode.storeInvalidType,
-                    message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            // No tables yet (a new or empty file): create the store, unless another
+            // connection does first.
+            let connection = try SQLiteConnection(path: path)
+            do throws(ObjectGraphError) {
+                connection.setBusyTimeout(busyTimeout)
+                if try tableNames(connection).isEmpty {
+                    // The journal mode first: switching to WAL cannot happen inside a transaction.
+                    try setJournalMode(connection)
+                    if try createIfEmpty(connection) {
+                        try applyOptions(connection)
+                        return connection
+                    }
+                }
+            } catch {
+                connection.close()
+                throw Self.describe(error, path: path)
             }
-            try readMetadata(connection, path: path)
-            if let identity, identity != identifier {
-                throw ObjectGraphError(
-                    code: ErrorCode.storeOperation,
-                    message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)])
-            }
-            try checkCompatible()
-            try checkIntegrity(connection)
-            try checkTables(connection, tables)
-            // Only a store we accept is changed, and the first change is its journal mode.
-            try setJournalMode(connection)
-            try applyOptions(connection)
-        } catch {
             connection.close()
+        }
+        throw ObjectGraphError(
+            code: ErrorCode.storeOpen, message: "cannot open the store '\(path)': other connections kept creating and emptying it",
+            userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    /// Checks the existing store at `path` without changing it: true when it passed,
+    /// false when the file has no tables yet (nothing to check: it is created instead);
+    /// an error says why a store is refused.
+    ///
+    /// One case needs a writer: a hot rollback journal (a store in a rollback journal
+    /// mode whose writer died mid-transaction) must be rolled back before the file can be
+    /// read, and a read-only connection cannot (SQLITE_READONLY_ROLLBACK). Only then is
+    /// the check repeated on a connection that may write, which rolls the journal back.
+    private func check(_ path: String, expecting identity: String?) throws(ObjectGraphError) -> Bool {
+        do throws(ObjectGraphError) {
+            return try check(path, expecting: identity, readOnly: true)
+        } catch {
+            guard error.domain == ObjectGraphError.sqliteDomain, Int32(error.code) == SQLITE_READONLY | (3 << 8) else {  // SQLITE_READONLY_ROLLBACK
+                throw Self.describe(error, path: path)
+            }
+        }
+        do throws(ObjectGraphError) { return try check(path, expecting: identity, readOnly: false) } catch {
             throw Self.describe(error, path: path)
         }
-        return connection
+    }
+
+    private func check(_ path: String, expecting identity: String?, readOnly: Bool) throws(ObjectGraphError) -> Bool {
+        let connection = try SQLiteConnection(path: path, readOnly: readOnly)
+        defer { connection.close() }
+        connection.setBusyTimeout(busyTimeout)
+        let tables = try tableNames(connection)
+        if tables.isEmpty { return false }
+        guard tables.contains("Z_METADATA"), tables.contains("Z_PRIMARYKEY") else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        try readMetadata(connection, path: path)
+        if let identity, identity != identifier {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOperation,
+                message: "'\(path)' is another store (UUID \(identifier)), not this one (\(identity)); the store stays at '\(self.path)'",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        try checkCompatible()
+        try checkIntegrity(connection)
+        try checkTables(connection, tables)
+        return true
     }
 
     /// How long this store waits for another connection's lock before 134090, in seconds:
@@ -312,7 +366,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var existing: [String: Set<String>] = [:]
         let names = schema.tables.filter { schema.isStored($0.root) }.map(\.name) + schema.joinTables.filter { schema.isStored($0) }.map(\.name)
         for name in names where tables.contains(name) {
-            existing[name] = Set(try db.strings("SELECT name FROM pragma_table_info('\(name)')"))
+            existing[name] = try columnNames(db, table: name)
         }
         if let (table, column) = schema.missing(in: existing) {
             throw ObjectGraphError(
@@ -320,6 +374,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 message: column.map { "the store '\(path)' has no column \($0) in table \(table)" } ?? "the store '\(path)' has no table \(table)",
                 userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
+    }
+
+    /// The columns of `table` as SQLite lists them (the name bound, never spliced).
+    private func columnNames(_ db: SQLiteConnection, table: String) throws(ObjectGraphError) -> Set<String> {
+        let s = try db.prepare("SELECT name FROM pragma_table_info(?)")
+        defer { sqlite3_reset(s) }
+        db.bind(s, 1, text: table)
+        var out = Set<String>()
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            out.insert(sqlite3_column_text(s, 0).map { String(cString: $0) } ?? "")
+        }
+        return out
     }
 
     // MARK: Reading
@@ -344,7 +413,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let query = selectQuery(request, entity: entity)
         let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
         let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
-        var sql = "SELECT \(columns) FROM \(table.name) t0 \(query.joins)\(query.whereClause)"
+        var sql = "SELECT \(columns) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)"
         sql += query.orderClause
         if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
             sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
@@ -408,7 +477,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
         guard query.predicateIsExact else { return nil }
-        let s = try db.prepare("SELECT COUNT(*) FROM \(table.name) t0 \(query.joins)\(query.whereClause)")
+        let s = try db.prepare("SELECT COUNT(*) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)")
         defer { sqlite3_reset(s) }
         try bind(query.bindings, to: s, db)
         let rc = sqlite3_step(s)
@@ -423,7 +492,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     func explain(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, bindings: [AttributeValue], isExact: Bool) {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
-        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
+        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
         return (sql, query.bindings, query.isExact)
     }
 
@@ -482,7 +551,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let db = try open()
         guard schema.isStored(entity) else { return nil }
         let table = schema.table(entity)
-        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.name) WHERE Z_PK = ?")
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ?")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db).first
     }
@@ -497,18 +566,21 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var forwardOrder: String?
         if let forward = inverse.inverseRelationship, forward.isOrdered, let storage = schema.toMany[ObjectIdentifier(forward)] {
             switch storage {
-            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + $0 }
-            case .join(_, _, _, let o): forwardOrder = o.map { "j." + $0 }
+            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + sqlIdentifier($0) }
+            case .join(_, _, _, let o): forwardOrder = o.map { "j." + sqlIdentifier($0) }
             }
         }
         let order = (forwardOrder.map { [$0] } ?? []) + ["t0.Z_PK"]
         let sql: String
         if inverse.isToMany {
             guard case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(inverse)] else { return [] }
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(ownerColumn) = t0.Z_PK WHERE j.\(memberColumn) = ? ORDER BY \(order.joined(separator: ", "))"
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(ownerColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(memberColumn)) = ? ORDER BY \(order.joined(separator: ", "))"
         } else {
-            let column = table.columns[mapping.columnBySlot[inverse.slot]].name
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
+            // A transient (or otherwise unstored) to-one has no column: nothing points through it.
+            let slot = inverse.slot
+            guard slot >= 0, slot < mapping.columnBySlot.count, mapping.columnBySlot[slot] >= 0 else { return [] }
+            let column = table.columns[mapping.columnBySlot[slot]].sql
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
         }
         let s = try db.prepare(sql)
         db.bind(s, 1, primaryKey)
@@ -523,9 +595,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
         else { return [] }
         let table = schema.table(destination)
-        let order = (orderColumn.map { ["j." + $0] } ?? []) + ["t0.Z_PK"]
+        let order = (orderColumn.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
         let s = try db.prepare(
-            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.name) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) = ? ORDER BY \(order.joined(separator: ", "))")
+            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(memberColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(ownerColumn)) = ? ORDER BY \(order.joined(separator: ", "))")
         db.bind(s, 1, primaryKey)
         return try readRows(s, table: table, db: db)
     }
@@ -603,7 +675,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         case .double: return .double(sqlite3_column_double(s, column))
         case .date: return .date(Date(timeIntervalSinceReferenceDate: sqlite3_column_double(s, column)))
         case .string: return .string(text(s, column))
-        case .uri: return ValueText.uri(text(s, column)).map { .uri($0) } ?? .null
+        case .uri:
+            let t = text(s, column)
+            return ValueText.isURI(t) ? .uri(t) : .null
         case .decimal: return ValueText.decimal(text(s, column)).map { .decimal($0) } ?? .null
         case .data: return .data(Data(blob(s, column)))
         case .uuid:
@@ -670,9 +744,9 @@ extension SQLiteStore {
         let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }.map(\.offset).filter { slot in
             (entity.properties[slot] as? AttributeDescription)?.derivationExpression == nil
         }
-        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].name }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].sql }
         var values = (1...names.count).map { "?\($0)" }
-        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].name) = ?\($0.offset + 2)" }
+        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].sql) = ?\($0.offset + 2)" }
         var fixup = false
         for column in table.columns {
             switch column.role {
@@ -683,20 +757,20 @@ extension SQLiteStore {
                 guard let r = ordered.inverseRelationship, let owner = r.entity, entity.isKind(of: owner),
                     let position = slots.firstIndex(of: r.slot)
                 else { continue }
-                let fk = table.columns[mapping.columnBySlot[r.slot]].name
-                let name = column.name, tableName = table.name
+                let fk = table.columns[mapping.columnBySlot[r.slot]].sql
+                let name = column.sql, tableName = table.sql
                 func last(_ n: Int) -> String { "(SELECT IFNULL(MAX(\(name)), 0) + 1 FROM \(tableName) WHERE \(fk) = ?\(n))" }
-                names.append(column.name)
+                names.append(column.sql)
                 let i = position + 4, u = position + 2
                 values.append("CASE WHEN ?\(i) IS NULL THEN NULL ELSE \(last(i)) END")
                 sets.append(
-                    "\(column.name) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.name) ELSE \(last(u)) END")
+                    "\(column.sql) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.sql) ELSE \(last(u)) END")
             }
         }
         let plan = WritePlan(
             number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
-            insertSQL: "INSERT INTO \(table.name) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
-            updateSQL: "UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
+            insertSQL: "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+            updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
             needsEntityFixup: fixup)
         plans[ObjectIdentifier(entity)] = plan
         return plan
@@ -713,12 +787,12 @@ extension SQLiteStore {
                 var sets: [String] = []
                 for column in table.columns {
                     guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination) else { continue }
-                    let fk = "Z" + r.name.uppercased()
-                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.name ?? fk
-                    sets.append("\(column.name) = (SELECT d.Z_ENT FROM \(schema.table(destination).name) d WHERE d.Z_PK = \(table.name).\(fkColumn))")
+                    let fk = sqlIdentifier("Z" + r.name.uppercased())
+                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.sql ?? fk
+                    sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(schema.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fkColumn))")
                 }
                 if sets.isEmpty { continue }
-                statements[tableIndex] = try db.prepare("UPDATE \(table.name) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+                statements[tableIndex] = try db.prepare("UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
             }
             guard let s = statements[tableIndex] else { continue }
             db.bind(s, 1, primaryKey)

@@ -72,7 +72,7 @@ enum ResultTyping {
             switch v {
             case .double(let d) where d.isFinite && Swift.abs(d) < 9.2e18: return .integer(Int64(d))
             case .boolean(let b): return .integer(b ? 1 : 0)
-            case .date(let d): return .integer(Int64(d.timeIntervalSinceReferenceDate))
+            case .date(let d): return Int64(exactly: d.timeIntervalSinceReferenceDate.rounded(.towardZero)).map { .integer($0) } ?? v
             case .decimal(let d): return Double(d.description).flatMap { $0.isFinite && Swift.abs($0) < 9.2e18 ? .integer(Int64($0)) : nil } ?? v
             default: return v
             }
@@ -99,7 +99,7 @@ enum ResultTyping {
         case .decimal:
             switch v {
             case .integer(let i): return .decimal(Decimal(i))
-            case .double(let d): return .decimal(Decimal(d))
+            case .double(let d): return ValueText.decimal(d).map { .decimal($0) } ?? v
             case .string(let s): return ValueText.decimal(s).map { .decimal($0) } ?? v
             default: return v
             }
@@ -110,7 +110,7 @@ enum ResultTyping {
             }
             return v
         case .uri:
-            if case .string(let s) = v { return ValueText.uri(s).map { .uri($0) } ?? v }
+            if case .string(let s) = v, ValueText.isURI(s) { return .uri(s) }
             return v
         default:
             return v

@@ -12,7 +12,16 @@ public enum AttributeValue: Sendable, Hashable {
     case data(Data)
     case decimal(Decimal)
     case uuid(UUID)
-    case uri(URL)
+    /// A URI, as its text exactly as given: `URL(string:)` would percent-encode the
+    /// characters URIs do not allow (a space becomes `%20`), and a value must come back
+    /// as it was set. Text crossing the API edges is checked to be an absolute URI.
+    case uri(String)
+
+    /// A URI value of `url` (its `absoluteString`).
+    public static func uri(_ url: URL) -> AttributeValue { .uri(url.absoluteString) }
+
+    /// The URL of a URI value (percent-encoded where its text is not a valid URL), or nil.
+    public var url: URL? { if case .uri(let text) = self { URL(string: text) } else { nil } }
 
     public var isNull: Bool { if case .null = self { true } else { false } }
 
@@ -55,7 +64,7 @@ extension AttributeValue: CustomStringConvertible {
         case .data(let v): "<\(v.count) bytes>"
         case .decimal(let v): v.description
         case .uuid(let v): v.uuidString
-        case .uri(let v): v.absoluteString
+        case .uri(let v): v
         }
     }
 }
@@ -113,7 +122,8 @@ extension AttributeValue {
         case (.decimal, .integer(let v)):
             return .decimal(Decimal(v))
         case (.decimal, .double(let v)):
-            return .decimal(Decimal(v))
+            guard let d = ValueText.decimal(v) else { throw .notADecimal(key: key, entity: entity, value: v) }
+            return .decimal(d)
         case (.undefined, _):
             return self
         default:

@@ -103,6 +103,8 @@ public enum ErrorUserInfoKey {
     public static let entity = "entity"
     public static let property = "property"
     public static let filePath = "NSFilePath"
+    /// The name a model gave that is not a valid name (error 140009).
+    public static let invalidName = "invalidName"
 }
 
 extension ObjectGraphError {
@@ -152,6 +154,15 @@ extension ObjectGraphError {
             code: ErrorCode.validationNumberTooLarge,
             message: "\(value) is too large for '\(entity).\(key)' (\(type.name), at most \(type.integerRange!.upperBound))",
             userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, value.description)])
+    }
+
+    /// A double no decimal can hold: an infinity is too large (1610) or too small (1620),
+    /// NaN and magnitudes beyond a decimal's range are 1610 as well.
+    static func notADecimal(key: String, entity: String, value: Double) -> ObjectGraphError {
+        ObjectGraphError(
+            code: value < 0 && value.isInfinite ? ErrorCode.validationNumberTooSmall : ErrorCode.validationNumberTooLarge,
+            message: "\(value) cannot be stored in '\(entity).\(key)' (Decimal): a decimal holds only finite numbers within its range",
+            userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, String(value))])
     }
 
     static func numberTooSmall(key: String, entity: String, value: AttributeValue, type: AttributeType)

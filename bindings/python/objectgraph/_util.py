@@ -1,48 +1,129 @@
-"""Small helpers shared by the wrappers: text in and out, and status checks."""
+"""Small helpers shared by the wrappers: text in and out, status checks, and the
+exceptions of callbacks that ran without a context to keep them."""
 
 from __future__ import annotations
 
 import ctypes
 import os
-from typing import Optional, Union
+import threading
+from typing import Dict, List, Optional, Tuple, Union
 
 from ._lib import ERROR, lib
-from .errors import take_error
+from .errors import Error, ErrorCode, make_error, take_error
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
-def encode(text: Union[str, bytes, "os.PathLike[str]"]) -> bytes:
-    """Text for a `const char *` parameter. Bytes pass through unchanged, so the
-    library, not Python, judges whether they are valid UTF-8."""
+def encode(text: Union[str, bytes, "os.PathLike[str]"], what: str = "a name or path") -> bytes:
+    """Text for a `const char *` parameter: a name, key, path or format string.
+    Bytes pass through unchanged, so the library, not Python, judges whether they
+    are valid UTF-8. A NUL would end the C string early (a store created at
+    another path, a predicate cut short), so text holding one is refused, as is
+    anything that is not text (UsageError, 140002)."""
     if isinstance(text, bytes):
-        return text
-    return os.fspath(text).encode("utf-8")
+        raw = text
+    elif isinstance(text, str):
+        raw = text.encode("utf-8", "surrogatepass")
+    else:
+        try:
+            path = os.fspath(text)  # type: ignore[arg-type]
+        except TypeError:
+            raise make_error(f"{what} must be text, not {type(text).__name__}", ErrorCode.INVALID_ARGUMENT) from None
+        raw = path if isinstance(path, bytes) else path.encode("utf-8", "surrogatepass")
+    if b"\0" in raw:
+        raise make_error(f"{what} cannot hold a NUL character: {text!r}", ErrorCode.INVALID_ARGUMENT)
+    return raw
+
+
+def encode_value(text: str) -> bytes:
+    """A string value's UTF-8, embedded NULs kept: passed with its length (the
+    `_n` functions), as Core Data and SQLite keep such strings."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 def decode(raw: Optional[bytes]) -> Optional[str]:
     return None if raw is None else raw.decode("utf-8", "replace")
 
 
-def take_string(pointer: Optional[int]) -> Optional[str]:
-    """Copies an owned `char *` and frees it with og_free."""
+def take_string(pointer: Optional[int], length: Optional[int] = None) -> Optional[str]:
+    """Copies an owned `char *` (``length`` bytes when given, embedded NULs
+    included; up to its NUL otherwise) and frees it with og_free."""
     if not pointer:
         return None
     try:
-        return ctypes.string_at(pointer).decode("utf-8", "replace")
+        raw = ctypes.string_at(pointer) if length is None else ctypes.string_at(pointer, length)
+        return raw.decode("utf-8", "replace")
     finally:
         lib.og_free(pointer)
 
 
+# Exceptions of callbacks that ran on a thread without a context to hold them (a
+# Python atomic store's load and save, a callback the interpreter could not even
+# start), by thread: the next check on that thread re-raises them, so the call that
+# ran the callback fails with the user's own exception.
+_kept: Dict[int, List[BaseException]] = {}
+_kept_lock = threading.Lock()
+
+
+def normalize(exc: BaseException) -> BaseException:
+    """The exception a caller should see for one a callback raised. Unbounded
+    recursion that ran out of stack inside a ctypes call shows up as
+    ``ctypes.ArgumentError("argument 1: RecursionError: ...")``: it is reported
+    as the RecursionError it is."""
+    if isinstance(exc, ctypes.ArgumentError) and "RecursionError" in str(exc):
+        recursion = RecursionError(str(exc).split("RecursionError: ", 1)[-1])
+        recursion.__cause__ = exc
+        return recursion
+    return exc
+
+
+def keep(exc: BaseException) -> None:
+    """Keeps a callback's exception for the current thread's next check."""
+    with _kept_lock:
+        _kept.setdefault(threading.get_ident(), []).append(normalize(exc))
+
+
+def raise_kept(error: Optional[BaseException] = None) -> None:
+    """Re-raises the first exception kept for this thread (the library's
+    ``error`` for the same call, and further kept ones, as its context). Does
+    nothing when there is none."""
+    with _kept_lock:
+        kept = _kept.pop(threading.get_ident(), None)
+    if not kept:
+        return
+    first = kept[0]
+    chain: Tuple[Optional[BaseException], ...] = (*kept[1:], error)
+    for extra in chain:
+        if extra is not None and first.__context__ is None and extra is not first:
+            first.__context__ = extra
+            break
+    raise first
+
+
 def check(status: int, err: ctypes.c_void_p) -> int:
-    """Raises the error of a failed call; returns OK or NULL otherwise."""
+    """Raises the error of a failed call; returns OK or NULL otherwise. An
+    exception a callback raised during the call comes first."""
     if status == ERROR:
-        raise take_error(err)
+        error = take_error(err)
+        if _kept:
+            raise_kept(error)
+        raise error
+    if _kept:
+        raise_kept()
     return status
 
 
 def check_handle(handle: Optional[int], err: ctypes.c_void_p) -> int:
     """Raises the error of a call that returned NULL; returns the handle otherwise."""
     if not handle:
-        raise take_error(err)
+        error = take_error(err)
+        if _kept:
+            raise_kept(error)
+        raise error
+    if _kept:
+        raise_kept()
     return handle
+
+
+__all__ = ["PathLike", "encode", "encode_value", "decode", "take_string", "check", "check_handle", "keep",
+           "raise_kept", "normalize", "Error"]

@@ -16,7 +16,7 @@ from ._columns import MIN_OBJECTS, Columns
 from ._layout import INT as INT_ACCESS, Layout
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import check, check_handle, encode
+from ._util import _kept, check, check_handle, encode, raise_kept
 from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .enums import MergePolicy
@@ -118,14 +118,20 @@ class Context(OwnedHandle):
         """"confinement", "private" or "main"."""
         return _CONCURRENCY_NAMES.get(lib.og_context_concurrency_type(self._h), "confinement")
 
-    def _raise_pending(self) -> None:
-        """Re-raises the first exception a callback raised (the others are chained)."""
+    def _raise_pending(self, error: Optional[BaseException] = None) -> None:
+        """Re-raises the first exception a callback raised during the last call:
+        a hook's or observer's (kept by this context), or a store callback's
+        (kept for this thread). The library's ``error`` for the same call, or a
+        further callback exception, becomes its context."""
         if self._pending:
             first, rest = self._pending[0], self._pending[1:]
             self._pending.clear()
-            if rest and first.__context__ is None:
-                first.__context__ = rest[0]
+            extra = next((e for e in (*rest, error) if e is not None and e is not first), None)
+            if extra is not None and first.__context__ is None:
+                first.__context__ = extra
             raise first
+        if _kept:
+            raise_kept(error)
 
     def _owned_here(self) -> bool:
         """Whether the calling thread may use the context (a cheap call that
@@ -263,11 +269,14 @@ class Context(OwnedHandle):
         when no store of the coordinator has that UUID
         (managedObjectIDForURIRepresentation: then existingObjectWithID:)."""
         err = ctypes.c_void_p()
-        handle = lib.og_context_object_for_uri(self._h, encode(uri), ctypes.byref(err))
-        if not handle:
-            if err.value:
-                check_handle(handle, err)
-            return None
+        try:
+            handle = lib.og_context_object_for_uri(self._h, encode(uri), ctypes.byref(err))
+            if not handle:
+                if err.value:
+                    check_handle(handle, err)
+                return None
+        finally:
+            self._raise_pending()
         return self._wrap(handle)
 
     def delete(self, obj: ManagedObject) -> None:
@@ -344,7 +353,10 @@ class Context(OwnedHandle):
         with _request(entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
                                                   "distinct": distinct}) as request:
             err = ctypes.c_void_p()
-            rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
+            try:
+                rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
+            finally:
+                self._raise_pending()
             return take_column(rows, key, self)
 
     def explain(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
@@ -360,16 +372,27 @@ class Context(OwnedHandle):
 
     def _fetch_ids(self, request: FetchRequest) -> List[ObjectID]:
         err = ctypes.c_void_p()
-        return take_object_ids(check_handle(lib.og_context_fetch_object_ids(self._h, request._h, ctypes.byref(err)), err))
+        try:
+            ids = check_handle(lib.og_context_fetch_object_ids(self._h, request._h, ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
+        return take_object_ids(ids)
 
     def _fetch_dicts(self, request: FetchRequest) -> List[Dict[str, Any]]:
         err = ctypes.c_void_p()
-        return take_rows(check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err), self)
+        try:
+            rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
+        return take_rows(rows, self)
 
     def _count(self, request: FetchRequest) -> int:
         out = ctypes.c_size_t()
         err = ctypes.c_void_p()
-        check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
+        try:
+            check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
         return out.value
 
     def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, **options: Any) -> int:
@@ -424,7 +447,11 @@ class Context(OwnedHandle):
     def object_with_id(self, object_id: str) -> ManagedObject:
         """The registered object, or a fault for it (objectWithID:)."""
         err = ctypes.c_void_p()
-        return self._wrap(check_handle(lib.og_context_object_with_uri(self._h, encode(object_id), ctypes.byref(err)), err))
+        try:
+            handle = check_handle(lib.og_context_object_with_uri(self._h, encode(object_id), ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
+        return self._wrap(handle)
 
     def existing_object(self, object_id: str) -> ManagedObject:
         """The object with its values loaded; ReferentialIntegrity error (133000)
@@ -438,7 +465,11 @@ class Context(OwnedHandle):
 
     def _objects_of(self, which: int) -> List[ManagedObject]:
         err = ctypes.c_void_p()
-        return self._take_results(check_handle(lib.og_context_objects(self._h, which, ctypes.byref(err)), err))
+        try:
+            results = check_handle(lib.og_context_objects(self._h, which, ctypes.byref(err)), err)
+        finally:
+            self._raise_pending()
+        return self._take_results(results)
 
     @property
     def registered_objects(self) -> List[ManagedObject]:

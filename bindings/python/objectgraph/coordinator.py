@@ -8,7 +8,7 @@ from typing import Any, Callable, Dict, List, Mapping, Optional
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import PathLike, check, check_handle, decode, encode, take_string
+from ._util import PathLike, check, check_handle, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
 from .model import Model
 from .values import take_value, to_value
@@ -42,41 +42,51 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
     """Registers an atomic store type implemented in Python. ``load(path)``
     returns the store's document (bytes in the Binary store format) or None
     when there is no store yet; ``save(path, document)`` keeps the whole
-    document. An exception in either fails the open or the save; ``save``
-    raises a StoreError with code STORE_SAVE_CONFLICTS (134050) when another
-    writer saved the document since it was loaded, and the context's save then
-    fails with that code. Afterwards ``coordinator.add_store(type, path)`` adds
-    stores of it."""
+    document. Any exception in either (any BaseException: a KeyboardInterrupt
+    too) fails the open or the save, nothing is stored, and ``add_store`` or the
+    context's ``save`` re-raises it; a StoreError with code STORE_SAVE_CONFLICTS
+    (134050) raised by ``save`` (another writer saved the document since it was
+    loaded) makes the context's save fail with that code. Afterwards
+    ``coordinator.add_store(type, path)`` adds stores of it."""
 
     def on_load(_userdata, path, out_bytes, out_length):  # type: ignore[no-untyped-def]
         try:
-            document = load(path.decode("utf-8"))
-        except Exception:
+            document = load(path.decode("utf-8", "surrogateescape"))
+            if document is None:
+                return 1
+            document = bytes(document)
+            buffer = _libc.malloc(max(len(document), 1))
+            if not buffer:
+                raise MemoryError(f"cannot allocate {len(document)} bytes for the store document")
+            ctypes.memmove(buffer, document, len(document))
+            out_bytes[0] = buffer
+            out_length[0] = len(document)
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - re-raised by the call that opened the store
+            keep(exc)
             return -1
-        if document is None:
-            return 1
-        buffer = _libc.malloc(max(len(document), 1))
-        if not buffer:
-            return -1
-        ctypes.memmove(buffer, document, len(document))
-        out_bytes[0] = buffer
-        out_length[0] = len(document)
-        return 0
 
     def on_save(_userdata, path, data, length):  # type: ignore[no-untyped-def]
         try:
-            save(path.decode("utf-8"), ctypes.string_at(data, length) if length else b"")
-        except Error as error:
-            return 2 if error.code == ErrorCode.STORE_SAVE_CONFLICTS else -1
-        except Exception:
-            return -1
-        return 0
+            save(path.decode("utf-8", "surrogateescape"), ctypes.string_at(data, length) if length else b"")
+            return 0
+        except BaseException as exc:  # noqa: BLE001 - re-raised by the save that ran the callback
+            conflict = isinstance(exc, Error) and exc.code == ErrorCode.STORE_SAVE_CONFLICTS
+            if not conflict:
+                keep(exc)
+            return 2 if conflict else -1
 
     _serial[0] += 1
     key = _serial[0]
 
     def on_release(_userdata):  # type: ignore[no-untyped-def]
-        _tables.pop(key, None)
+        try:
+            _tables.pop(key, None)
+        except BaseException:  # noqa: BLE001 - nothing waits for a release
+            pass
+
+    for fn in (on_load, on_save, on_release):
+        fn._og_callback = True  # type: ignore[attr-defined]
 
     table = _AtomicStoreCallbacks(key, _LOAD(on_load), _SAVE(on_save), _RELEASE(on_release))
     _tables[key] = (table, on_load, on_save, on_release)
@@ -213,13 +223,15 @@ class Coordinator(OwnedHandle):
         (open a store whose version hashes differ, while its tables fit), and
         ``options`` for any option by Core Data's key name."""
         err = ctypes.c_void_p()
-        raw_path = None if path is None else encode(path)
+        raw_path = None if path is None else encode(path, "a store path")
         merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
                                 ignore_versioning or None)
         boxed = _boxed(merged)
         try:
             if configuration is None and boxed is None:
-                handle = lib.og_coordinator_add_store(self._h, encode(type), raw_path, ctypes.byref(err))
+                # With its length: the library, too, refuses a path cut short by a NUL.
+                handle = lib.og_coordinator_add_store_n(self._h, encode(type), raw_path, len(raw_path or b""),
+                                                        ctypes.byref(err))
             else:
                 handle = lib.og_coordinator_add_store_with_options(self._h, encode(type),
                                                                    None if configuration is None else encode(configuration),

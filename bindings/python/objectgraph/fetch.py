@@ -28,9 +28,18 @@ def parse_sort(sort: SortSpec) -> List[Tuple[str, bool]]:
     sorts descending, a "+" prefix ascending."""
     if sort is None:
         return []
-    keys = [sort] if isinstance(sort, str) else list(sort)
+    if isinstance(sort, str):
+        keys: List[Any] = [sort]
+    else:
+        try:
+            keys = list(sort)
+        except TypeError:
+            raise make_error(f"sort must be a key or a list of keys, not {type(sort).__name__}",
+                             ErrorCode.INVALID_ARGUMENT) from None
     result = []
     for key in keys:
+        if not isinstance(key, str):
+            raise make_error(f"a sort key must be a string (\"title\", \"-year\"), not {key!r}", ErrorCode.INVALID_ARGUMENT)
         if key.startswith("-"):
             result.append((key[1:], False))
         else:

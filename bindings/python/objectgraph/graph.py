@@ -4,9 +4,12 @@ notifications and perform blocks.
 The library calls five C trampolines defined once here; each registration is
 a number in a registry that names the Python callable and (weakly) its
 context. A callback's exception never crosses into the library: a validation
-hook's exception becomes the validation error the save reports, and any other
-exception is kept by the context and re-raised by the context call that ran
-the callback (or, for a block queued with ``perform``, by the next call).
+hook's exception becomes the validation error the save reports (and one that is
+not an Exception, such as KeyboardInterrupt, is re-raised by the save itself),
+and any other exception is kept by the context and re-raised by the call that
+ran the callback: a property read that fired a fault re-raises what
+awake_from_fetch raised (a block queued with ``perform`` reports to the next
+call). Callbacks nested too deeply fail with RecursionError.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import atexit
 import ctypes
 import itertools
+import sys
 import threading
 import weakref
 from dataclasses import dataclass, field
@@ -21,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
 from ._handle import OwnedHandle
 from ._lib import BLOCK_FN, ERROR, HOOK_FN, NOTIFICATION_FN, OK, VALIDATION_FN, VALUE_VALIDATION_FN, lib
+from ._util import keep, normalize
 from .errors import Error, ErrorCode
 
 if TYPE_CHECKING:
@@ -146,72 +151,139 @@ class Observer:
         self.remove()
 
 
-def _error_for(exc: BaseException, key: Optional[bytes]) -> int:
-    """A NEW og_error for a validation hook's exception."""
-    code = exc.code if isinstance(exc, Error) and 1550 <= exc.code <= 1680 else ErrorCode.VALIDATION
-    message = (exc.message if isinstance(exc, Error) else str(exc)) or type(exc).__name__
-    return lib.og_error_new(int(code), message.encode("utf-8", "replace"), key)
-
-
-@BLOCK_FN
-def _block(user: Optional[int]) -> None:
-    context, fn = _lookup(user, pop=True)
-    if context is None or fn is None:
-        return
+def _error_for(exc: BaseException, key: Optional[bytes]) -> Optional[int]:
+    """A NEW og_error for a validation hook's exception (None if even that fails)."""
     try:
-        fn()
+        code = exc.code if isinstance(exc, Error) and 1550 <= exc.code <= 1680 else ErrorCode.VALIDATION
+        message = (exc.message if isinstance(exc, Error) else str(exc)) or type(exc).__name__
+        return lib.og_error_new(int(code), message.encode("utf-8", "replace"), key)
+    except BaseException:  # noqa: BLE001 - the save still fails, with the library's own error
+        return None
+
+
+# How deeply callbacks may nest on one thread (a hook whose work runs the hook
+# again, and again): past this, the innermost one fails with RecursionError
+# instead of letting the interpreter run out of stack inside a ctypes call, where
+# the error would surface as ctypes.ArgumentError or, at the entry of a callback,
+# be printed and dropped.
+_nesting = threading.local()
+
+
+def _nesting_limit() -> int:
+    return max(8, sys.getrecursionlimit() // 25)
+
+
+class _Nested:
+    """Counts one callback level on this thread; refuses one too many."""
+
+    __slots__ = ("depth",)
+
+    def __enter__(self) -> None:
+        depth = getattr(_nesting, "depth", 0)
+        if depth >= _nesting_limit():
+            raise RecursionError(f"callbacks nested {depth} deep: a hook, observer or block keeps running itself")
+        _nesting.depth = depth + 1
+
+    def __exit__(self, *exc: object) -> None:
+        _nesting.depth = getattr(_nesting, "depth", 1) - 1
+
+
+_nested = _Nested()
+
+
+def _keep(context: Optional["Context"], exc: BaseException) -> None:
+    """Keeps a callback's exception for the call that ran it: the context's, or
+    this thread's when there is no context."""
+    exc = normalize(exc)
+    if context is not None:
+        context._pending.append(exc)
+    else:
+        keep(exc)
+
+
+def _callback(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Marks a function the library calls, for the unraisable-exception hook below."""
+    fn._og_callback = True  # type: ignore[attr-defined]
+    return fn
+
+
+@_callback
+def _block_fn(user: Optional[int]) -> None:
+    context = None
+    try:
+        context, fn = _lookup(user, pop=True)
+        if context is None or fn is None:
+            return
+        with _nested:
+            fn()
     except BaseException as exc:  # noqa: BLE001 - kept and re-raised by the context
-        context._pending.append(exc)
+        _keep(context, exc)
 
 
-@HOOK_FN
-def _hook(obj: Optional[int], user: Optional[int]) -> None:
-    context, fn = _lookup(user)
-    if context is None or fn is None or not obj:
-        return
+@_callback
+def _hook_fn(obj: Optional[int], user: Optional[int]) -> None:
+    context = None
     try:
-        fn(context._wrap(obj))
+        context, fn = _lookup(user)
+        if context is None or fn is None or not obj:
+            return
+        with _nested:
+            fn(context._wrap(obj))
     except BaseException as exc:  # noqa: BLE001
-        context._pending.append(exc)
+        _keep(context, exc)
 
 
-@VALIDATION_FN
-def _validation(obj: Optional[int], error: Any, user: Optional[int]) -> int:
-    context, fn = _lookup(user)
-    if context is None or fn is None or not obj:
-        return OK
+def _refuse(context: Optional["Context"], exc: BaseException, error: Any, key: Optional[bytes]) -> int:
+    """A validation hook's exception: the validation error of the save. An
+    exception that is not an Exception (KeyboardInterrupt, SystemExit) is also
+    kept, so the save re-raises it rather than a ValidationError."""
+    exc = normalize(exc)
     try:
-        accepted = fn(context._wrap(obj))
-    except BaseException as exc:  # noqa: BLE001 - becomes the validation error
-        error[0] = _error_for(exc, None)
-        return ERROR
-    if accepted is False:
-        return ERROR
-    return OK
-
-
-@VALUE_VALIDATION_FN
-def _value_validation(obj: Optional[int], key: Optional[bytes], value: Optional[int], error: Any,
-                      user: Optional[int]) -> int:
-    context, fn = _lookup(user)
-    if context is None or fn is None or not obj:
-        return OK
-    from .values import from_value
-
-    try:
-        accepted = fn(context._wrap(obj), (key or b"").decode(), from_value(value, context) if value else None)
-    except BaseException as exc:  # noqa: BLE001
         error[0] = _error_for(exc, key)
-        return ERROR
+    finally:
+        if not isinstance(exc, Exception):
+            _keep(context, exc)
+    return ERROR
+
+
+@_callback
+def _validation_fn(obj: Optional[int], error: Any, user: Optional[int]) -> int:
+    context = None
+    try:
+        context, fn = _lookup(user)
+        if context is None or fn is None or not obj:
+            return OK
+        with _nested:
+            accepted = fn(context._wrap(obj))
+    except BaseException as exc:  # noqa: BLE001 - becomes the validation error
+        return _refuse(context, exc, error, None)
     return ERROR if accepted is False else OK
 
 
-@NOTIFICATION_FN
-def _notification(handle: Optional[int], user: Optional[int]) -> None:
-    context, fn = _lookup(user)
-    if context is None or fn is None or not handle:
-        return
+@_callback
+def _value_validation_fn(obj: Optional[int], key: Optional[bytes], value: Optional[int], error: Any,
+                         user: Optional[int]) -> int:
+    context = None
     try:
+        context, fn = _lookup(user)
+        if context is None or fn is None or not obj:
+            return OK
+        from .values import from_value
+
+        with _nested:
+            accepted = fn(context._wrap(obj), (key or b"").decode(), from_value(value, context) if value else None)
+    except BaseException as exc:  # noqa: BLE001
+        return _refuse(context, exc, error, key)
+    return ERROR if accepted is False else OK
+
+
+@_callback
+def _notification_fn(handle: Optional[int], user: Optional[int]) -> None:
+    context = None
+    try:
+        context, fn = _lookup(user)
+        if context is None or fn is None or not handle:
+            return
         n = Notification(_NOTIFICATION_NAMES.get(lib.og_notification_kind_of(handle), "unknown"))
         for index, key in enumerate(_KEYS):
             objects = getattr(n, key)
@@ -222,9 +294,35 @@ def _notification(handle: Optional[int], user: Optional[int]) -> None:
         n.invalidated_all = bool(lib.og_notification_invalidated_all(handle))
         if n.name == "did_save":
             n._changes, n._changes_error = _take_changes(handle)
-        fn(n)
+        with _nested:
+            fn(n)
     except BaseException as exc:  # noqa: BLE001
-        context._pending.append(exc)
+        _keep(context, exc)
+
+
+_block = BLOCK_FN(_block_fn)
+_hook = HOOK_FN(_hook_fn)
+_validation = VALIDATION_FN(_validation_fn)
+_value_validation = VALUE_VALIDATION_FN(_value_validation_fn)
+_notification = NOTIFICATION_FN(_notification_fn)
+
+
+# An exception raised where a callback cannot catch it (a KeyboardInterrupt that
+# arrives as the interpreter enters the callback) is printed and dropped by ctypes,
+# which then returns whatever was in the result slot. Such an exception is kept for
+# the thread instead, so the call that ran the callback raises it. Other unraisable
+# exceptions go to the hook that was installed before.
+_previous_unraisablehook = sys.unraisablehook
+
+
+def _unraisable(args: Any) -> None:
+    if getattr(args.object, "_og_callback", False) and args.exc_value is not None:
+        keep(args.exc_value)
+        return
+    _previous_unraisablehook(args)
+
+
+sys.unraisablehook = _unraisable
 
 
 def _take_changes(handle: int) -> Tuple[Optional[Changes], Optional[Error]]:

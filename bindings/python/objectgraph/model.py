@@ -121,8 +121,10 @@ def _hashes(at: Any, handle: Optional[int], count: int) -> Dict[str, bytes]:
 
 
 def _sort_key(item: Union[str, Tuple[str, bool]]) -> Tuple[str, bool]:
-    if isinstance(item, tuple):
+    if isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
         return item[0], bool(item[1])
+    if not isinstance(item, str):
+        raise make_error(f"a sort key is a string or a (key, ascending) pair, not {item!r}", ErrorCode.INVALID_ARGUMENT)
     return (item[1:], False) if item.startswith("-") else (item, True)
 
 

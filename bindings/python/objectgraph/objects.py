@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List,
 from . import _layout
 from ._columns import NOT_READ, Columns
 from ._lib import ERROR, NULL, OK, lib
-from ._util import check, check_handle, encode, take_string
+from ._util import check, check_handle, encode, encode_value, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error, take_error
-from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_seconds, to_value
+from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_double, to_seconds, to_value
 
 if TYPE_CHECKING:
     from .context import Context
@@ -81,7 +81,7 @@ class ManagedObject:
     def _flag(self, getter: Any) -> bool:
         out = ctypes.c_bool()
         err = _c_void_p()
-        check(getter(self._h, _byref(out), _byref(err)), err)
+        self._settle(getter(self._h, _byref(out), _byref(err)), err)
         return out.value
 
     @property
@@ -108,6 +108,16 @@ class ManagedObject:
             if slot.access not in (_layout.TO_ONE, _layout.TO_MANY)
         }
 
+    def _settle(self, status: int, err: Any) -> int:
+        """Ends a call that may have run callbacks (a read that fires a fault runs
+        awake_from_fetch; a write runs observers of the change): a callback's
+        exception is raised by this call, with the library's error, if any, as
+        its context. Otherwise the library's error, or the status."""
+        context = self._context
+        if context._pending:
+            context._raise_pending(take_error(err) if status == ERROR else None)
+        return check(status, err)
+
     # Access by slot, for every kind of property; the error path of the fast accessors.
 
     def _read(self, slot: _layout.Slot) -> Any:
@@ -116,31 +126,30 @@ class ManagedObject:
         if access == _layout.INT:
             i64 = _c_int64()
             status = lib.og_object_get_int64_at(self._h, slot.index, _byref(i64), _byref(err))
-            if status == OK:
+            if self._settle(status, err) == OK:
                 return i64.value
         elif access == _layout.DOUBLE:
             d = _c_double()
             status = lib.og_object_get_double_at(self._h, slot.index, _byref(d), _byref(err))
-            if status == OK:
+            if self._settle(status, err) == OK:
                 return d.value
         elif access == _layout.VALUE:
             out = _c_void_p()
             status = lib.og_object_get_value_at(self._h, slot.index, _byref(out), _byref(err))
-            if status != ERROR:
-                value = take_value(out.value)
-                if slot.type == AttributeType.BOOLEAN and value is not None:
-                    return bool(value)
-                return value
+            value = take_value(out.value) if status != ERROR else None
+            self._settle(status, err)
+            if slot.type == AttributeType.BOOLEAN and value is not None:
+                return bool(value)
+            return value
         elif access == _layout.TO_ONE:
             out = _c_void_p()
             status = lib.og_object_get_object(self._h, slot.key, _byref(out), _byref(err))
-            if status == OK and out.value:
+            if self._settle(status, err) == OK and out.value:
                 return self._context._wrap(out.value)
         else:
             return RelatedSet(self, slot)
-        if status == NULL or status == OK:
-            return None
-        raise take_error(err)
+        self._settle(status, err)
+        return None
 
     def _write(self, slot: _layout.Slot, value: Any) -> None:
         access = slot.access
@@ -156,15 +165,14 @@ class ManagedObject:
         elif access == _layout.INT and type(value) is int:  # bools go the boxed way
             status = lib.og_object_set_int64_at(handle, slot.index, check_int64(value), _byref(err))
         elif access == _layout.DOUBLE and type(value) in (float, int):
-            status = lib.og_object_set_double_at(handle, slot.index, float(value), _byref(err))
+            status = lib.og_object_set_double_at(handle, slot.index, to_double(value), _byref(err))
         else:
             boxed = to_value(value, slot.type)
             try:
                 status = lib.og_object_set_value_at(handle, slot.index, boxed, _byref(err))
             finally:
                 lib.og_value_release(boxed)
-        if status == ERROR:
-            raise take_error(err)
+        self._settle(status, err)
 
     # Items and attributes.
 
@@ -199,61 +207,64 @@ class ManagedObject:
     def get_int64(self, key: str) -> Optional[int]:
         out = _c_int64()
         err = _c_void_p()
-        status = check(lib.og_object_get_int64(self._h, encode(key), _byref(out), _byref(err)), err)
+        status = self._settle(lib.og_object_get_int64(self._h, encode(key), _byref(out), _byref(err)), err)
         return None if status == NULL else out.value
 
     def set_int64(self, key: str, value: int) -> None:
         err = _c_void_p()
-        check(lib.og_object_set_int64(self._h, encode(key), check_int64(value), _byref(err)), err)
+        self._settle(lib.og_object_set_int64(self._h, encode(key), check_int64(value), _byref(err)), err)
 
     def get_double(self, key: str) -> Optional[float]:
         out = _c_double()
         err = _c_void_p()
-        status = check(lib.og_object_get_double(self._h, encode(key), _byref(out), _byref(err)), err)
+        status = self._settle(lib.og_object_get_double(self._h, encode(key), _byref(out), _byref(err)), err)
         return None if status == NULL else out.value
 
     def set_double(self, key: str, value: float) -> None:
         err = _c_void_p()
-        check(lib.og_object_set_double(self._h, encode(key), float(value), _byref(err)), err)
+        self._settle(lib.og_object_set_double(self._h, encode(key), to_double(value), _byref(err)), err)
 
     def get_bool(self, key: str) -> Optional[bool]:
         out = ctypes.c_bool()
         err = _c_void_p()
-        status = check(lib.og_object_get_bool(self._h, encode(key), _byref(out), _byref(err)), err)
+        status = self._settle(lib.og_object_get_bool(self._h, encode(key), _byref(out), _byref(err)), err)
         return None if status == NULL else out.value
 
     def set_bool(self, key: str, value: bool) -> None:
         err = _c_void_p()
-        check(lib.og_object_set_bool(self._h, encode(key), bool(value), _byref(err)), err)
+        self._settle(lib.og_object_set_bool(self._h, encode(key), bool(value), _byref(err)), err)
 
     def get_date(self, key: str) -> Optional[_dt.datetime]:
         out = _c_double()
         err = _c_void_p()
-        status = check(lib.og_object_get_date(self._h, encode(key), _byref(out), _byref(err)), err)
+        status = self._settle(lib.og_object_get_date(self._h, encode(key), _byref(out), _byref(err)), err)
         return None if status == NULL else from_seconds(out.value)
 
     def set_date(self, key: str, value: Union[_dt.datetime, float]) -> None:
         """Sets a date from a datetime (naive = UTC) or seconds since 1970 UTC."""
-        seconds = to_seconds(value) if isinstance(value, _dt.datetime) else float(value)
+        seconds = to_seconds(value) if isinstance(value, _dt.datetime) else to_double(value)
         err = _c_void_p()
-        check(lib.og_object_set_date(self._h, encode(key), seconds, _byref(err)), err)
+        self._settle(lib.og_object_set_date(self._h, encode(key), seconds, _byref(err)), err)
 
     def get_string(self, key: str) -> Optional[str]:
         out = _c_void_p()
+        length = ctypes.c_size_t()
         err = _c_void_p()
-        status = check(lib.og_object_get_string(self._h, encode(key), _byref(out), _byref(err)), err)
-        text = take_string(out.value)
+        status = lib.og_object_get_string_n(self._h, encode(key), _byref(out), _byref(length), _byref(err))
+        text = take_string(out.value, length.value)
+        self._settle(status, err)
         return None if status == NULL else (text or "")
 
     def set_string(self, key: str, value: Union[str, bytes]) -> None:
+        raw = value if isinstance(value, bytes) else encode_value(value)
         err = _c_void_p()
-        check(lib.og_object_set_string(self._h, encode(key), encode(value), _byref(err)), err)
+        self._settle(lib.og_object_set_string_n(self._h, encode(key), raw, len(raw), _byref(err)), err)
 
     def get_data(self, key: str) -> Optional[bytes]:
         out = _c_void_p()
         length = ctypes.c_size_t()
         err = _c_void_p()
-        status = check(lib.og_object_get_data(self._h, encode(key), _byref(out), _byref(length), _byref(err)), err)
+        status = self._settle(lib.og_object_get_data(self._h, encode(key), _byref(out), _byref(length), _byref(err)), err)
         try:
             if status == NULL:
                 return None
@@ -264,25 +275,27 @@ class ManagedObject:
     def set_data(self, key: str, value: bytes) -> None:
         data = bytes(value)
         err = _c_void_p()
-        check(lib.og_object_set_data(self._h, encode(key), data, len(data), _byref(err)), err)
+        self._settle(lib.og_object_set_data(self._h, encode(key), data, len(data), _byref(err)), err)
 
     def set_null(self, key: str) -> None:
         err = _c_void_p()
-        check(lib.og_object_set_null(self._h, encode(key), _byref(err)), err)
+        self._settle(lib.og_object_set_null(self._h, encode(key), _byref(err)), err)
 
     def get_value(self, key: str) -> Value:
         """Any attribute by key, through the boxed og_value path."""
         out = _c_void_p()
         err = _c_void_p()
-        check(lib.og_object_get_value(self._h, encode(key), _byref(out), _byref(err)), err)
-        return take_value(out.value)
+        status = lib.og_object_get_value(self._h, encode(key), _byref(out), _byref(err))
+        value = take_value(out.value) if status != ERROR else None
+        self._settle(status, err)
+        return value
 
     def set_value(self, key: str, value: Value) -> None:
         slot = self._layout.slots.get(key)
         boxed = to_value(value, slot.type if slot is not None else None)
         err = _c_void_p()
         try:
-            check(lib.og_object_set_value(self._h, encode(key), boxed, _byref(err)), err)
+            self._settle(lib.og_object_set_value(self._h, encode(key), boxed, _byref(err)), err)
         finally:
             lib.og_value_release(boxed)
 
@@ -297,14 +310,14 @@ class ManagedObject:
     def faulting_state(self) -> int:
         out = _c_int64()
         err = _c_void_p()
-        check(lib.og_object_faulting_state(self._h, _byref(out), _byref(err)), err)
+        self._settle(lib.og_object_faulting_state(self._h, _byref(out), _byref(err)), err)
         return out.value
 
     def has_fault_for_relationship(self, name: str) -> bool:
         """Whether relationship ``name`` is not loaded yet; never loads it."""
         out = ctypes.c_bool()
         err = _c_void_p()
-        check(lib.og_object_has_fault_for_relationship(self._h, encode(name), _byref(out), _byref(err)), err)
+        self._settle(lib.og_object_has_fault_for_relationship(self._h, encode(name), _byref(out), _byref(err)), err)
         return out.value
 
     def value_for_key_path(self, key_path: str) -> Any:
@@ -312,15 +325,19 @@ class ManagedObject:
         as objects, to-manys as lists."""
         out = _c_void_p()
         err = _c_void_p()
-        check(lib.og_object_get_value_for_key_path(self._h, encode(key_path), _byref(out), _byref(err)), err)
-        return take_value(out.value, self._context)
+        status = lib.og_object_get_value_for_key_path(self._h, encode(key_path), _byref(out), _byref(err))
+        value = take_value(out.value, self._context) if status != ERROR else None
+        self._settle(status, err)
+        return value
 
     def primitive(self, key: str) -> Value:
         """An attribute read without change tracking (primitiveValueForKey:)."""
         out = _c_void_p()
         err = _c_void_p()
-        check(lib.og_object_get_primitive_value(self._h, encode(key), _byref(out), _byref(err)), err)
-        return take_value(out.value)
+        status = lib.og_object_get_primitive_value(self._h, encode(key), _byref(out), _byref(err))
+        value = take_value(out.value) if status != ERROR else None
+        self._settle(status, err)
+        return value
 
     def set_primitive(self, key: str, value: Value) -> None:
         """Writes an attribute without change tracking, inverse or validation:
@@ -329,7 +346,7 @@ class ManagedObject:
         boxed = to_value(value, slot.type if slot is not None else None)
         err = _c_void_p()
         try:
-            check(lib.og_object_set_primitive_value(self._h, encode(key), boxed, _byref(err)), err)
+            self._settle(lib.og_object_set_primitive_value(self._h, encode(key), boxed, _byref(err)), err)
         finally:
             lib.og_value_release(boxed)
 
@@ -338,8 +355,10 @@ class ManagedObject:
         their new values."""
         out = _c_void_p()
         err = _c_void_p()
-        check(lib.og_object_changed_values(self._h, _byref(out), _byref(err)), err)
-        return take_value(out.value, self._context)  # type: ignore[return-value]
+        status = lib.og_object_changed_values(self._h, _byref(out), _byref(err))
+        value = take_value(out.value, self._context) if status != ERROR else None
+        self._settle(status, err)
+        return value  # type: ignore[return-value]
 
     def committed_values(self, keys: Optional[Iterable[str]] = None) -> Dict[str, Any]:
         """The last fetched or saved values of ``keys`` (every persistent
@@ -352,8 +371,9 @@ class ManagedObject:
             names = [encode(k) for k in keys]
             array = (ctypes.c_char_p * max(1, len(names)))(*names)
             status = lib.og_object_committed_values(self._h, array, len(names), _byref(out), _byref(err))
-        check(status, err)
-        return take_value(out.value, self._context)  # type: ignore[return-value]
+        value = take_value(out.value, self._context) if status != ERROR else None
+        self._settle(status, err)
+        return value  # type: ignore[return-value]
 
     def validate_value(self, key: str, value: Any) -> None:
         """Checks ``value`` against the model's rules for ``key`` and the
@@ -362,7 +382,7 @@ class ManagedObject:
         boxed = to_value(value, slot.type if slot is not None and slot.type is not None else None)
         err = _c_void_p()
         try:
-            check(lib.og_object_validate_value(self._h, encode(key), boxed, _byref(err)), err)
+            self._settle(lib.og_object_validate_value(self._h, encode(key), boxed, _byref(err)), err)
         finally:
             lib.og_value_release(boxed)
         self._context._raise_pending()
@@ -371,12 +391,14 @@ class ManagedObject:
 
     def _related(self, key: bytes) -> List["ManagedObject"]:
         err = _c_void_p()
-        results = check_handle(lib.og_object_get_related(self._h, key, _byref(err)), err)
+        results = lib.og_object_get_related(self._h, key, _byref(err))
+        self._settle(ERROR if not results else OK, err)
         return self._context._take_results(results)
 
     def _related_count(self, key: bytes) -> int:
         err = _c_void_p()
-        results = check_handle(lib.og_object_get_related(self._h, key, _byref(err)), err)
+        results = lib.og_object_get_related(self._h, key, _byref(err))
+        self._settle(ERROR if not results else OK, err)
         try:
             return int(lib.og_results_count(results))
         finally:
@@ -384,11 +406,11 @@ class ManagedObject:
 
     def _add_related(self, key: bytes, other: "ManagedObject") -> None:
         err = _c_void_p()
-        check(lib.og_object_add_related(self._h, key, _target(other), _byref(err)), err)
+        self._settle(lib.og_object_add_related(self._h, key, _target(other), _byref(err)), err)
 
     def _remove_related(self, key: bytes, other: "ManagedObject") -> None:
         err = _c_void_p()
-        check(lib.og_object_remove_related(self._h, key, _target(other), _byref(err)), err)
+        self._settle(lib.og_object_remove_related(self._h, key, _target(other), _byref(err)), err)
 
 
 def class_for(layout: _layout.Layout) -> type:
@@ -444,8 +466,11 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
                 value = column[obj._row]
                 if value is not NOT_READ:
                     return value
-        out, ref = getattr(obj._context, buffer)
+        context = obj._context
+        out, ref = getattr(context, buffer)
         status = get_at(obj._h, index, ref, None)
+        if context._pending:  # a fault fired by this read ran a hook that raised
+            context._raise_pending()
         if status == OK:
             return out.value
         if status == NULL:
@@ -455,6 +480,8 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
     def write(obj: ManagedObject, value: Any) -> None:
         if not (fast(value) and set_at(obj._h, index, value, None) == OK):
             obj._write(slot, value)
+        elif obj._context._pending:
+            obj._context._raise_pending()
 
     return read, write
 

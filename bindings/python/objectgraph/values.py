@@ -15,11 +15,11 @@ import uuid
 from typing import Any, Optional, Union
 
 from ._lib import NULL, lib
-from ._util import check, check_handle, encode
+from ._util import check, check_handle, encode, encode_value
 from .enums import AttributeType, ValueType
 from .errors import ErrorCode, make_error
 
-__all__ = ["Value", "to_value", "from_value", "to_seconds", "from_seconds", "check_int64"]
+__all__ = ["Value", "to_value", "to_double", "from_value", "to_seconds", "from_seconds", "check_int64"]
 
 Value = Union[None, bool, int, float, str, bytes, _dt.datetime, decimal.Decimal, uuid.UUID]
 
@@ -42,6 +42,8 @@ def from_seconds(seconds: float) -> _dt.datetime:
 
 def check_int64(number: int) -> int:
     """ctypes would silently wrap an integer that does not fit in 64 bits."""
+    if not isinstance(number, int):
+        raise make_error(f"an integer is an int, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH)
     if number > INT64_MAX:
         raise make_error(
             f"{number} is larger than the largest 64-bit integer", ErrorCode.VALIDATION_NUMBER_TOO_LARGE,
@@ -53,6 +55,20 @@ def check_int64(number: int) -> int:
             "NSCocoaErrorDomain",
         )
     return number
+
+
+def to_double(number: Any) -> float:
+    """A number as a double; an int too large for one is a validation error (1610),
+    and anything that is not a number a type mismatch, not a raw Python error."""
+    if isinstance(number, float):
+        return number
+    try:
+        return float(number)
+    except OverflowError:
+        raise make_error(f"{number} is too large for a double", ErrorCode.VALIDATION_NUMBER_TOO_LARGE,
+                         "NSCocoaErrorDomain") from None
+    except (TypeError, ValueError):
+        raise make_error(f"a double is a number, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH) from None
 
 
 def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
@@ -71,7 +87,7 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return lib.og_value_new_bool(value)
     if isinstance(value, int):
         if attribute_type in (AttributeType.DOUBLE, AttributeType.FLOAT):
-            return lib.og_value_new_double(float(value))
+            return lib.og_value_new_double(to_double(value))
         if attribute_type == AttributeType.DECIMAL:
             return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
         return lib.og_value_new_int64(check_int64(value))
@@ -79,8 +95,10 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return lib.og_value_new_double(value)
     if isinstance(value, str):
         if attribute_type == AttributeType.URI:
-            return check_handle(lib.og_value_new_uri(encode(value), ctypes.byref(err)), err)
-        return check_handle(lib.og_value_new_string(encode(value), ctypes.byref(err)), err)
+            return check_handle(lib.og_value_new_uri(encode(value, "a URI"), ctypes.byref(err)), err)
+        # With its length: a string value keeps the NULs it holds.
+        raw = encode_value(value)
+        return check_handle(lib.og_value_new_string_n(raw, len(raw), ctypes.byref(err)), err)
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
         return check_handle(lib.og_value_new_data(data, len(data), ctypes.byref(err)), err)
@@ -118,7 +136,7 @@ def _new_composite(value: Any) -> Any:
             for item in items:
                 lib.og_value_release(item)
     if isinstance(value, dict):
-        keys = [encode(str(k)) for k in value]
+        keys = [encode(str(k), "a dictionary key") for k in value]
         items = [to_value(v) for v in value.values()]
         try:
             key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
@@ -158,7 +176,11 @@ def from_value(handle: int, context: Any = None) -> Value:
         check(lib.og_value_get_bool(handle, ctypes.byref(b), ctypes.byref(err)), err)
         return b.value
     if kind == ValueType.STRING:
-        return _borrowed_text(lib.og_value_get_string, handle)
+        pointer = ctypes.c_void_p()
+        length = ctypes.c_size_t()
+        if check(lib.og_value_get_string_n(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err) == NULL:
+            return None
+        return ctypes.string_at(pointer.value, length.value).decode("utf-8", "replace") if pointer.value else ""
     if kind == ValueType.DATE:
         seconds = ctypes.c_double()
         check(lib.og_value_get_date(handle, ctypes.byref(seconds), ctypes.byref(err)), err)

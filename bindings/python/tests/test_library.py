@@ -33,13 +33,25 @@ def test_every_header_function_is_declared() -> None:
     assert header_functions() == declared
 
 
+# Functions the package leaves for their length-taking `_n` variant, which keeps
+# the NULs a string value holds and refuses a path holding one.
+SUPERSEDED = {
+    "og_value_new_string": "og_value_new_string_n",
+    "og_value_get_string": "og_value_get_string_n",
+    "og_object_get_string": "og_object_get_string_n",
+    "og_object_set_string": "og_object_set_string_n",
+    "og_coordinator_add_store": "og_coordinator_add_store_n",
+}
+
+
 def test_every_header_function_is_used_by_the_package() -> None:
     sources = "".join(
         path.read_text()
         for path in (BINDING / "objectgraph").glob("*.py")
         if path.name != "_lib.py"  # declaring a function is not using it
     )
-    unused = sorted(name for name in header_functions() if not re.search(rf"\b{name}\b", sources))
+    used = {name for name in header_functions() if re.search(rf"\b{name}\b", sources)}
+    unused = sorted(name for name in header_functions() - used if SUPERSEDED.get(name) not in used)
     assert unused == []
 
 

@@ -119,9 +119,12 @@ def test_an_atomic_store_written_in_python(books_model) -> None:
             coordinator.add_store("Notebook", "refuse")
             with og.Context(coordinator) as ctx:
                 ctx.insert("Book", title="Lost")
-                with pytest.raises(og.Error) as info:
+                # The callback's own exception, with the library's failed save as its context.
+                with pytest.raises(OSError, match="disk full") as info:
                     ctx.save()
-                assert info.value.code == og.ErrorCode.STORE_SAVE
+                assert isinstance(info.value.__context__, og.Error)
+                assert info.value.__context__.code == og.ErrorCode.STORE_SAVE
+                assert "refuse" not in documents
     finally:
         og.unregister_store_type("Notebook")
     with pytest.raises(og.Error) as info:

@@ -1,0 +1,144 @@
+import CSQLite
+import Foundation
+import ObjectGraph
+import XCTest
+
+/// Opening an existing SQLite store checks it through a connection that cannot change it
+/// (SQLiteStore.open, SQLiteConnection(readOnly:)): a refused store, its -wal and its
+/// -shm stay byte for byte, so a foreign or stale -wal is never checkpointed into it.
+final class SQLiteStoreCheckTests: XCTestCase {
+    var dir = ""
+    override func setUpWithError() throws { dir = try temporaryDirectory() }
+
+    /// The contents of a store file and its side files (nil for a missing one).
+    func contents(_ path: String) -> [Data?] {
+        ["", "-wal", "-shm"].map { FileManager.default.contents(atPath: path + $0) }
+    }
+
+    /// Leaves beside `target` the -wal and -shm of another database that `build` writes
+    /// (with checkpoints off, so its pages stay in its WAL).
+    func plantWAL(beside target: String, _ build: (OpaquePointer?) -> Void) throws {
+        let other = dir + "/other-\(UUID().uuidString).sqlite"
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(other, &db), SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0", nil, nil, nil)
+        build(db)
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: target + suffix)
+            try FileManager.default.copyItem(atPath: other + suffix, toPath: target + suffix)
+        }
+        sqlite3_close(db)
+    }
+
+    /// A closed, intact library store with one author.
+    func makeStore(_ name: String) throws -> String {
+        let path = dir + "/" + name
+        let stack = try Stack(model: try makeLibraryModel(), path: path)
+        try stack.context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
+        try stack.context.save()
+        try stack.coordinator.removePersistentStore(stack.store)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"), "closed cleanly")
+        return path
+    }
+
+    func testAForeignWALOfAnotherDatabaseIsRefusedAndLeftAlone() throws {
+        let path = try makeStore("books.sqlite")
+        try plantWAL(beside: path) { db in
+            sqlite3_exec(db, "CREATE TABLE u (y); CREATE TABLE v (z); INSERT INTO u VALUES (randomblob(5000)), (randomblob(5000))", nil, nil, nil)
+        }
+        let before = contents(path)
+        XCTAssertTrue(before.allSatisfy { $0 != nil })
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        let e = expectError { _ = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }
+        XCTAssertEqual(e?.code, ErrorCode.storeInvalidType)
+        XCTAssertEqual(contents(path), before, "the store, its -wal and its -shm are unchanged")
+        // Refused again, just the same: nothing was checkpointed in between.
+        XCTAssertEqual(expectError { _ = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }?.code, ErrorCode.storeInvalidType)
+        XCTAssertEqual(contents(path), before)
+        // Without the foreign files the store is whole.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        try FileManager.default.removeItem(atPath: path + "-shm")
+        let stack = try Stack(model: try makeLibraryModel(), path: path)
+        XCTAssertEqual(try stack.context.fetch(FetchRequest(entityName: "Author")).count, 1)
+    }
+
+    func testAForeignWALOfAStoreOfAnotherModelIsRefusedAndLeftAlone() throws {
+        let path = try makeStore("books.sqlite")
+        // The WAL of a live store of another model, copied while its writer has it open.
+        let otherModel = ManagedObjectModel()
+        try otherModel.addEntity(named: "Tag").addAttribute(named: "label", type: .string)
+        let otherPath = dir + "/tags.sqlite"
+        let other = try Stack(model: otherModel, path: otherPath)
+        try other.context.insertObject(entityName: "Tag").setValue("x", forKey: "label")
+        try other.context.save()
+        for suffix in ["-wal", "-shm"] { try FileManager.default.copyItem(atPath: otherPath + suffix, toPath: path + suffix) }
+        let before = contents(path)
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        let e = expectError { _ = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }
+        XCTAssertEqual(e?.code, ErrorCode.storeIncompatibleVersionHash)
+        XCTAssertEqual(contents(path), before)
+        // Reading the metadata without a stack changes nothing either.
+        let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)
+        XCTAssertEqual(metadata[StoreMetadataKey.storeUUID], .string(other.store.identifier), "the file reads as the other store")
+        XCTAssertEqual(contents(path), before)
+    }
+
+    /// Another model's store, refused with no side files at all: the file stays as it was.
+    func testARefusedCleanStoreIsUnchanged() throws {
+        let path = try makeStore("books.sqlite")
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let model = ManagedObjectModel()
+        try model.addEntity(named: "Tag").addAttribute(named: "label", type: .string)
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        XCTAssertEqual(expectError { _ = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }?.code,
+                       ErrorCode.storeIncompatibleVersionHash)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+        // Any -wal SQLite needed to read it is empty: no page was written into it.
+        XCTAssertEqual(FileManager.default.contents(atPath: path + "-wal")?.count ?? 0, 0)
+    }
+
+    /// The store's own WAL (a writer that is still open, or one that died) is read and kept.
+    func testAStoresOwnWALIsReadAsUsual() throws {
+        let path = dir + "/books.sqlite"
+        let writer = try Stack(model: try makeLibraryModel(), path: path)
+        try writer.context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
+        try writer.context.save()
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+        let reader = try Stack(model: try makeLibraryModel(), path: path)
+        XCTAssertEqual(try reader.context.fetch(FetchRequest(entityName: "Author")).count, 1)
+        try reader.context.insertObject(entityName: "Author").setValue("Bob", forKey: "name")
+        try reader.context.save()
+        let fresh = ManagedObjectContext(coordinator: writer.coordinator)
+        XCTAssertEqual(try fresh.fetch(FetchRequest(entityName: "Author")).count, 2)
+    }
+
+    /// A store kept in a rollback journal mode whose writer died mid-transaction: the hot
+    /// journal is rolled back (this needs a writer), and the store opens as committed.
+    func testAHotRollbackJournalIsRolledBack() throws {
+        let path = dir + "/books.sqlite"
+        let options: [String: PropertyListValue] = [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])]
+        do {
+            let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+            _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            try context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
+            try context.save()
+        }
+        // A transaction whose journal is left behind, as a killed writer leaves it.
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
+        sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN; DELETE FROM ZAUTHOR; INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (9, 1, 1, 'x')", nil, nil, nil)
+        sqlite3_exec(db, "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 10 + Z_PK, 1, 1, hex(randomblob(3000)) FROM ZAUTHOR", nil, nil, nil)
+        let journal = FileManager.default.contents(atPath: path + "-journal")
+        try FileManager.default.copyItem(atPath: path, toPath: dir + "/crashed.sqlite")
+        if let journal { FileManager.default.createFile(atPath: dir + "/crashed.sqlite-journal", contents: journal) }
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        sqlite3_close(db)
+        guard journal != nil else { throw XCTSkip("SQLite kept the transaction in memory: no hot journal to test") }
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: dir + "/crashed.sqlite", options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let names = try context.fetch(FetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as AttributeValue }
+        XCTAssertEqual(names, ["Ann"])
+    }
+}
