@@ -191,17 +191,15 @@ int main(int argc, char **argv) {
      * its queues exist); each waits for the store the parent creates. */
     int pipes[64][2];
     pid_t children[64];
-    int start[2];
-    if (pipe(start) != 0) return 2;
+    /* One start pipe per child: several readers of one pipe could split a message. */
+    int start[64][2];
     for (int p = 0; p < processes; p++) {
-        if (pipe(pipes[p]) != 0) return 2;
+        if (pipe(pipes[p]) != 0 || pipe(start[p]) != 0) return 2;
         children[p] = fork();
         if (children[p] == 0) {
-            char go;
-            close(start[1]);
-            if (read(start[0], &go, 1) != 1) _exit(2);
+            close(start[p][1]);
             double until;
-            if (read(start[0], &until, sizeof until) != sizeof until) _exit(2);
+            if (read(start[p][0], &until, sizeof until) != sizeof until) _exit(2);
             og_coordinator *coordinator = open_store(path);
             struct worker w = {coordinator, row_uris(coordinator, rows), rows, until, (unsigned)getpid(), {0, 0, 0}};
             work(&w);
@@ -210,8 +208,8 @@ int main(int argc, char **argv) {
             _exit(0);
         }
         close(pipes[p][1]);
+        close(start[p][0]);
     }
-    close(start[0]);
 
     og_coordinator *first = open_store(path);
     {
@@ -232,8 +230,8 @@ int main(int argc, char **argv) {
     char **uris = row_uris(first, rows);
     double until = seconds_now() + seconds;
     for (int p = 0; p < processes; p++) {
-        char go = 1;
-        if (write(start[1], &go, 1) != 1 || write(start[1], &until, sizeof until) != sizeof until) return 2;
+        if (write(start[p][1], &until, sizeof until) != sizeof until) return 2;
+        close(start[p][1]);
     }
 
     struct worker *workers = calloc((size_t)threads, sizeof *workers);
