@@ -38,9 +38,13 @@ final class AppleStoreTests: XCTestCase {
     static let all = [sampleV1, sampleV2, sample2V1, sample2V2, sample3, wibosco1, wibosco2, wibosco3, wiboscoWAL, book, mwk1, mwk2]
 
     /// Copies the store (and its -wal/-shm) into a fresh directory; returns the copy's path.
-    func copy(_ fixture: Fixture) throws -> String {
-        guard FileManager.default.fileExists(atPath: Self.root) else { throw XCTSkip("no Apple fixtures at \(Self.root)") }
-        let source = "\(Self.root)/\(fixture.store)"
+    func copy(_ fixture: Fixture) throws -> String { try Self.copy(fixture) }
+
+    /// A copy of a fixture store and its side files (opening a WAL store changes it);
+    /// skips the test when the fixtures are absent.
+    static func copy(_ fixture: Fixture) throws -> String {
+        guard FileManager.default.fileExists(atPath: root) else { throw XCTSkip("no Apple fixtures at \(root)") }
+        let source = "\(root)/\(fixture.store)"
         let copy = try temporaryDirectory() + "/" + URL(fileURLWithPath: source).lastPathComponent
         try FileManager.default.copyItem(atPath: source, toPath: copy)
         for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {

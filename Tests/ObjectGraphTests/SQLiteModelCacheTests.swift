@@ -6,18 +6,7 @@ import XCTest
 /// The model a store keeps of itself (`SQLiteModelCache.swift`, `Inflate.swift`): Apple's
 /// stores cache their compiled model DEFLATE-compressed in `Z_MODELCACHE`.
 final class SQLiteModelCacheTests: XCTestCase {
-    /// A copy of a fixture store and its side files (opening a WAL store changes it).
-    func copy(_ fixture: AppleStoreTests.Fixture) throws -> String {
-        let root = AppleStoreTests.root
-        guard FileManager.default.fileExists(atPath: root) else { throw XCTSkip("no Apple fixtures at \(root)") }
-        let source = "\(root)/\(fixture.store)"
-        let copy = try temporaryDirectory() + "/" + URL(fileURLWithPath: source).lastPathComponent
-        try FileManager.default.copyItem(atPath: source, toPath: copy)
-        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: source + suffix) {
-            try FileManager.default.copyItem(atPath: source + suffix, toPath: copy + suffix)
-        }
-        return copy
-    }
+    func copy(_ fixture: AppleStoreTests.Fixture) throws -> String { try AppleStoreTests.copy(fixture) }
 
     func testEveryAppleStoresCachedModelHasTheStoresVersionHashes() throws {
         var read = 0

@@ -150,11 +150,7 @@ extension ManagedObjectContext {
             } else if !o.isDeleted {
                 // A saved insert: its row goes at the next save (the other objects' images
                 // restore their own relationships, so no delete rule runs).
-                updated.remove(o)
-                event.updated.remove(o)
-                o.isDeleted = true
-                deleted.insert(o)
-                event.deleted.insert(o)
+                markDeleted(o)
             }
             return .undoInsertion
         case .inserted, .registered:
@@ -188,13 +184,18 @@ extension ManagedObjectContext {
                 o.detached = true
                 return .undoDeletion
             }
-            updated.remove(o)
-            event.updated.remove(o)
-            o.isDeleted = true
-            deleted.insert(o)
-            event.deleted.insert(o)
+            markDeleted(o)
             return .undoDeletion
         }
+    }
+
+    /// A saved object becomes a pending delete, without delete rules.
+    private func markDeleted(_ o: ManagedObject) {
+        updated.remove(o)
+        event.updated.remove(o)
+        o.isDeleted = true
+        deleted.insert(o)
+        event.deleted.insert(o)
     }
 
     /// Restores values and relationships. Against the same committed row the changed slots
