@@ -2,7 +2,9 @@
 # Runs every test: XCTest (swift test), the C tests and ABI checks (ctest), and
 # the Python binding's tests (pytest) against the library CMake built.
 # Installs what is missing first. Exits non-zero when any step fails, and ends
-# with one line: "tests: N passed, N failed" (one count per step).
+# with the steps' outcome and one line counting tests: "tests: N passed, N
+# failed, N skipped" (tests that need fixtures outside the repository count as
+# skipped when those are absent).
 #
 # OBJECTGRAPH_BUILD_DIR chooses the CMake build directory (default: build).
 set -uo pipefail
@@ -19,12 +21,16 @@ passed=0
 failed=0
 report=()
 
+# Each step's output is kept, so that the closing line can count tests.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/objectgraph-tests-XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+
 # step NAME COMMAND...: runs one step and records whether it passed.
 step() {
   local name=$1
   shift
   printf '\n=== %s\n' "$name"
-  if "$@"; then
+  if "$@" 2>&1 | tee "$logs/${name//[^a-z]/_}.log"; [ "${PIPESTATUS[0]}" -eq 0 ]; then
     passed=$((passed + 1))
     report+=("passed   $name")
     return 0
@@ -64,7 +70,42 @@ else
     python3 -m pytest bindings/python/tests -q
 fi
 
+# Counts of tests, from each runner's own summary (XCTest's last "Executed" line,
+# ctest's "out of N" and "(Skipped)" lines, pytest's closing line).
+count_tests() {
+  python3 - "$logs" <<'PY'
+import pathlib, re, sys
+logs = pathlib.Path(sys.argv[1])
+def text(name):
+    p = logs / name
+    return p.read_text(errors="replace") if p.exists() else ""
+passed = failed = skipped = 0
+parts = []
+xc = re.findall(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", text("swift_test.log"))
+if xc:
+    n, s, f = (int(x or 0) for x in xc[-1])
+    passed += n - s - f; failed += f; skipped += s
+    parts.append(f"XCTest {n - s - f}/{f}/{s}")
+ct = text("ctest.log")
+m = re.search(r"tests passed, (\d+) tests? failed out of (\d+)", ct)
+if m:
+    f, n = int(m.group(1)), int(m.group(2))
+    s = len(re.findall(r"\(Skipped\)", ct))
+    passed += n - f - s; failed += f; skipped += s
+    parts.append(f"ctest {n - f - s}/{f}/{s}")
+py = text("pytest.log").strip().splitlines()
+if py:
+    last = py[-1]
+    get = lambda word: sum(int(x) for x in re.findall(r"(\d+) " + word, last))
+    p_, f_, s_ = get("passed"), get("failed") + get("error"), get("skipped")
+    passed += p_; failed += f_; skipped += s_
+    parts.append(f"pytest {p_}/{f_}/{s_}")
+print(f"tests: {passed} passed, {failed} failed, {skipped} skipped ({', '.join(parts)} passed/failed/skipped)")
+PY
+}
+
 printf '\n'
 printf '%s\n' "${report[@]}"
-echo "tests: $passed passed, $failed failed"
+echo "steps: $passed passed, $failed failed"
+count_tests
 [ "$failed" -eq 0 ]
