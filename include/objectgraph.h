@@ -1293,9 +1293,11 @@ og_status og_context_process_pending_changes(og_context *context, og_error **err
  * changed ones return to their committed values (AWAKE_FROM_SNAPSHOT_EVENTS). */
 og_status og_context_rollback(og_context *context, og_error **error);
 
-/* Forgets every object: all objects the context lent become inaccessible
- * (OG_ERROR_OBJECT_INACCESSIBLE), unsaved changes are lost, and
- * OBJECTS_DID_CHANGE reports og_notification_invalidated_all. */
+/* Forgets every object: unsaved changes are lost, OBJECTS_DID_CHANGE reports
+ * og_notification_invalidated_all, and every object handle the context lent
+ * is released (OG_ERROR_INVALID_HANDLE from then on), so that the memory of
+ * the forgotten objects comes back. Results and notifications that still hold
+ * such objects give invalid handles too. */
 og_status og_context_reset(og_context *context, og_error **error);
 
 /* refreshObject:mergeChanges:. Without `merge` the object turns into a fault,

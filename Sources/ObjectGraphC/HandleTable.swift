@@ -166,6 +166,26 @@ final class HandleTable: @unchecked Sendable {
         dropped.removeAll()
     }
 
+    /// Releases every handle `owner` lent (a context that forgot its objects), keeping the
+    /// owner itself: their slots and the Swift objects behind them are freed, and the old
+    /// handles are invalid from then on.
+    func releaseLent(by owner: OpaquePointer?) {
+        var dropped: [AnyObject] = []
+        pthread_mutex_lock(&mutex)
+        if let (index, generation) = decode(owner), index < entries.count, entries[index].generation == generation,
+            let lent = entries[index].lent
+        {
+            entries[index].lent = nil
+            for v in lent.values {
+                let child = Int(v & 0xFFFF_FFFF) - 1
+                if entries[child].generation == UInt32(truncatingIfNeeded: v >> 32) { drop(child, into: &dropped) }
+            }
+            if dropped.count > 64 { free.sort(by: >) }
+        }
+        pthread_mutex_unlock(&mutex)
+        dropped.removeAll()
+    }
+
     private func drop(_ index: Int, into dropped: inout [AnyObject]) {
         if let lent = entries[index].lent {
             for v in lent.values {

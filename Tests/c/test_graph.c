@@ -500,14 +500,14 @@ static void rollback_reset_refresh(void) {
     og_free(uri);
     og_context_release(other);
 
-    /* reset: every object becomes inaccessible; observers hear invalidated_all. */
+    /* reset: every object handle the context lent is released; observers hear invalidated_all. */
     uint64_t token;
     OK(og_context_add_observer(ctx, OG_NOTIFICATION_OBJECTS_DID_CHANGE, on_change, NULL, &token, &err));
     OK(og_context_reset(ctx, &err));
     INTEQ(invalidated_all, 1);
-    FAILS(og_object_get_string(b, "title", &s, &err), OG_ERROR_OBJECT_INACCESSIBLE, "context");
+    FAILS(og_object_get_string(b, "title", &s, &err), OG_ERROR_INVALID_HANDLE, "released");
     bool f;
-    FAILS(og_object_has_fault_for_relationship(a, "books", &f, &err), OG_ERROR_OBJECT_INACCESSIBLE, "context");
+    FAILS(og_object_has_fault_for_relationship(a, "books", &f, &err), OG_ERROR_INVALID_HANDLE, "released");
     size_t n;
     OK(og_context_registered_count(ctx, &n, &err));
     INTEQ(n, 0);

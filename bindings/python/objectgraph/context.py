@@ -422,8 +422,10 @@ class Context(OwnedHandle):
         self._call(lib.og_context_rollback)
 
     def reset(self) -> None:
-        """Forgets every object (they become inaccessible) and unsaved change."""
+        """Forgets every object and unsaved change. The forgotten objects'
+        wrappers become invalid (og.InvalidHandleError): their memory comes back."""
         self._call(lib.og_context_reset)
+        self._objects.clear()
 
     def refresh(self, obj: ManagedObject, merge: bool = False) -> None:
         """Without ``merge`` the object turns into a fault, dropping its unsaved

@@ -486,3 +486,15 @@ def test_library_scenario(tmp_path: Path) -> None:
     (sf2,) = ctx.fetch("Tag", None, "name == %@", "sf")
     assert sf2.book is d
     reopened.close()
+
+
+def test_reset_releases_the_forgotten_objects(lib: Library) -> None:
+    ctx = lib.ctx
+    book = ctx.insert("Book", title="Gone")
+    ctx.save()
+    ctx.reset()
+    with pytest.raises(og.InvalidHandleError):
+        book.title
+    # The context goes on: new objects get handles of their own.
+    again = ctx.insert("Book", title="Again")
+    assert again.title == "Again"
