@@ -1244,6 +1244,17 @@ og_object *og_context_object_for_uri(og_context *context, const char *uri, og_er
  * line. Nothing is registered and no row is read. */
 char *og_context_explain(og_context *context, const og_fetch_request *request, og_error **error);
 
+/* Gives back an object handle the context lent, so that the context stops
+ * holding the object for C: the handle becomes invalid, and the object's
+ * memory comes back once the context no longer needs it (an object with unsaved
+ * changes stays until saved or rolled back). Handing the object out again (a
+ * fetch, a relationship, og_results_object_at) lends a new handle. For
+ * bindings that know when their last reference to a handle goes (the Python
+ * package calls it when a wrapper is collected). Any thread.
+ * OG_ERROR_INVALID_HANDLE for a handle this context did not lend or already
+ * gave back. */
+og_status og_context_release_object(og_context *context, og_object *object, og_error **error);
+
 /* Releases a context. Objects it lent become invalid. A queue context first
  * waits for the blocks queued with og_context_perform (do not release it
  * from inside one of its own blocks). NULL is ignored. */

@@ -158,6 +158,8 @@ final class ResultsBox: HandleBox {
     /// Every object's handle, lent together at the first `og_results_object_at` (read
     /// and written under the handle table's lock).
     var lent: [OpaquePointer]?
+    /// The table's count of given-back handles when `lent` was made.
+    var lentAt: UInt64 = 0
     init(_ objects: [ManagedObject], contextHandle: OpaquePointer) {
         self.objects = objects
         self.contextHandle = contextHandle

@@ -16,9 +16,13 @@ extension ResultsBox {
     /// Every object's handle, lent together on first use: reading a whole result then
     /// takes one handle-table lock per object, not two.
     func lentHandles() throws(ObjectGraphError) -> [OpaquePointer] {
-        if let done = try handles.withLock({ () throws(ObjectGraphError) in lent }) { return done }
+        // Lent again when handles were given back since (og_context_release_object, reset).
+        if let done = try handles.withLock({ () throws(ObjectGraphError) in lentAt == handles.unlendings ? lent : nil }) { return done }
         let made = try handles.lendAll(objects, from: contextHandle) { ObjectBox(self.objects[$0]) }
-        try handles.withLock { () throws(ObjectGraphError) in lent = made }
+        try handles.withLock { () throws(ObjectGraphError) in
+            lent = made
+            lentAt = handles.unlendings
+        }
         return made
     }
 }
@@ -27,6 +31,17 @@ extension ResultsBox {
 public func og_context_new(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         handles.make(ContextBox(ManagedObjectContext(coordinator: try handles.get(c, CoordinatorBox.self).coordinator)))
+    }
+}
+
+@_cdecl("og_context_release_object")
+public func og_context_release_object(_ c: OpaquePointer?, _ o: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        _ = try handles.get(c, ContextBox.self)
+        guard handles.unlend(o, from: c) else {
+            throw HandleTable.invalid("an og_object this context lent was expected (released, never valid, or lent by another context)")
+        }
+        return OG_OK
     }
 }
 

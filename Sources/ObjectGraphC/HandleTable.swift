@@ -19,7 +19,13 @@ final class HandleTable: @unchecked Sendable {
         var owner: Int = -1
         /// Handles this entry lent, by the identity of the lent Swift object.
         var lent: [ObjectIdentifier: UInt64]?
+        /// For a lent handle, the identity it was lent for (its key in the owner's `lent`).
+        var identity: ObjectIdentifier?
     }
+
+    /// Counts lent handles given back one by one (`unlend`): a cache of lent handles made
+    /// at another count may hold invalid ones. Read and written under the mutex.
+    private(set) var unlendings: UInt64 = 0
 
     private var entries: [Entry] = []
     private var free: [Int] = []
@@ -57,6 +63,7 @@ final class HandleTable: @unchecked Sendable {
         entries[index].box = box
         entries[index].owner = owner
         entries[index].lent = nil
+        entries[index].identity = nil
         return Self.value(index: index, generation: entries[index].generation)
     }
 
@@ -101,6 +108,7 @@ final class HandleTable: @unchecked Sendable {
         let id = ObjectIdentifier(identity)
         if let existing = entries[ownerIndex].lent?[id] { return existing }
         let v = allocate(make(), owner: ownerIndex)
+        entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
         if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
         entries[ownerIndex].lent![id] = v
         return v
@@ -180,10 +188,31 @@ final class HandleTable: @unchecked Sendable {
                 let child = Int(v & 0xFFFF_FFFF) - 1
                 if entries[child].generation == UInt32(truncatingIfNeeded: v >> 32) { drop(child, into: &dropped) }
             }
+            unlendings &+= 1
             if dropped.count > 64 { free.sort(by: >) }
         }
         pthread_mutex_unlock(&mutex)
         dropped.removeAll()
+    }
+
+    /// Gives back one handle `owner` lent: it becomes invalid, and lending the same object
+    /// again makes a new handle. Returns false when `handle` is not a live handle `owner` lent.
+    func unlend(_ handle: OpaquePointer?, from owner: OpaquePointer?) -> Bool {
+        var dropped: [AnyObject] = []
+        pthread_mutex_lock(&mutex)
+        var done = false
+        if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
+            entries[index].box != nil, let ownerIndex = try? validOwner(owner), entries[index].owner == ownerIndex,
+            let identity = entries[index].identity
+        {
+            entries[ownerIndex].lent?.removeValue(forKey: identity)
+            drop(index, into: &dropped)
+            unlendings &+= 1
+            done = true
+        }
+        pthread_mutex_unlock(&mutex)
+        dropped.removeAll()
+        return done
     }
 
     private func drop(_ index: Int, into dropped: inout [AnyObject]) {
@@ -196,6 +225,7 @@ final class HandleTable: @unchecked Sendable {
         if let box = entries[index].box { dropped.append(box) }
         entries[index].box = nil
         entries[index].lent = nil
+        entries[index].identity = nil
         entries[index].owner = -1
         free.append(index)
     }

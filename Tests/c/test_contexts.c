@@ -428,6 +428,33 @@ static void conflict_across_processes(void) {
     free(path);
 }
 
+/* A handle given back is invalid; the object is lent again under a new handle. */
+static void released_objects(void) {
+    char *path; og_context *a; og_object *book;
+    og_coordinator *coordinator = saved_book(&path, &a, &book);
+    og_context *b = NN(og_context_new(coordinator, &err));
+    og_fetch_request *all = NN(og_fetch_request_new("Book", &err));
+    og_results *results = NN(og_context_fetch(b, all, &err));
+    og_object *first = NN(og_results_object_at(results, 0, &err));
+    title_is(first, "Mort");
+    OK(og_context_release_object(b, first, &err));
+    char *title;
+    FAILS(og_object_get_string(first, "title", &title, &err), OG_ERROR_INVALID_HANDLE, "released");
+    FAILS(og_context_release_object(b, first, &err), OG_ERROR_INVALID_HANDLE, "lent");
+    FAILS(og_context_release_object(a, NULL, &err), OG_ERROR_INVALID_HANDLE, "lent");
+    og_object *again = NN(og_results_object_at(results, 0, &err));
+    CHECK(again != first);
+    title_is(again, "Mort");
+    /* A handle lent by another context is not this context's to give back. */
+    FAILS(og_context_release_object(a, again, &err), OG_ERROR_INVALID_HANDLE, "lent");
+    og_results_release(results);
+    og_fetch_request_release(all);
+    og_context_release(b);
+    og_context_release(a);
+    og_coordinator_release(coordinator);
+    free(path);
+}
+
 static void invalid_handles(void) {
     og_merge_policy policy;
     FAILS(og_context_merge_policy(NULL, &policy, &err), OG_ERROR_INVALID_HANDLE, "handle");
@@ -471,6 +498,7 @@ int main(int argc, char **argv) {
         {"automatic_merging", automatic_merging},
         {"staleness_and_faults", staleness_and_faults},
         {"child_contexts", child_contexts},
+        {"released_objects", released_objects},
         {"invalid_handles", invalid_handles},
     };
     return OG_T_RUN(cases, argc, argv);

@@ -498,6 +498,7 @@ _SIGNATURES = {
     "og_sql_debug_level": (_i, []),
     "og_set_sql_log_callback": (_i, [SQL_LOG_FN, _v, _err]),
     "og_context_explain": (_v, [_v, _v, _err]),
+    "og_context_release_object": (_i, [_v, _v, _err]),
     # Events, undo and redo
     "og_context_undo_manager": (_v, [_v, _err]),
     "og_context_set_undo_manager": (_i, [_v, _v, _err]),

@@ -81,11 +81,13 @@ class Context(OwnedHandle):
         # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
         self._hook_numbers: Dict[Tuple[str, str], int] = {}
         self._coordinator = coordinator
-        # og_object handle -> its wrapper; weak, so unused wrappers go away.
-        # Plain weak references without callbacks (cheaper than a WeakValueDictionary for
-        # large results); dead ones are replaced on lookup and pruned as the table grows.
+        # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
+        # goes, its handle is given back to the library (og_context_release_object), so
+        # that objects nobody holds any more free their memory; dead entries are replaced
+        # on lookup and pruned as the table grows.
         self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
         self._prune_at = 1024
+        self._gone = _handle_releaser(weakref.ref(self))
         # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
         self._layouts: Dict[int, Layout] = {}
         # Out-buffers for the typed slot getters. Sharing them is safe because only
@@ -174,7 +176,7 @@ class Context(OwnedHandle):
         return layout
 
     def _remember(self, handle: int, wrapper: ManagedObject) -> None:
-        self._objects[handle] = weakref.ref(wrapper)
+        self._objects[handle] = _HandleRef(wrapper, self._gone, handle)
         self._prune()
 
     def _prune(self) -> None:
@@ -214,7 +216,8 @@ class Context(OwnedHandle):
         columns = Columns(results, self._counter, count)
         self._columns.add(columns)
         known = self._objects
-        ref = weakref.ref
+        ref = _HandleRef
+        gone = self._gone
         out = []
         append = out.append
         row = 0
@@ -227,7 +230,7 @@ class Context(OwnedHandle):
                     layout = self._layout_of(entity)
                     cls, last_entity = class_for(layout), entity
                 wrapper = cls(self, handle, layout)
-                known[handle] = ref(wrapper)
+                known[handle] = ref(wrapper, gone, handle)
             wrapper._columns = columns
             wrapper._row = row
             append(wrapper)
@@ -810,6 +813,38 @@ class Context(OwnedHandle):
             return "<objectgraph.Context closed>"
         kind = " child" if lib.og_context_has_parent(self._h) else ""
         return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
+
+
+class _HandleRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference to a wrapper that remembers the handle it wraps."""
+
+    __slots__ = ("handle",)
+
+    def __new__(cls, wrapper: Any, callback: Any, handle: int) -> "_HandleRef":
+        self = super().__new__(cls, wrapper, callback)
+        self.handle = handle
+        return self
+
+    def __init__(self, wrapper: Any, callback: Any, handle: int) -> None:
+        super().__init__(wrapper, callback)
+
+
+def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRef], None]:
+    """The callback of a context's wrapper references: gives the wrapper's handle back
+    to the library once the wrapper is gone (on whatever thread collects it)."""
+
+    def gone(ref: _HandleRef) -> None:
+        context = context_ref()
+        if context is None or context._closed:
+            return
+        if context._objects.get(ref.handle) is ref:
+            del context._objects[ref.handle]
+        try:
+            lib.og_context_release_object(context._h, ref.handle, None)
+        except BaseException:  # a finalizer must not raise
+            pass
+
+    return gone
 
 
 def _buffer(kind: Any) -> Tuple[Any, Any]:

@@ -498,3 +498,32 @@ def test_reset_releases_the_forgotten_objects(lib: Library) -> None:
     # The context goes on: new objects get handles of their own.
     again = ctx.insert("Book", title="Again")
     assert again.title == "Again"
+
+
+def test_collected_wrappers_give_their_handles_back(lib: Library) -> None:
+    import gc
+
+    ctx = lib.ctx
+    for i in range(50):
+        ctx.insert("Book", title=f"B{i}")
+    ctx.save()
+    fresh = og.Context(lib.coordinator)
+    first = fresh.fetch("Book")
+    handles = {b._h for b in first}
+    del first
+    gc.collect()
+    # Every handle went back to the library: fetching again lends new ones, and the
+    # objects read the same.
+    second = fresh.fetch("Book", ["title"])
+    assert not handles & {b._h for b in second}
+    assert [b.title for b in second][:2] == ["B0", "B1"]
+    # A changed object stays in the context even when its wrapper goes.
+    second[0].title = "Changed"
+    del second
+    gc.collect()
+    assert fresh.has_changes
+    fresh.save()
+    check = og.Context(lib.coordinator)
+    assert [b.title for b in check.fetch("Book", ["title"]) if b.title == "Changed"] == ["Changed"]
+    check.close()
+    fresh.close()
