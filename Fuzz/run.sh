@@ -25,6 +25,8 @@ fuzz_dir=$PWD
 root=$(cd .. && pwd)
 
 targets=(predicate plist xcode-model json-model compiled-model binary-store store-metadata sqlite-store)
+# `run.sh SECONDS` (the older form) fuzzes the predicate parser.
+if [[ ${1:-} =~ ^[0-9]+$ ]]; then set -- predicate "$@"; fi
 what=${1:-}
 seconds=${2:-600}
 shift $(( $# < 2 ? $# : 2 ))
