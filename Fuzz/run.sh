@@ -52,6 +52,10 @@ export OG_FUZZ_SKIP_KNOWN=${OG_FUZZ_SKIP_KNOWN:-1}
 # Leak detection is off: the only leaks seen are inside the toolchain's regular-expression
 # parser (_RegexParser), reached through MATCHES, not in ObjectGraph.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1}
+# Swift's own crash reporter runs as a helper process that AddressSanitizer's memory
+# layout confuses (it then hangs, holding the log's pipe): libFuzzer and AddressSanitizer
+# print the stack themselves.
+export SWIFT_BACKTRACE=${SWIFT_BACKTRACE:-enable=no}
 
 # Removes the scratch directories of fuzzers that are gone (a crash skips their cleanup).
 for d in /dev/shm/og-fuzz-*; do
@@ -77,6 +81,25 @@ for i, case in enumerate(cases):
 PY
   else
     "$bin/fuzz-$target" --make-seeds "$seeds"
+  fi
+  if [[ $target == compiled-model ]]; then
+    # Foundation on Linux archives the generated model under its Swift class names;
+    # give it Core Data's, as Xcode's model compiler writes them.
+    python3 - "$seeds/mom-generated" <<'PY'
+import plistlib, sys
+core_data = {"ArchivedModel": "NSManagedObjectModel", "ArchivedEntity": "NSEntityDescription",
+             "ArchivedAttribute": "NSAttributeDescription", "ArchivedRelationship": "NSRelationshipDescription",
+             "ArchivedFetchedProperty": "NSFetchedPropertyDescription", "ArchivedFetchRequest": "NSFetchRequest",
+             "ArchivedComparison": "NSComparisonPredicate", "ArchivedOperator": "NSPredicateOperator",
+             "ArchivedExpression": "NSExpression", "Archived": "NSObject"}
+path = sys.argv[1]
+archive = plistlib.loads(open(path, "rb").read())
+for o in archive["$objects"]:
+    if isinstance(o, dict) and isinstance(o.get("$classname"), str):
+        o["$classname"] = core_data.get(o["$classname"].split(".")[-1], o["$classname"])
+        o["$classes"] = [core_data.get(c.split(".")[-1], c) for c in o.get("$classes", [])]
+open(path, "wb").write(plistlib.dumps(archive, fmt=plistlib.FMT_BINARY))
+PY
   fi
   options=(-max_total_time="$seconds" -timeout=20 -rss_limit_mb=3072 -artifact_prefix="$findings/" -print_final_stats=1)
   [[ -f dictionaries/$target.dict ]] && options+=(-dict="dictionaries/$target.dict")

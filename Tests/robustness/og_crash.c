@@ -559,6 +559,23 @@ static int verify(const char *type, const char *dir, const char *label, long *gh
     return 0;
 }
 
+/* The "N acknowledged" count of the last verification of dir (0 when none). */
+static long verified_acks(const char *dir) {
+    char path[4300], line[1024];
+    snprintf(path, sizeof path, "%s/verify.txt", dir);
+    FILE *f = fopen(path, "r");
+    long n = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        char *p = strstr(line, " acknowledged");
+        if (!strncmp(line, "verify:", 7) && p) {
+            while (p > line && p[-1] >= '0' && p[-1] <= '9') p--;
+            n = atol(p);
+        }
+    }
+    if (f) fclose(f);
+    return n;
+}
+
 static int cmd_kills(const char *types, const char *root, long kills, double seconds, uint64_t seed) {
     rng_state = seed;
     const char *list[2];
@@ -575,12 +592,13 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
     printf("kills: %s, seed %llu, in %s\n", types, (unsigned long long)seed, root);
     fflush(stdout);
     long done = 0, failed = 0, fresh = 0, ghosts = 0, inflight_applied = 0, applied_seen[2] = {0, 0};
+    long acked_total = 0, acked_seen[2] = {0, 0};
     double start = now();
     while ((kills > 0 && done < kills) || (kills <= 0 && now() - start < seconds)) {
         int t = (int)(done % ntypes);
         const char *dir = dirs[t];
         /* Now and then a fresh store, so kills also land while one is created. */
-        if (below(100) < 4) { fresh_dir(dir); fresh++; applied_seen[t] = 0; }
+        if (below(100) < 4) { fresh_dir(dir); fresh++; applied_seen[t] = 0; acked_seen[t] = 0; }
         char seedtext[32];
         snprintf(seedtext, sizeof seedtext, "%llu", (unsigned long long)rnd());
         char out[4300];
@@ -612,6 +630,7 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
             printf("    kept in %s\n", keep);
             fresh_dir(dir);
             applied_seen[t] = 0;
+            acked_seen[t] = 0;
         }
         ghosts += g;
         long last_applied = 0;
@@ -624,10 +643,13 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
         if (f) fclose(f);
         if (last_applied > applied_seen[t]) inflight_applied += last_applied - applied_seen[t];
         applied_seen[t] = last_applied;
+        long acks = verified_acks(dir);
+        if (acks > acked_seen[t]) acked_total += acks - acked_seen[t];
+        acked_seen[t] = acks;
         if (done % 25 == 0) { printf("  %ld kills, %ld failed\n", done, failed); fflush(stdout); }
     }
-    printf("kills: %ld kills (%ld fresh stores), %ld in-flight saves found applied, %ld ghost(s), %ld failed, %.0f s\n", done, fresh,
-           inflight_applied, ghosts, failed, now() - start);
+    printf("kills: %ld kills (%ld fresh stores), %ld acknowledged saves checked, %ld in-flight saves found applied, %ld ghost(s), %ld failed, %.0f s\n",
+           done, fresh, acked_total, inflight_applied, ghosts, failed, now() - start);
     return failed ? 1 : 0;
 }
 
@@ -653,12 +675,12 @@ static int cmd_faults(const char *types, const char *root, const char *shim, lon
         {"SQLite", "write", 110}, {"SQLite", "fsync", 16}, {"SQLite", "ftruncate", 3}, {"SQLite", "write,fsync,ftruncate,rename", 125},
         {"Binary", "write", 7}, {"Binary", "fsync", 7}, {"Binary", "rename", 7}, {"Binary", "write,fsync,ftruncate,rename", 20},
     };
-    long done = 0, failed = 0, injected = 0, failed_saves = 0, ghosts = 0, crashes = 0;
+    long done = 0, failed = 0, injected = 0, failed_saves = 0, ghosts = 0, crashes = 0, acked_total = 0, acked_seen[2] = {0, 0};
     double start = now();
     while ((runs > 0 && done < runs) || (runs <= 0 && now() - start < seconds)) {
         int t = (int)(done % ntypes);
         const char *dir = dirs[t];
-        if (below(100) < 5) fresh_dir(dir);
+        if (below(100) < 5) { fresh_dir(dir); acked_seen[t] = 0; }
         char report[4300], out[4300];
         snprintf(report, sizeof report, "%s/faults.txt", dir);
         snprintf(out, sizeof out, "%s/writer.txt", dir);
@@ -720,10 +742,13 @@ static int cmd_faults(const char *types, const char *root, const char *shim, lon
             fresh_dir(dir);
         }
         ghosts += g;
+        long acks = bad ? 0 : verified_acks(dir);
+        if (acks > acked_seen[t]) acked_total += acks - acked_seen[t];
+        acked_seen[t] = acks;
         if (done % 25 == 0) { printf("  %ld runs, %ld faults injected, %ld failed\n", done, injected, failed); fflush(stdout); }
     }
-    printf("faults: %ld runs, %ld faults injected, %ld saves reported failed, %ld ghost(s), %ld crash(es), %ld failed, %.0f s\n", done,
-           injected, failed_saves, ghosts, crashes, failed, now() - start);
+    printf("faults: %ld runs, %ld faults injected, %ld saves reported failed, %ld acknowledged saves checked, %ld ghost(s), %ld crash(es), %ld failed, %.0f s\n",
+           done, injected, failed_saves, acked_total, ghosts, crashes, failed, now() - start);
     return failed ? 1 : 0;
 }
 

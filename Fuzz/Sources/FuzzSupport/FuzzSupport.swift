@@ -277,6 +277,10 @@ public func sample(_ type: AttributeType, _ seed: UInt8) -> AttributeValue {
 /// (a model the writers emit must read again: a failure is a finding), then opens an
 /// in-memory store and an SQLite store with it and exercises them.
 public func exerciseModel(_ model: ManagedObjectModel, origin: String) {
+    // Names Core Data would refuse (an empty configuration name, a fetch index name with
+    // SQL in it...) are issue 17, item 1, fixed elsewhere: until then such models are not
+    // written back or given stores when OG_FUZZ_SKIP_KNOWN=1.
+    if skipKnownCrashes && !hasOnlyPlainNames(model) { return }
     let xml = model.xcodeXMLString()
     do { _ = try ManagedObjectModel(xcodeXML: Data(xml.utf8)) } catch {
         fatalError("a model read from \(origin) writes Xcode XML that does not read back: \(error)\n\(xml)")
@@ -296,6 +300,23 @@ public func exerciseModel(_ model: ManagedObjectModel, origin: String) {
         exercise(coordinator)
     }
     Scratch.removeStore(path)
+}
+
+/// Whether every name in the model (entities, properties, configurations, fetch indexes,
+/// uniqueness constraints) is a plain identifier.
+public func hasOnlyPlainNames(_ model: ManagedObjectModel) -> Bool {
+    func plain(_ s: String) -> Bool {
+        guard let first = s.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
+        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }
+    }
+    if !model.configurations.allSatisfy(plain) { return false }
+    for entity in model.entities {
+        guard plain(entity.name), entity.allProperties.allSatisfy({ plain($0.name) }),
+              entity.fetchIndexes.allSatisfy({ plain($0.name) && $0.elements.allSatisfy { plain($0.property) } }),
+              entity.uniquenessConstraints.allSatisfy({ $0.allSatisfy(plain) })
+        else { return false }
+    }
+    return true
 }
 
 /// The Xcode model files under `root` (every `contents` of an `.xcdatamodel`).
