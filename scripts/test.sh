@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test: XCTest (swift test), the C tests and ABI checks (ctest), and
-# the Python binding's tests (pytest) against the library CMake built.
+# Runs every test: XCTest (swift test), the C tests, ABI checks and short runs of the
+# robustness tools (ctest), the Python binding's tests (pytest) against the library
+# CMake built, and short runs of the libFuzzer targets (docs/testing.md).
 # Installs what is missing first. Exits non-zero when any step fails, and ends
 # with the steps' outcome and one line counting tests: "tests: N passed, N
 # failed, N skipped" (tests that need fixtures outside the repository count as
@@ -68,6 +69,13 @@ else
   step "pytest" env OBJECTGRAPH_LIBRARY="$library" \
     PYTHONPATH="$PWD/bindings/python${PYTHONPATH:+:$PYTHONPATH}" \
     python3 -m pytest bindings/python/tests -q
+fi
+
+# Short runs of every libFuzzer target (Fuzz/run.sh, docs/testing.md): a few seconds
+# each after their build. The C ABI fuzzer, crash-safety and I/O-fault tests ran above
+# as ctest's robust.* tests. OBJECTGRAPH_SKIP_FUZZ=1 leaves this step out.
+if [ "${OBJECTGRAPH_SKIP_FUZZ:-0}" != 1 ]; then
+  step "fuzz (short)" Fuzz/run.sh all "${OBJECTGRAPH_FUZZ_SECONDS:-5}"
 fi
 
 # Counts of tests, from each runner's own summary (XCTest's last "Executed" line,

@@ -11,35 +11,6 @@ final class ValuesTests: XCTestCase {
                        "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
     }
 
-    func testBinaryPropertyListRoundTripAndFoundationAgreement() throws {
-        let value: PropertyListValue = .dictionary([
-            "NSStoreType": .string("SQLite"),
-            "NSStoreModelVersionHashes": .dictionary(["Book": .data(Array(repeating: 7, count: 32))]),
-            "NSStoreModelVersionIdentifiers": .array([.string("1"), .string("ünï")]),
-            "NSStoreModelVersionHashesVersion": .integer(3),
-            "big": .integer(-5), "real": .real(2.5), "flag": .boolean(true),
-        ])
-        let bytes = BinaryPropertyList.encode(value)
-        XCTAssertEqual(try BinaryPropertyList.decode(bytes), value)
-        // Foundation's reader agrees, so Apple's tools can read what we write.
-        let decoded = try PropertyListSerialization.propertyList(from: Data(bytes), format: nil) as? [String: Any]
-        XCTAssertEqual(decoded?["NSStoreType"] as? String, "SQLite")
-        XCTAssertEqual((decoded?["NSStoreModelVersionIdentifiers"] as? [String])?.last, "ünï")
-        XCTAssertEqual(decoded?["NSStoreModelVersionHashesVersion"] as? Int, 3)
-    }
-
-    func testCorruptPropertyListsGiveErrorsNotCrashes() {
-        var bytes = BinaryPropertyList.encode(.dictionary(["a": .string("b")]))
-        for i in stride(from: 8, to: bytes.count, by: 3) {
-            var copy = bytes
-            copy[i] ^= 0xFF
-            _ = try? BinaryPropertyList.decode(copy)
-        }
-        bytes.removeLast(5)
-        XCTAssertThrowsError(try BinaryPropertyList.decode(bytes))
-        XCTAssertThrowsError(try BinaryPropertyList.decode(Array("hello".utf8)))
-    }
-
     func testCoercionFollowsTheAttributeType() throws {
         XCTAssertEqual(try AttributeValue.integer(5).coerced(to: .double, key: "k", entity: "E"), .double(5))
         XCTAssertEqual(try AttributeValue.boolean(true).coerced(to: .integer16, key: "k", entity: "E"), .integer(1))

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// How a managed object reaches its context without a weak reference: every object of a
 /// context holds the same link, and the context clears it when it goes away, so an object
@@ -12,7 +13,16 @@ final class ContextLink: @unchecked Sendable {
     /// Valid while set: the context's deinit sets it to nil before anything is freed.
     unowned(unsafe) var context: ManagedObjectContext?
     /// The context's owner thread: the confinement thread, or the one running its current block.
-    var owner: pthread_t?
+    /// Any thread reads it (to learn whether it may use the context) while the queue's
+    /// thread sets it, so it is atomic (0: none); a plain optional could be read torn.
+    var owner: pthread_t? {
+        get {
+            let v = ownerBits.load(ordering: .relaxed)
+            return v == 0 ? nil : v
+        }
+        set { ownerBits.store(newValue ?? 0, ordering: .relaxed) }
+    }
+    private let ownerBits = Atomic<UInt>(0)
     /// Counts every change to what the context's objects hold (a set value, a rollback, a
     /// refresh, a reset, an awakeFromFetch...). A reader that copied values out (the Python
     /// binding's column cache) knows they still hold while the count is unchanged. Kept at a

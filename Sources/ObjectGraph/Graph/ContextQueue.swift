@@ -3,12 +3,22 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// The serial queue of a private-queue or main-queue context.
 final class ContextQueue: @unchecked Sendable {
     let queue: DispatchQueue
     /// The thread running a block right now, so that a nested `performAndWait` runs inline.
-    var runningThread: pthread_t?
+    /// Other threads read it (to learn they are not that thread) while the queue's thread
+    /// sets it, so it is atomic (0: none); a plain optional could be read torn.
+    var runningThread: pthread_t? {
+        get {
+            let v = running.load(ordering: .relaxed)
+            return v == 0 ? nil : v
+        }
+        set { running.store(newValue ?? 0, ordering: .relaxed) }
+    }
+    private let running = Atomic<UInt>(0)
 
     init(label: String) { queue = DispatchQueue(label: label) }
 

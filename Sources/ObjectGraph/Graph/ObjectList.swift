@@ -29,9 +29,12 @@ struct ObjectList {
 
     var objects: [ManagedObject] { slots.compactMap { $0 } }
 
+    /// Drops the holes removals left. (`slots.compactMap { $0 }` assigned back to
+    /// `[ManagedObject?]` would infer an optional result and keep the holes.)
     private mutating func compact() {
-        slots = slots.compactMap { $0 }
+        let live: [ManagedObject] = slots.compactMap { $0 }
+        slots = live
         index.removeAll(keepingCapacity: true)
-        for (i, o) in slots.enumerated() { index[ObjectIdentifier(o!)] = i }
+        for (i, o) in live.enumerated() { index[ObjectIdentifier(o)] = i }
     }
 }

@@ -1,11 +1,31 @@
 import FoundationEssentials
 
-/// Apple's binary property-list format (`bplist00`), which Core Data uses for the
-/// metadata in `Z_METADATA.Z_PLIST`. Reading checks every offset and length, so a
-/// corrupt blob gives an error, never a crash.
+/// Apple's binary property-list format (`bplist00`): the one reader and writer of it.
+/// Core Data keeps store metadata in it (`Z_METADATA.Z_PLIST`), the Binary store file is
+/// one, and a compiled model (`.mom`) is an NSKeyedArchiver archive in it.
+///
+/// Reading treats the bytes as untrusted: every integer taken from them (trailer fields,
+/// offsets, object references, counts, lengths, sizes, UIDs) is checked before it is
+/// used, and arithmetic on them cannot overflow, so a damaged or hostile file gives a
+/// `FormatError`, never a trap.
 enum BinaryPropertyList {
     struct FormatError: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// One object as the file stores it: UIDs (keyed archives' references) and nulls are
+    /// kept, dates are seconds since 2001-01-01.
+    indirect enum Object: Equatable {
+        case null
+        case bool(Bool)
+        case int(Int64)
+        case real(Double)
+        case date(Double)
+        case data([UInt8])
+        case string(String)
+        case uid(Int)
+        case array([Object])
+        case dict([String: Object])
     }
 
     // MARK: Writing
@@ -99,95 +119,157 @@ enum BinaryPropertyList {
 
     // MARK: Reading
 
-    static func decode(_ bytes: [UInt8]) throws -> PropertyListValue {
-        guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
-            throw FormatError(description: "not a binary property list")
-        }
-        let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6])
-        let refSize = Int(bytes[trailer + 7])
-        guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
-            throw FormatError(description: "bad property list trailer")
-        }
-        let count = read(bytes, trailer + 8, 8)
-        let top = read(bytes, trailer + 16, 8)
-        let tableOffset = read(bytes, trailer + 24, 8)
-        guard count > 0, count < UInt64(bytes.count), top < count,
-            tableOffset < UInt64(trailer), tableOffset + count * UInt64(offsetSize) <= UInt64(trailer)
-        else { throw FormatError(description: "bad property list offsets") }
-        let reader = Reader(bytes: bytes, count: Int(count), offsetSize: offsetSize, refSize: refSize, table: Int(tableOffset))
-        return try reader.object(Int(top), depth: 0)
+    /// Decodes a property list into plain values (a UID reads as its integer, a null as "").
+    static func decode(_ bytes: [UInt8]) throws(FormatError) -> PropertyListValue {
+        value(of: try decodeObjects(bytes))
     }
 
-    private static func read(_ bytes: [UInt8], _ at: Int, _ size: Int) -> UInt64 {
-        var v: UInt64 = 0
-        for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
-        return v
+    private static func value(of object: Object) -> PropertyListValue {
+        switch object {
+        case .null: return .string("")
+        case .bool(let b): return .boolean(b)
+        case .int(let i): return .integer(i)
+        case .real(let d): return .real(d)
+        case .date(let t): return .date(Date(timeIntervalSinceReferenceDate: t))
+        case .data(let d): return .data(d)
+        case .string(let s): return .string(s)
+        case .uid(let u): return .integer(Int64(u))
+        case .array(let items): return .array(items.map(value(of:)))
+        case .dict(let d): return .dictionary(d.mapValues(value(of:)))
+        }
+    }
+
+    /// Nesting deeper than this is refused (the formats we read nest a handful of levels).
+    static let maximumDepth = 64
+
+    /// Decodes a property list into its objects as stored (UIDs and nulls kept).
+    static func decodeObjects(_ bytes: [UInt8]) throws(FormatError) -> Object {
+        var reader = try Reader(bytes)
+        return try reader.object(reader.top, depth: 0)
     }
 
     private struct Reader {
         let bytes: [UInt8]
-        let count: Int
+        let count: Int  // objects in the offset table
+        let top: Int
         let offsetSize: Int
         let refSize: Int
-        let table: Int
+        let table: Int  // where the offset table starts; objects lie before it
+        /// Objects left to build. References may share a collection, and a few shared
+        /// collections nested deeply would build an exponentially large tree; Apple's
+        /// writer never shares collections, so a file holds fewer objects than bytes.
+        var budget: Int
 
-        func need(_ at: Int, _ n: Int) throws {
-            guard at >= 0, n >= 0, at <= bytes.count - n else { throw FormatError(description: "property list is truncated") }
+        init(_ bytes: [UInt8]) throws(FormatError) {
+            guard bytes.count >= 40, bytes.starts(with: Array("bplist0".utf8)) else {
+                throw FormatError(description: "not a binary property list")
+            }
+            self.bytes = bytes
+            let trailer = bytes.count - 32
+            offsetSize = Int(bytes[trailer + 6])
+            refSize = Int(bytes[trailer + 7])
+            guard (1...8).contains(offsetSize), (1...8).contains(refSize) else {
+                throw FormatError(description: "bad trailer: offset size \(offsetSize), reference size \(refSize)")
+            }
+            let count = Self.read(bytes, trailer + 8, 8)
+            let top = Self.read(bytes, trailer + 16, 8)
+            let table = Self.read(bytes, trailer + 24, 8)
+            // Every comparison below is on UInt64 values already known to be small, so no
+            // conversion or multiplication can overflow.
+            guard table >= 9, table < UInt64(trailer) else { throw FormatError(description: "bad trailer: offset table at \(table)") }
+            guard count > 0, count <= (UInt64(trailer) - table) / UInt64(offsetSize) else {
+                throw FormatError(description: "bad trailer: \(count) objects")
+            }
+            guard top < count else { throw FormatError(description: "bad trailer: top object \(top) of \(count)") }
+            self.count = Int(count)
+            self.top = Int(top)
+            self.table = Int(table)
+            budget = 2 * bytes.count + 64
         }
 
-        func offset(of index: Int) throws -> Int {
-            guard index >= 0, index < count else { throw FormatError(description: "bad object reference") }
-            let o = read(bytes, table + index * offsetSize, offsetSize)
-            guard o < UInt64(table) else { throw FormatError(description: "bad object offset") }
+        /// `size` (1...8) big-endian bytes at `at`, which the caller has checked.
+        static func read(_ bytes: [UInt8], _ at: Int, _ size: Int) -> UInt64 {
+            var v: UInt64 = 0
+            for i in 0..<size { v = v << 8 | UInt64(bytes[at + i]) }
+            return v
+        }
+
+        /// Checks that `n` bytes start at `at`, all before the offset table (where objects lie).
+        func need(_ at: Int, _ n: Int) throws(FormatError) {
+            guard at >= 0, n >= 0, at <= table, n <= table - at else {
+                throw FormatError(description: "truncated: \(n) bytes needed at \(at)")
+            }
+        }
+
+        /// The byte count of `n` items of `size` bytes, checked to fit before the offset table.
+        func span(_ n: Int, _ size: Int, at: Int) throws(FormatError) -> Int {
+            let (total, overflow) = n.multipliedReportingOverflow(by: size)
+            guard !overflow, at <= table, total <= table - at else {
+                throw FormatError(description: "truncated: \(n) items of \(size) bytes at \(at)")
+            }
+            return total
+        }
+
+        func offset(of index: Int) throws(FormatError) -> Int {
+            guard index >= 0, index < count else { throw FormatError(description: "bad object reference \(index) of \(count)") }
+            let o = Self.read(bytes, table + index * offsetSize, offsetSize)
+            guard o >= 8, o < UInt64(table) else { throw FormatError(description: "bad offset \(o) of object \(index)") }
             return Int(o)
         }
 
-        /// Reads a length that may follow a marker with 0xF in its low nibble.
-        func length(_ marker: UInt8, at: inout Int) throws -> Int {
+        /// The object reference at `at` (`refSize` bytes, within the file as checked by the caller).
+        func reference(_ at: Int) throws(FormatError) -> Int {
+            let r = Self.read(bytes, at, refSize)
+            guard r < UInt64(count) else { throw FormatError(description: "bad object reference \(r) of \(count)") }
+            return Int(r)
+        }
+
+        /// Reads a count that may follow a marker with 0xF in its low nibble.
+        func length(_ marker: UInt8, at: inout Int) throws(FormatError) -> Int {
             let low = Int(marker & 0xF)
             if low != 0xF { return low }
             try need(at, 1)
             let intMarker = bytes[at]
-            guard intMarker >> 4 == 0x1 else { throw FormatError(description: "bad length") }
+            guard intMarker >> 4 == 0x1, intMarker & 0xF <= 3 else { throw FormatError(description: "bad count marker at \(at)") }
             let size = 1 << Int(intMarker & 0xF)
-            guard size <= 8 else { throw FormatError(description: "bad length") }
             try need(at + 1, size)
-            let v = read(bytes, at + 1, size)
+            let v = Self.read(bytes, at + 1, size)
+            // No count can exceed the file's size; this also keeps it far below Int.max.
+            guard v <= UInt64(bytes.count) else { throw FormatError(description: "bad count \(v) at \(at)") }
             at += 1 + size
-            guard v < UInt64(bytes.count) * 2 + 16 else { throw FormatError(description: "bad length") }
             return Int(v)
         }
 
-        func object(_ index: Int, depth: Int) throws -> PropertyListValue {
-            guard depth < 64 else { throw FormatError(description: "property list nests too deeply") }
+        mutating func object(_ index: Int, depth: Int) throws(FormatError) -> Object {
+            guard depth < BinaryPropertyList.maximumDepth else { throw FormatError(description: "nested more than \(BinaryPropertyList.maximumDepth) levels") }
+            guard budget > 0 else { throw FormatError(description: "too many objects (shared collections)") }
+            budget -= 1
             var at = try offset(of: index)
-            try need(at, 1)
             let m = bytes[at]
             at += 1
             switch m >> 4 {
             case 0x0:
                 switch m {
-                case 0x08: return .boolean(false)
-                case 0x09: return .boolean(true)
-                default: return .string("")
+                case 0x08: return .bool(false)
+                case 0x09: return .bool(true)
+                default: return .null
                 }
             case 0x1:
+                // 1, 2, 4, 8 bytes; 16-byte integers keep their low 8 bytes.
+                guard m & 0xF <= 4 else { throw FormatError(description: "bad integer marker 0x\(String(m, radix: 16))") }
                 let size = 1 << Int(m & 0xF)
-                guard size <= 16 else { throw FormatError(description: "bad integer") }
                 try need(at, size)
-                // 16-byte integers keep their low 8 bytes.
-                let v = read(bytes, at + max(0, size - 8), min(size, 8))
-                return .integer(size >= 8 ? Int64(bitPattern: v) : Int64(v))
+                let v = Self.read(bytes, at + max(0, size - 8), min(size, 8))
+                return .int(Int64(bitPattern: v))
             case 0x2:
-                let size = 1 << Int(m & 0xF)
+                let size = 1 << Int(m & 0xF & 0x7)
+                guard m & 0xF == 2 || m & 0xF == 3 else { throw FormatError(description: "bad real marker 0x\(String(m, radix: 16))") }
                 try need(at, size)
-                if size == 4 { return .real(Double(Float(bitPattern: UInt32(read(bytes, at, 4))))) }
-                guard size == 8 else { throw FormatError(description: "bad real") }
-                return .real(Double(bitPattern: read(bytes, at, 8)))
+                if size == 4 { return .real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: Self.read(bytes, at, 4))))) }
+                return .real(Double(bitPattern: Self.read(bytes, at, 8)))
             case 0x3:
                 try need(at, 8)
-                return .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: read(bytes, at, 8))))
+                return .date(Double(bitPattern: Self.read(bytes, at, 8)))
             case 0x4:
                 let n = try length(m, at: &at)
                 try need(at, n)
@@ -198,36 +280,39 @@ enum BinaryPropertyList {
                 return .string(String(decoding: bytes[at..<at + n], as: UTF8.self))
             case 0x6:
                 let n = try length(m, at: &at)
-                try need(at, n * 2)
+                let size = try span(n, 2, at: at)
                 var units: [UInt16] = []
                 units.reserveCapacity(n)
-                for i in 0..<n { units.append(UInt16(bytes[at + 2 * i]) << 8 | UInt16(bytes[at + 2 * i + 1])) }
+                for i in stride(from: at, to: at + size, by: 2) { units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1])) }
                 return .string(String(decoding: units, as: UTF16.self))
             case 0x8:
+                // A UID: 1 to 8 bytes, unsigned; one that does not fit an Int is refused.
                 let size = Int(m & 0xF) + 1
+                guard size <= 8 else { throw FormatError(description: "bad UID size \(size)") }
                 try need(at, size)
-                return .integer(Int64(read(bytes, at, size)))
+                let v = Self.read(bytes, at, size)
+                guard v <= UInt64(Int.max) else { throw FormatError(description: "UID \(v) is too large") }
+                return .uid(Int(v))
             case 0xA, 0xC:
                 let n = try length(m, at: &at)
-                try need(at, n * refSize)
-                var items: [PropertyListValue] = []
-                for i in 0..<n {
-                    items.append(try object(Int(read(bytes, at + i * refSize, refSize)), depth: depth + 1))
-                }
+                _ = try span(n, refSize, at: at)
+                var items: [Object] = []
+                items.reserveCapacity(n)
+                for i in 0..<n { items.append(try object(try reference(at + i * refSize), depth: depth + 1)) }
                 return .array(items)
             case 0xD:
                 let n = try length(m, at: &at)
-                try need(at, 2 * n * refSize)
-                var dict: [String: PropertyListValue] = [:]
+                _ = try span(n, 2 * refSize, at: at)
+                var dict: [String: Object] = [:]
                 for i in 0..<n {
-                    let key = try object(Int(read(bytes, at + i * refSize, refSize)), depth: depth + 1)
-                    let value = try object(Int(read(bytes, at + (n + i) * refSize, refSize)), depth: depth + 1)
-                    guard case .string(let k) = key else { throw FormatError(description: "dictionary key is not a string") }
-                    dict[k] = value
+                    guard case .string(let k) = try object(try reference(at + i * refSize), depth: depth + 1) else {
+                        throw FormatError(description: "dictionary key is not a string")
+                    }
+                    dict[k] = try object(try reference(at + (n + i) * refSize), depth: depth + 1)
                 }
-                return .dictionary(dict)
+                return .dict(dict)
             default:
-                throw FormatError(description: "unknown property list object 0x\(String(m, radix: 16))")
+                throw FormatError(description: "unknown object type 0x\(String(m, radix: 16))")
             }
         }
     }
