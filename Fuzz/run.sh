@@ -106,7 +106,7 @@ PY
   if [[ ${OG_FUZZ_KEEP_GOING:-0} == 1 ]]; then
     options+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
-  before=$(find "$findings" -type f | wc -l)
+  before=$(find "$findings" -type f ! -name 'slow-unit-*' | wc -l)
   log=.build/fuzz-$target.log
   printf '\n=== fuzz %s (%ss)\n' "$target" "$seconds"
   set +e
@@ -114,7 +114,7 @@ PY
     grep -E '^(#[0-9]+ +(INITED|DONE)|==[0-9]+==|SUMMARY|Done|Test unit written|stat::number_of_executed_units|Fatal error|\*\*\*)'
   status=${PIPESTATUS[0]}
   set -e
-  after=$(find "$findings" -type f | wc -l)
+  after=$(find "$findings" -type f ! -name 'slow-unit-*' | wc -l)
   runs=$(grep -Eo 'stat::number_of_executed_units: [0-9]+' "$log" | tail -1 | grep -Eo '[0-9]+$' || true)
   if [[ -z $runs ]]; then runs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true); fi
   new=$((after - before))

@@ -91,6 +91,7 @@ static og_status fz_stub_og_value_validation_fn(og_object *object, const char *k
 static void fz_stub_og_notification_fn(const og_notification *notification, void *user) {
     (void)notification; (void)user;
 }
+static void fz_stub_og_sql_log_fn(int level, const char *message, void *user) { (void)level; (void)message; (void)user; }
 
 #include "abi_calls.h"
 

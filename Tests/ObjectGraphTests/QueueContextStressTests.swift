@@ -45,7 +45,7 @@ final class QueueContextStressTests: XCTestCase {
         let merged = UncheckedBox(0)
         let token = parent.addObserver(for: .didSave) { note in
             let saved = UncheckedBox(note)
-            main.perform {
+            try? main.perform {
                 try? main.mergeChanges(fromContextDidSave: saved.value)
                 merged.value += 1
             }
@@ -54,15 +54,15 @@ final class QueueContextStressTests: XCTestCase {
         DispatchQueue.concurrentPerform(iterations: children.count) { i in
             let child = children[i]
             for n in 0..<5 {
-                child.performAndWait {
+                try? child.performAndWait {
                     let b = try? child.insertObject(entityName: "Author")
                     try? b?.setValue(.string("child \(i) #\(n)"), forKey: "name")
                     try? child.save()
                 }
-                parent.performAndWait { try? parent.save() }
+                _ = try? parent.performAndWait { try? parent.save() }
             }
         }
-        main.performAndWait {}
+        try main.performAndWait {}
         XCTAssertGreaterThan(merged.value, 0)
         parent.removeObserver(token)
         let count = try main.performAndWait { try main.count(for: FetchRequest(entityName: "Author")) }
