@@ -84,6 +84,20 @@ final class ModelFileTests: XCTestCase {
         XCTAssertEqual(m.versionIdentifiers, ["library-1"])
     }
 
+    /// Found by the compiled-model fuzzer: a compiled model whose undefined attribute had a
+    /// default loaded, but wrote Xcode XML (and JSON) its own readers refused. Undefined
+    /// attributes have no default: the compiled reader skips it with a warning.
+    func testUndefinedAttributesHaveNoDefault() throws {
+        let model = ManagedObjectModel()
+        let e = try model.addEntity(named: "Thing")
+        let scratch = try e.addAttribute(named: "scratch", type: .undefined)
+        try scratch.setTransient(true)
+        XCTAssertEqual(expectError { try scratch.setDefaultValue(.string("x")) }?.code, ErrorCode.invalidModel)
+        try scratch.setDefaultValue(.null)
+        XCTAssertNotNil(try ManagedObjectModel(xcodeXML: Data(model.xcodeXMLString().utf8)).entity(named: "Thing"))
+        XCTAssertNotNil(try ManagedObjectModel(jsonData: Data(model.jsonString().utf8)).entity(named: "Thing"))
+    }
+
     func testEveryAttributeType() throws {
         let model = try load("AllTypes")
         let s = try XCTUnwrap(model.entity(named: "Sample"))

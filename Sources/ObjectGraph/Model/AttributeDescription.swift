@@ -39,9 +39,13 @@ public final class AttributeDescription: PropertyDescription, @unchecked Sendabl
         try value.coerced(to: attributeType, key: name, entity: entity?.name ?? "?")
     }
 
-    /// Sets the value new objects start with; it must suit the attribute's type.
+    /// Sets the value new objects start with; it must suit the attribute's type. Undefined
+    /// and object-ID attributes have none (neither model file format can spell one).
     public func setDefaultValue(_ value: AttributeValue) throws(ObjectGraphError) {
         try checkEditable()
+        guard value.isNull || (attributeType != .undefined && attributeType != .objectID) else {
+            throw .invalidModel("attribute '\(qualifiedName)': \(attributeType.name) attributes have no default value")
+        }
         defaultValue = try coerce(value)
     }
 

@@ -98,6 +98,9 @@ extension ManagedObjectModel {
         if !attribute.isTransient && (type == .undefined || type == .objectID) {
             throw at.error("attribute has type \(type.name), which only transient attributes may have")
         }
+        if (type == .undefined || type == .objectID) && !attribute.defaultValue.isNull {
+            throw at.error("attribute has type \(type.name), which has no default value")
+        }
         do throws(ObjectGraphError) {
             _ = try attribute.defaultValue.coerced(to: type, key: attribute.name, entity: attribute.entity?.name ?? "?")
         } catch { throw at.error("default value \(attribute.defaultValue) does not suit type \(type.name): \(error.message)") }
