@@ -15,9 +15,6 @@
 #
 # Environment:
 #   OG_FUZZ_KEEP_GOING=1   carry on after a crash (libFuzzer's fork mode), for long runs
-#   OG_FUZZ_SKIP_KNOWN=0   also feed inputs that reach crashes filed elsewhere (issue 17
-#                          item 2: Z_MAX/Z_OPT at the top of the Int64 range); 1 (the
-#                          default) skips them until those fixes are merged
 # Exits non-zero when any target found a crash; the last line sums up the run.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -48,7 +45,6 @@ fi
 bin=$(swift build -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library --show-bin-path)
 
 export OG_FUZZ_ROOT=$root
-export OG_FUZZ_SKIP_KNOWN=${OG_FUZZ_SKIP_KNOWN:-1}
 # Leak detection is off: the only leaks seen are inside the toolchain's regular-expression
 # parser (_RegexParser), reached through MATCHES, not in ObjectGraph.
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:abort_on_error=1:symbolize=1}

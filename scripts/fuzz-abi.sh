@@ -8,8 +8,7 @@
 #
 # A failed batch prints its seed, the replay command and its last calls, and is
 # written to Fuzz/findings/abi/. OBJECTGRAPH_BUILD_DIR chooses the CMake build
-# directory (default: build). OG_FUZZ_SKIP_KNOWN=0 also passes infinity and NaN
-# to Decimal attributes (a crash fixed elsewhere; skipped by default until merged).
+# directory (default: build).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/deps.sh
@@ -21,5 +20,4 @@ build=${OBJECTGRAPH_BUILD_DIR:-build}
 [[ $build = /* ]] || build=$PWD/$build
 cmake -S . -B "$build" -DOBJECTGRAPH_BUILD_TESTS=ON >/dev/null
 cmake --build "$build" --target abi_fuzz --parallel "$(nproc 2>/dev/null || echo 2)" >/dev/null
-export OG_FUZZ_SKIP_KNOWN=${OG_FUZZ_SKIP_KNOWN:-1}
 exec "$build/Tests/robustness/abi_fuzz" --seconds "$seconds" --findings Fuzz/findings/abi "$@"

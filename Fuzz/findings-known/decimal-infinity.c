@@ -1,4 +1,4 @@
-/* Found by the C ABI misuse fuzzer (scripts/fuzz-abi.sh with OG_FUZZ_SKIP_KNOWN=0):
+/* Found by the C ABI misuse fuzzer (scripts/fuzz-abi.sh):
  * infinity or NaN written to a Decimal attribute aborts the process (issue 17,
  * item 2, fixed elsewhere). The fuzzer's batch: og_object_set_double(object#0,
  * "salary", inf, &err) and og_object_set_value(object#0, "salary", <double -inf>).

@@ -48,10 +48,6 @@ public func inputBytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {
     Array(UnsafeBufferPointer(start: data, count: size))
 }
 
-/// Whether inputs that reach crashes already filed elsewhere (issue 17, item 2: Z_MAX or
-/// Z_OPT at the top of the Int64 range) are skipped. Set OG_FUZZ_SKIP_KNOWN=1 until those
-/// fixes are merged, so a run looks past them.
-public let skipKnownCrashes = ProcessInfo.processInfo.environment["OG_FUZZ_SKIP_KNOWN"] == "1"
 
 // MARK: Scratch files
 
@@ -277,10 +273,6 @@ public func sample(_ type: AttributeType, _ seed: UInt8) -> AttributeValue {
 /// (a model the writers emit must read again: a failure is a finding), then opens an
 /// in-memory store and an SQLite store with it and exercises them.
 public func exerciseModel(_ model: ManagedObjectModel, origin: String) {
-    // Names Core Data would refuse (an empty configuration name, a fetch index name with
-    // SQL in it...) are issue 17, item 1, fixed elsewhere: until then such models are not
-    // written back or given stores when OG_FUZZ_SKIP_KNOWN=1.
-    if skipKnownCrashes && !hasOnlyPlainNames(model) { return }
     let xml = model.xcodeXMLString()
     do { _ = try ManagedObjectModel(xcodeXML: Data(xml.utf8)) } catch {
         fatalError("a model read from \(origin) writes Xcode XML that does not read back: \(error)\n\(xml)")
@@ -300,23 +292,6 @@ public func exerciseModel(_ model: ManagedObjectModel, origin: String) {
         exercise(coordinator)
     }
     Scratch.removeStore(path)
-}
-
-/// Whether every name in the model (entities, properties, configurations, fetch indexes,
-/// uniqueness constraints) is a plain identifier.
-public func hasOnlyPlainNames(_ model: ManagedObjectModel) -> Bool {
-    func plain(_ s: String) -> Bool {
-        guard let first = s.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return s.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_") }
-    }
-    if !model.configurations.allSatisfy(plain) { return false }
-    for entity in model.entities {
-        guard plain(entity.name), entity.allProperties.allSatisfy({ plain($0.name) }),
-              entity.fetchIndexes.allSatisfy({ plain($0.name) && $0.elements.allSatisfy { plain($0.property) } }),
-              entity.uniquenessConstraints.allSatisfy({ $0.allSatisfy(plain) })
-        else { return false }
-    }
-    return true
 }
 
 /// The Xcode model files under `root` (every `contents` of an `.xcdatamodel`).
@@ -384,40 +359,6 @@ public func sqliteSetBlob(_ path: String, _ sql: String, _ blob: [UInt8]) {
     _ = sqlite3_step(s)
 }
 
-/// Whether a store file has counters a save would overflow (Z_MAX, Z_OPT or a key at the
-/// top of the Int64 range): issue 17, item 2, fixed elsewhere. Only asked when
-/// OG_FUZZ_SKIP_KNOWN=1.
-public func sqliteHasKnownOverflow(_ path: String) -> Bool {
-    var db: OpaquePointer?
-    guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK else { sqlite3_close(db); return false }
-    defer { sqlite3_close(db) }
-    func maximum(_ sql: String) -> Int64 {
-        var s: OpaquePointer?
-        guard sqlite3_prepare_v2(db, sql, -1, &s, nil) == SQLITE_OK else { return 0 }
-        defer { sqlite3_finalize(s) }
-        var best: Int64 = 0
-        while sqlite3_step(s) == SQLITE_ROW {
-            // Text and real values convert too: the engine may read them as integers.
-            let v = sqlite3_column_type(s, 0) == SQLITE_FLOAT ? Int64(clamping: Int64(exactly: sqlite3_column_double(s, 0).rounded(.towardZero)) ?? Int64.max)
-                : sqlite3_column_int64(s, 0)
-            best = max(best, v)
-        }
-        return best
-    }
-    let limit: Int64 = 1 << 60
-    if maximum("SELECT Z_MAX FROM Z_PRIMARYKEY") > limit { return true }
-    var s: OpaquePointer?
-    var tables: [String] = []
-    if sqlite3_prepare_v2(db, "SELECT name FROM sqlite_master WHERE type = 'table'", -1, &s, nil) == SQLITE_OK {
-        while sqlite3_step(s) == SQLITE_ROW { tables.append(String(cString: sqlite3_column_text(s, 0))) }
-    }
-    sqlite3_finalize(s)
-    for table in tables {
-        let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        if maximum("SELECT Z_OPT FROM \(quoted)") > limit || maximum("SELECT Z_PK FROM \(quoted)") > limit { return true }
-    }
-    return false
-}
 
 /// SQLITE_TRANSIENT, which Swift does not import.
 nonisolated(unsafe) public let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

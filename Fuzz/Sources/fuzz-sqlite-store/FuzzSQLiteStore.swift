@@ -48,7 +48,6 @@ public func fuzzSQLiteStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
         Scratch.write("store.sqlite", template)
         Edits(path: path).apply(input[1...])
     }
-    if skipKnownCrashes && sqliteHasKnownOverflow(path) { return 0 }
     _ = try? PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)
     if let coordinator = try? PersistentStoreCoordinator(model: model),
        attempt("add store", { try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }) != nil {

@@ -111,12 +111,25 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// mode whose writer died mid-transaction) must be rolled back before the file can be
     /// read, and a read-only connection cannot (SQLITE_READONLY_ROLLBACK). Only then is
     /// the check repeated on a connection that may write, which rolls the journal back.
+    ///
+    /// While another process is creating the store, a read-only connection can find the
+    /// database switched to WAL before its `-wal` and `-shm` exist, which only a writer may
+    /// create (SQLITE_CANTOPEN, SQLITE_READONLY_CANTINIT): the check is tried again for a
+    /// moment (the creator finishes in milliseconds), and then done by a writer.
     private func check(_ path: String, expecting identity: String?) throws(ObjectGraphError) -> Bool {
-        do throws(ObjectGraphError) {
-            return try check(path, expecting: identity, readOnly: true)
-        } catch {
-            guard error.domain == ObjectGraphError.sqliteDomain, Int32(error.code) == SQLITE_READONLY | (3 << 8) else {  // SQLITE_READONLY_ROLLBACK
-                throw Self.describe(error, path: path)
+        let deadline = MonotonicClock.seconds() + min(busyTimeout, 5)
+        while true {
+            do throws(ObjectGraphError) {
+                return try check(path, expecting: identity, readOnly: true)
+            } catch {
+                guard error.domain == ObjectGraphError.sqliteDomain else { throw Self.describe(error, path: path) }
+                let code = Int32(error.code)
+                if code == SQLITE_READONLY | (3 << 8) { break }  // SQLITE_READONLY_ROLLBACK: a hot journal
+                let racing = code & 0xFF == SQLITE_CANTOPEN || code == SQLITE_READONLY | (5 << 8)  // SQLITE_READONLY_CANTINIT
+                    || code == SQLITE_READONLY | (1 << 8) || code & 0xFF == SQLITE_BUSY  // SQLITE_READONLY_RECOVERY
+                guard racing else { throw Self.describe(error, path: path) }
+                if MonotonicClock.seconds() >= deadline { break }
+                usleep(10_000)
             }
         }
         do throws(ObjectGraphError) { return try check(path, expecting: identity, readOnly: false) } catch {
