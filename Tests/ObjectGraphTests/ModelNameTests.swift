@@ -155,4 +155,5 @@ final class ModelNameTests: XCTestCase {
             "Z_METADATA", "Z_PRIMARYKEY",
         ])
     }
+
 }

@@ -85,6 +85,11 @@ extension ManagedObjectModel {
         for name in configurations {
             if let why = ModelName.problem(name) { throw ModelName.error(ModelLocation(), "configuration", name, why) }
         }
+        // Fetch request templates are looked up by name and never reach SQL: any text will
+        // do but none (Xcode cannot save a template without a name).
+        for name in fetchRequestTemplatesByName.keys where name.isEmpty {
+            throw ModelName.error(ModelLocation(), "fetch request template", name, "a name cannot be empty")
+        }
     }
 
     /// Value classes a transformable attribute can hold without a named transformer.
