@@ -22,7 +22,17 @@ final class ChangesBox: HandleBox {
 
     init(saved: SavedChanges?) {
         self.saved = saved
-        uris = saved.map { [$0.inserted, $0.updated, $0.deleted].map { $0.map(\.uriRepresentation) } } ?? [[], [], []]
+        uris = saved.map(Self.uris) ?? [[], [], []]
+    }
+
+    /// A record of changes given as IDs of this process (not mergeable as a save).
+    init(ids changes: SavedChanges) {
+        saved = nil
+        uris = Self.uris(changes)
+    }
+
+    private static func uris(_ changes: SavedChanges) -> [[String]] {
+        [changes.inserted, changes.updated, changes.deleted].map { $0.map(\.uriRepresentation) }
     }
 
     /// The IDs for a context of `coordinator`: URIs of stores it does not have are skipped.
@@ -178,19 +188,13 @@ public func og_notification_changes(_ n: OpaquePointer?, _ err: ErrorOut) -> Opa
             let saved = SavedChanges(
                 inserted: notification.inserted.map(\.objectID), updated: notification.updated.map(\.objectID),
                 deleted: notification.deleted.map(\.objectID))
-            return handles.make(ChangesBox(saved: nil).filled(with: saved))
+            return handles.make(ChangesBox(ids: saved))
         case .willSave:
             throw .invalidArgument("a will-save notification carries no objects")
         }
     }
 }
 
-extension ChangesBox {
-    fileprivate func filled(with changes: SavedChanges) -> ChangesBox {
-        uris = [changes.inserted, changes.updated, changes.deleted].map { $0.map(\.uriRepresentation) }
-        return self
-    }
-}
 
 @_cdecl("og_changes_new")
 public func og_changes_new(_ err: ErrorOut) -> OpaquePointer? {

@@ -379,3 +379,18 @@ public func attempt<T>(_ what: String, _ body: () throws -> T) -> T? {
 public func warn(_ message: String) {
     FileHandle.standardError.write(Data(message.utf8))
 }
+
+/// The bytes of an SQLite store with data, in a rollback journal mode and checkpointed, so
+/// that one file holds all of it: the template the SQLite fuzz targets copy per input.
+public func sqliteTemplateStore(_ model: ManagedObjectModel) -> [UInt8] {
+    let path = Scratch.directory + "/template.sqlite"
+    Scratch.removeStore(path)
+    do {
+        let coordinator = try makeSeedStore(type: StoreType.sqlite, path: path, model: model)
+        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
+    } catch { fatalError("cannot make the template store: \(error)") }
+    sqliteExecute(path, ["PRAGMA journal_mode = DELETE"])
+    let bytes = Scratch.read(path)
+    Scratch.removeStore(path)
+    return bytes
+}

@@ -5,19 +5,8 @@ import ObjectGraph
 
 let model = fuzzModel()
 
-/// An SQLite store with data (rollback journal, checkpointed), made once per process.
-let template: [UInt8] = {
-    let path = Scratch.directory + "/template.sqlite"
-    Scratch.removeStore(path)
-    do {
-        let coordinator = try makeSeedStore(type: StoreType.sqlite, path: path, model: model)
-        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
-    } catch { fatalError("cannot make the template store: \(error)") }
-    sqliteExecute(path, ["PRAGMA journal_mode = DELETE"])
-    let bytes = Scratch.read(path)
-    Scratch.removeStore(path)
-    return bytes
-}()
+/// An SQLite store with data, made once per process; each input starts from a copy.
+let template = sqliteTemplateStore(model)
 
 /// One input: an SQLite store file, in one of two forms chosen by the low bit of the
 /// first byte.

@@ -5,18 +5,7 @@ import ObjectGraph
 let model = fuzzModel()
 
 /// An SQLite store with data, made once per process; each input starts from a copy.
-let template: [UInt8] = {
-    let path = Scratch.directory + "/template.sqlite"
-    Scratch.removeStore(path)
-    do {
-        let coordinator = try makeSeedStore(type: StoreType.sqlite, path: path, model: model)
-        for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
-    } catch { fatalError("cannot make the template store: \(error)") }
-    sqliteExecute(path, ["PRAGMA journal_mode = DELETE"])
-    let bytes = Scratch.read(path)
-    Scratch.removeStore(path)
-    return bytes
-}()
+let template = sqliteTemplateStore(model)
 
 /// One input: the store metadata (`Z_METADATA.Z_PLIST`) of an SQLite store with data. The
 /// metadata is read without a stack and set again (re-encoding what was decoded), then

@@ -162,7 +162,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             }
         case .mergeByPropertyStoreTrump:
             for slot in 0..<values.count where !o.layout.properties[slot].isTransient {
-                let changedThere = old.map { !Self.same($0.values[slot], newest.values[slot]) } ?? true
+                let changedThere = old.map { $0.values[slot] != newest.values[slot] } ?? true
                 if changedThere || !o.changedSlots.contains(slot) { values[slot] = newest.values[slot] }
             }
         case .rollback:
@@ -176,7 +176,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             o.relations = relations
         }
         // Changed slots now include everything that differs from the newest row.
-        for slot in 0..<values.count where !Self.same(values[slot], newest.values[slot]) { o.changedSlots.insert(slot) }
+        for slot in 0..<values.count where values[slot] != newest.values[slot] { o.changedSlots.insert(slot) }
         o.snapshot = newest
     }
 
@@ -190,7 +190,6 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
         outcome = .skip
     }
 
-    static func same(_ a: AttributeValue, _ b: AttributeValue) -> Bool { a == b }
 }
 
 extension ObjectGraphError {
