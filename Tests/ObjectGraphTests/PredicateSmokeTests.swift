@@ -91,7 +91,15 @@ final class PredicateSmokeTests: XCTestCase {
         XCTAssertThrowsError(try ObjectPredicate(format: "age > $x").evaluate(with: [:])) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateVariable)
         }
-        XCTAssertThrowsError(try ObjectPredicate(format: "FUNCTION(SELF, 'deleteEverything')")) { e in
+        // Any selector parses and prints (models carry such predicates); calling one off
+        // the allow-list is an evaluation error.
+        let unknown = try ObjectPredicate(format: "FUNCTION(SELF, 'deleteEverything') == 1")
+        XCTAssertEqual(unknown.predicateFormat, "FUNCTION(SELF, \"deleteEverything\") == 1")
+        XCTAssertThrowsError(try unknown.evaluate(with: ["a": 1])) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateEvaluation)
+            XCTAssertTrue((e as? ObjectGraphError)?.message.contains("not allowed") ?? false, "\(e)")
+        }
+        XCTAssertThrowsError(try ObjectPredicate(format: "FUNCTION(SELF, 'length', 1) == 1")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)
         }
     }

@@ -211,7 +211,16 @@ static void parse_errors(void) {
     og_value *text = NN(og_value_new_string("x", &err));
     FAILS_NULL(og_predicate_parse("age > %d", &text, 1, &err), OG_ERROR_PREDICATE_ARGUMENT, "integer");
     og_value_release(text);
-    FAILS_NULL(og_predicate_parse("FUNCTION(name, 'removeAllObjects') == 1", NULL, 0, &err), OG_ERROR_PREDICATE_SYNTAX, "not allowed");
+    /* Any selector parses (models carry them); calling one off the allow-list fails. */
+    og_predicate *unknown = NN(og_predicate_parse("FUNCTION(name, 'removeAllObjects') == 1", NULL, 0, &err));
+    const char *unknown_keys[1] = {"name"};
+    og_value *unknown_values[1] = {NN(og_value_new_string("Ann", &err))};
+    og_value *unknown_object = NN(og_value_new_dictionary(unknown_keys, unknown_values, 1, &err));
+    bool unknown_result = false;
+    FAILS(og_predicate_evaluate(unknown, unknown_object, NULL, NULL, 0, &unknown_result, &err), OG_ERROR_PREDICATE_EVALUATION, "not allowed");
+    og_value_release(unknown_object);
+    og_value_release(unknown_values[0]);
+    og_predicate_release(unknown);
     FAILS_NULL(og_predicate_parse(NULL, NULL, 0, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_predicate_parse("age > 1", NULL, 3, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_predicate_format(NULL, &err), OG_ERROR_INVALID_HANDLE, "NULL");

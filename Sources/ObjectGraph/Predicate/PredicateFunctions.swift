@@ -85,6 +85,9 @@ enum PredicateFunctions {
     }
 
     static func callMethod(_ selector: String, on receiver: PredicateValue, _ args: [PredicateValue]) throws(ObjectGraphError) -> PredicateValue {
+        guard methods[selector] != nil else {
+            throw .predicateEvaluation("FUNCTION may call only \(methods.keys.sorted().joined(separator: ", ")); '\(selector)' is not allowed")
+        }
         if receiver.isNull { return .null }
         switch (selector, receiver) {
         case ("uppercaseString", .scalar(.string(let s))): return .scalar(.string(s.uppercased()))

@@ -340,6 +340,7 @@ struct PredicateParser {
         case "FUNCTION": advance(); return try method()
         case "CAST": advance(); return try cast()
         case "TERNARY": advance(); return try ternary()
+        case "FETCH": advance(); return try fetchExpression()
         case let k where PredicateKeywords.reserved.contains(k):
             throw error("expected an expression, found the keyword \(k) (write #\(name) for a key of that name)")
         default: break
@@ -400,6 +401,16 @@ struct PredicateParser {
         return .subquery(collection: collection, variable: v, predicate: p)
     }
 
+    /// `FETCH(request, context, countOnly)`: a fetch request expression, as mapping models'
+    /// source expressions write it. It is held as the function `FETCH` and only a migration
+    /// evaluates it.
+    private mutating func fetchExpression() throws(ObjectGraphError) -> ObjectExpression {
+        try expect("(")
+        let args = try argumentList()
+        guard args.count == 3 else { throw error("FETCH takes a request, a context and a count-only flag, not \(args.count) argument\(args.count == 1 ? "" : "s")") }
+        return .function("FETCH", args)
+    }
+
     private mutating func method() throws(ObjectGraphError) -> ObjectExpression {
         try expect("(")
         let receiver = try expression()
@@ -419,12 +430,12 @@ struct PredicateParser {
         var args: [ObjectExpression] = []
         while accept(",") { args.append(try expression()) }
         try expect(")")
-        guard let arity = PredicateFunctions.methods[selector] else {
-            throw .predicateSyntax(
-                "FUNCTION may call only \(PredicateFunctions.methods.keys.sorted().joined(separator: ", ")); '\(selector)' is not allowed",
-                position: selectorToken.position, token: selectorToken.text)
+        // Any selector parses and prints, as Foundation's do, so models and mapping models
+        // that carry one load; only the allow-list is callable at evaluation.
+        if let arity = PredicateFunctions.methods[selector], args.count != arity {
+            throw error("'\(selector)' takes \(arity) argument\(arity == 1 ? "" : "s"), not \(args.count)")
         }
-        guard args.count == arity else { throw error("'\(selector)' takes \(arity) argument\(arity == 1 ? "" : "s"), not \(args.count)") }
+        if selector.isEmpty { throw .predicateSyntax("FUNCTION needs a selector", position: selectorToken.position, token: selectorToken.text) }
         return .method(receiver: receiver, selector: selector, arguments: args)
     }
 
