@@ -80,7 +80,7 @@ final class PredicateSmokeTests: XCTestCase {
         XCTAssertTrue(try ObjectPredicate(format: "name.length == 3").evaluate(with: ["name": "Zoë"]))
     }
 
-    func testErrors() {
+    func testErrors() throws {
         XCTAssertThrowsError(try ObjectPredicate(format: "age > ")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)
             XCTAssertTrue((e as? ObjectGraphError)?.message.contains("position 6") ?? false, "\(e)")

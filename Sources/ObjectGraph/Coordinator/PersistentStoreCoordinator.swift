@@ -43,10 +43,32 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The attached stores, in the order they were added (`persistentStores`).
     public var persistentStores: [PersistentStore] { lock.withLock { attached.map(\.store) } }
 
-    /// Validates the model and makes it immutable.
-    public init(model: ManagedObjectModel) throws(ObjectGraphError) {
+    /// Other versions of the model, where automatic migration looks for the model a store
+    /// was written with when the store keeps none (Core Data's bundle search). Under `lock`.
+    var modelVersionsValue: [ManagedObjectModel] = []
+    /// Mapping models automatic migration may use. Under `lock`.
+    var mappingModelsValue: [MappingModel] = []
+
+    /// Validates the model and makes it immutable. `models` and `mappings` play the part
+    /// of Apple's bundle search for automatic migration: older versions of the model,
+    /// and mapping models between versions.
+    public init(model: ManagedObjectModel, models: [ManagedObjectModel] = [], mappings: [MappingModel] = []) throws(ObjectGraphError) {
         try model.freeze()
         self.managedObjectModel = model
+        self.modelVersionsValue = models
+        self.mappingModelsValue = mappings
+    }
+
+    /// The other model versions automatic migration may take a store's source model from.
+    public var modelVersions: [ManagedObjectModel] {
+        get { lock.withLock { modelVersionsValue } }
+        set { lock.withLock { modelVersionsValue = newValue } }
+    }
+
+    /// The mapping models automatic migration may use.
+    public var mappingModels: [MappingModel] {
+        get { lock.withLock { mappingModelsValue } }
+        set { lock.withLock { mappingModelsValue = newValue } }
     }
 
     deinit {
@@ -72,6 +94,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     {
         try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
             let setup = try checkedSetup(type: type, configuration: configuration, path: path, options: options, replacing: nil)
+            if setup.parsedOptions.migrateAutomatically { try migrateIfNeeded(type: type, setup: setup) }
             let store = try makeStore(type: type, setup: setup)
             return try attach(store, setup: setup, slot: nil)
         }

@@ -19,6 +19,42 @@ public final class MappingModel: @unchecked Sendable {
         return out
     }
 
+    /// Checks that the mapping fits `source` and `destination`: the entities it names
+    /// exist with the version hashes it records, and custom mappings name a policy.
+    /// Errors: 134110 naming the mapping and the entity.
+    public func check(source: ManagedObjectModel, destination: ManagedObjectModel) throws(ObjectGraphError) {
+        func mismatch(_ m: EntityMapping, _ entity: String, _ why: String) -> ObjectGraphError {
+            ObjectGraphError(
+                code: ErrorCode.migration, message: "entity mapping '\(m.name)' does not fit the models: entity '\(entity)' \(why)",
+                userInfo: [(ErrorUserInfoKey.entity, entity), ("mapping", m.name)])
+        }
+        for m in entityMappings {
+            if let name = m.sourceEntityName {
+                guard let e = source.entity(named: name) else { throw mismatch(m, name, "is not in the source model") }
+                if let hash = m.sourceEntityVersionHash, hash != e.versionHash { throw mismatch(m, name, "has another version hash in the source model") }
+            }
+            if let name = m.destinationEntityName {
+                guard let e = destination.entity(named: name) else { throw mismatch(m, name, "is not in the destination model") }
+                if let hash = m.destinationEntityVersionHash, hash != e.versionHash {
+                    throw mismatch(m, name, "has another version hash in the destination model")
+                }
+            }
+            if m.kind == .custom, (m.migrationPolicyName ?? "").isEmpty {
+                throw ObjectGraphError(
+                    code: ErrorCode.migration, message: "entity mapping '\(m.name)' is custom but names no migration policy", userInfo: [("mapping", m.name)])
+            }
+        }
+    }
+
+    /// Whether this mapping was made for these two models: it fits them (hashes it records
+    /// included) and names every entity of both (how Core Data picks a mapping model).
+    func isMade(from source: ManagedObjectModel, to destination: ManagedObjectModel) -> Bool {
+        guard (try? check(source: source, destination: destination)) != nil else { return false }
+        let sources = Set(entityMappings.compactMap(\.sourceEntityName))
+        let destinations = Set(entityMappings.compactMap(\.destinationEntityName))
+        return sources == Set(source.entities.map(\.name)) && destinations == Set(destination.entities.map(\.name))
+    }
+
     /// A deep copy: editing it leaves this model alone.
     public func copy() -> MappingModel {
         MappingModel(entityMappings: entityMappings.map { $0.copy() })
@@ -113,7 +149,7 @@ public final class EntityMapping: @unchecked Sendable {
 
     /// The default source expression of a mapping from `entity`: every instance of exactly it.
     public static func defaultSourceExpression(forEntityNamed entity: String) -> String {
-        "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \(quoted(entity)), \"TRUEPREDICATE\"), FUNCTION($manager, \"sourceContext\"), NO)"
+        "FETCH(FUNCTION($manager, \"fetchRequestForSourceEntityNamed:predicateString:\", \(quoted(entity)), \"TRUEPREDICATE\"), $manager.sourceContext, NO)"
     }
 }
 

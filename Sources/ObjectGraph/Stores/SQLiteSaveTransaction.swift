@@ -168,22 +168,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         }
     }
 
-    /// Binds a value in its storage form: dates as seconds since 2001, UUIDs as 16 bytes,
-    /// decimals and URIs as text.
     private func bind(_ s: OpaquePointer, _ index: Int32, _ value: AttributeValue) {
-        switch value {
-        case .null: sqlite3_bind_null(s, index)
-        case .integer(let v): sqlite3_bind_int64(s, index, v)
-        case .boolean(let v): sqlite3_bind_int64(s, index, v ? 1 : 0)
-        case .double(let v): sqlite3_bind_double(s, index, v)
-        case .date(let v): sqlite3_bind_double(s, index, v.timeIntervalSinceReferenceDate)
-        case .string(let v): db.bind(s, index, text: v)
-        case .uri(let v): db.bind(s, index, text: v)
-        case .decimal(let v): db.bind(s, index, text: v.description)
-        case .data(let v): db.bind(s, index, bytes: Array(v))
-        case .uuid(let v):
-            let u = v.uuid
-            db.bind(s, index, bytes: [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
-        }
+        db.bind(s, index, storing: value)
     }
 }

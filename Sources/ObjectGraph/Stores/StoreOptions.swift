@@ -31,6 +31,10 @@ public struct StoreOptions: Sendable, Equatable {
     public var analyze = false
     public var vacuum = false
     public var ignoreVersioning = false
+    /// Migrate a store whose version hashes differ from the model's when it is added.
+    public var migrateAutomatically = false
+    /// Infer the mapping of such a migration when no mapping model fits.
+    public var inferMappingModel = false
 
     public init() {}
 
@@ -54,6 +58,8 @@ public struct StoreOptions: Sendable, Equatable {
         analyze = try Self.flag(dictionary, StoreOptionKey.sqliteAnalyze)
         vacuum = try Self.flag(dictionary, StoreOptionKey.sqliteManualVacuum)
         ignoreVersioning = try Self.flag(dictionary, StoreOptionKey.ignoreVersioning)
+        migrateAutomatically = try Self.flag(dictionary, StoreOptionKey.migrateAutomatically)
+        inferMappingModel = try Self.flag(dictionary, StoreOptionKey.inferMappingModel)
         switch dictionary[StoreOptionKey.timeout] {
         case nil: break
         case .integer(let n)? where n >= 0: timeout = Double(n)

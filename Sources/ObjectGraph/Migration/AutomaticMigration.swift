@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Automatic migration when a store is added (`NSMigratePersistentStoresAutomaticallyOption`,
+/// `NSInferMappingModelAutomaticallyOption`): a store written with another version of the
+/// model is migrated to the coordinator's model before it opens.
+extension PersistentStoreCoordinator {
+    /// Migrates the store file of `setup` when its version hashes differ from the model's.
+    /// The source model is the one the store keeps (`Z_MODELCACHE`), else one of
+    /// `modelVersions` that matches the store's hashes; the mapping is one of
+    /// `mappingModels` made for the two models, else inferred when the option says so.
+    /// SQLite stores with a lightweight mapping migrate in place in one transaction;
+    /// others migrate object by object into a new file that replaces the old one only
+    /// when complete. The store keeps its UUID and metadata. Errors: 134130 (no source
+    /// model), 134140 (no mapping), 134190 (inference failed) and the migration's own;
+    /// the file is then left as it was.
+    func migrateIfNeeded(type: String, setup: StoreSetup) throws(ObjectGraphError) {
+        let path = setup.path
+        guard !path.isEmpty, Self.fileExists(path), SQLiteStore.fileSize(path) ?? 0 > 0,
+            type == StoreType.sqlite || type == StoreType.binary
+        else { return }
+        let metadata = try Self.metadataForPersistentStore(ofType: type, at: path)
+        let model = managedObjectModel
+        guard !model.isConfiguration(setup.configurationName, compatibleWithStoreMetadata: metadata) else { return }
+        let source = try sourceModel(forStoreAt: path, type: type, metadata: metadata)
+        let steps = try migrationSteps(from: source, to: model, infer: setup.parsedOptions.inferMappingModel, path: path)
+        // One lightweight step runs in place in one transaction; anything else runs on a
+        // copy that replaces the file only when every step is done.
+        if steps.count == 1, type == StoreType.sqlite, let plan = SQLiteInPlacePlan.make(steps[0].mapping, source: source, destination: model) {
+            try SQLiteInPlaceMigration.run(plan, path: path, destinationModel: model, versionHashes: setup.versionHashes)
+            return
+        }
+        try migrateOnCopy(path: path, type: type, setup: setup, steps: steps)
+    }
+
+    /// One migration between two model versions.
+    struct MigrationStep {
+        let source: ManagedObjectModel
+        let destination: ManagedObjectModel
+        let mapping: MappingModel
+    }
+
+    /// The shortest chain of mappings from `source` to `destination`: a supplied mapping
+    /// or (with `infer`) an inferred one straight to it when there is one, else through
+    /// the coordinator's other model versions, supplied mappings before inferred ones
+    /// (apps migrate from any old version this way, one custom step at a time).
+    /// Errors: 134190 when inference was allowed and failed for the direct step and no
+    /// chain exists; 134140 when no mapping fits.
+    func migrationSteps(from source: ManagedObjectModel, to destination: ManagedObjectModel, infer: Bool, path: String) throws(ObjectGraphError)
+        -> [MigrationStep]
+    {
+        let versions = [source] + modelVersionsValue.filter { $0 !== source && $0 !== destination } + [destination]
+        func edges(from m: ManagedObjectModel) -> [MigrationStep] {
+            var out: [MigrationStep] = []
+            for target in versions where target !== m {
+                if let mapping = mappingModelsValue.first(where: { $0.isMade(from: m, to: target) }) {
+                    out.append(MigrationStep(source: m, destination: target, mapping: mapping))
+                }
+            }
+            if infer {
+                for target in versions where target !== m && !out.contains(where: { $0.destination === target }) {
+                    if let mapping = try? MappingModel.inferred(from: m, to: target) { out.append(MigrationStep(source: m, destination: target, mapping: mapping)) }
+                }
+            }
+            // Straight to the destination first.
+            return out.filter { $0.destination === destination } + out.filter { $0.destination !== destination }
+        }
+        var reached: [ObjectIdentifier: [MigrationStep]] = [ObjectIdentifier(source): []]
+        var frontier = [source]
+        while !frontier.isEmpty {
+            var next: [ManagedObjectModel] = []
+            for m in frontier {
+                let route = reached[ObjectIdentifier(m)]!
+                for step in edges(from: m) where reached[ObjectIdentifier(step.destination)] == nil {
+                    reached[ObjectIdentifier(step.destination)] = route + [step]
+                    if step.destination === destination { return route + [step] }
+                    next.append(step.destination)
+                }
+            }
+            frontier = next
+        }
+        if infer {
+            // Say why the direct inference failed: the most useful error.
+            _ = try MappingModel.inferred(from: source, to: destination)
+        }
+        throw ObjectGraphError(
+            code: ErrorCode.migrationMissingMappingModel,
+            message: "the store '\(path)' needs migrating to the current model, and no mapping model leads there (add one, or set \(StoreOptionKey.inferMappingModel))",
+            userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    /// The model the store at `path` was written with: its own cached copy, else one of
+    /// `modelVersions` whose hashes match. Errors: 134130.
+    func sourceModel(forStoreAt path: String, type: String, metadata: [String: PropertyListValue]) throws(ObjectGraphError) -> ManagedObjectModel {
+        func matches(_ m: ManagedObjectModel) -> Bool {
+            m.isConfiguration(nil, compatibleWithStoreMetadata: metadata)
+                || m.configurations.contains { m.isConfiguration($0, compatibleWithStoreMetadata: metadata) }
+        }
+        if type == StoreType.sqlite, let cached = try? SQLiteStore.cachedModel(at: path), matches(cached) { return cached }
+        if let found = modelVersionsValue.first(where: matches) { return found }
+        throw ObjectGraphError(
+            code: ErrorCode.migrationMissingSourceModel,
+            message: "the store '\(path)' was written with a model that is neither kept in the store nor among the coordinator's model versions; cannot migrate it",
+            userInfo: [(ErrorUserInfoKey.filePath, path)])
+    }
+
+    /// Runs `steps` on a copy of the store beside `path` and puts the result in place.
+    private func migrateOnCopy(path: String, type: String, setup: StoreSetup, steps: [MigrationStep]) throws(ObjectGraphError) {
+        var options = setup.options
+        options[StoreOptionKey.migrateAutomatically] = nil
+        options[StoreOptionKey.readOnly] = nil
+        var current = MigrationDestination.workingPath(for: path)
+        do throws(ObjectGraphError) {
+            try StoreFileCopy.copy(path, to: current, type: type)
+            for step in steps {
+                if type == StoreType.sqlite, let plan = SQLiteInPlacePlan.make(step.mapping, source: step.source, destination: step.destination) {
+                    var hashes: [String: PropertyListValue] = [:]
+                    for e in step.destination.entities { hashes[e.name] = .data(e.versionHash) }
+                    if step.destination === managedObjectModel { hashes = setup.versionHashes }
+                    try SQLiteInPlaceMigration.run(plan, path: current, destinationModel: step.destination, versionHashes: hashes)
+                    continue
+                }
+                let next = MigrationDestination.workingPath(for: path)
+                let manager = try MigrationManager(sourceModel: step.source, destinationModel: step.destination)
+                do throws(ObjectGraphError) {
+                    try manager.migrateStore(from: current, type: type, options: options, mapping: step.mapping, to: next, type: type, destinationOptions: options)
+                } catch {
+                    Self.removeFiles(at: next)
+                    throw error
+                }
+                Self.removeFiles(at: current)
+                current = next
+            }
+        } catch {
+            Self.removeFiles(at: current)
+            throw error
+        }
+        // The old file's journal belongs to the old file: it must not be replayed into the new one.
+        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for suffix in ["-wal", "-shm"] where Self.fileExists(current + suffix) { rename(current + suffix, path + suffix) }
+        guard rename(current, path) == 0 else {
+            Self.removeFiles(at: current)
+            throw ObjectGraphError(
+                code: ErrorCode.migrationManagerDestinationStore, message: "cannot put the migrated store in place at '\(path)'",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+    }
+}

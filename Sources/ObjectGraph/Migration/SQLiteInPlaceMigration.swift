@@ -1,0 +1,158 @@
+import CSQLite
+import FoundationEssentials
+
+/// Runs an `SQLiteInPlacePlan` on a store file, as Core Data migrates SQLite stores
+/// lightweight: in one transaction, the old tables are renamed aside, the new model's
+/// tables created, every row copied with `INSERT … SELECT`, the old tables dropped, the
+/// indexes built, and `Z_PRIMARYKEY`, `Z_METADATA` and `Z_MODELCACHE` rewritten. The UUID
+/// and custom metadata stay. Any failure rolls the whole transaction back: the file is
+/// as it was.
+enum SQLiteInPlaceMigration {
+    /// Tables Core Data keeps beside the model's, never touched here.
+    static let bookkeeping: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+
+    static func run(
+        _ plan: SQLiteInPlacePlan, path: String, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue],
+        progress: ((Double) -> Void)? = nil
+    ) throws(ObjectGraphError) {
+        let db = try SQLiteConnection(path: path)
+        defer { db.close() }
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) {
+            try migrate(plan, db: db, destinationModel: destinationModel, versionHashes: versionHashes, progress: progress)
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            if (134110...134190).contains(error.code) { throw error }
+            throw ObjectGraphError(
+                code: ErrorCode.migration, message: "cannot migrate the store '\(path)' in place: \(error.message); the store is unchanged",
+                userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+        }
+    }
+
+    private static func migrate(
+        _ plan: SQLiteInPlacePlan, db: SQLiteConnection, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue],
+        progress: ((Double) -> Void)?
+    ) throws(ObjectGraphError) {
+        let existing = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        let oldTables = (plan.source.tables.map(\.name) + plan.source.joinTables.map(\.name)).filter { existing.contains($0) && !bookkeeping.contains($0) }
+        var aside: [String: String] = [:]
+        // Set the old tables aside; their indexes go first, so the new ones can take their names.
+        for (i, name) in Set(oldTables).sorted().enumerated() {
+            let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
+            db.bind(s, 1, text: name)
+            var indexes: [String] = []
+            while sqlite3_step(s) == SQLITE_ROW { if let t = sqlite3_column_text(s, 0) { indexes.append(String(cString: t)) } }
+            sqlite3_reset(s)
+            for index in indexes { try db.execute("DROP INDEX \(sqlIdentifier(index))") }
+            let temporary = "Z_MIGRATING_\(i)"
+            try db.execute("ALTER TABLE \(sqlIdentifier(name)) RENAME TO \(sqlIdentifier(temporary))")
+            aside[name] = temporary
+        }
+        let statements = plan.destination.createStatements.filter { statement in
+            !bookkeeping.contains { statement.hasPrefix("CREATE TABLE \($0) ") }
+        }
+        for statement in statements where statement.hasPrefix("CREATE TABLE") { try db.execute(statement) }
+
+        let total = Double(max(plan.rows.count + plan.joins.count, 1))
+        var done = 0.0
+        for copy in plan.rows {
+            let sTable = plan.source.table(copy.sourceEntity), dTable = plan.destination.table(copy.destinationEntity)
+            guard let old = aside[sTable.name] else { continue }
+            let sql = "INSERT INTO \(dTable.sql) (\(copy.columns.joined(separator: ", "))) SELECT \(copy.expressions.joined(separator: ", ")) FROM \(sqlIdentifier(old)) WHERE Z_ENT = \(plan.source.number(copy.sourceEntity))"
+            let s = try db.prepare(sql)
+            for (i, v) in copy.bindings.enumerated() { db.bind(s, Int32(i + 1), storing: v) }
+            try db.run(s)
+            let entityNumber = plan.destination.number(copy.destinationEntity)
+            for (property, column) in copy.required {
+                let missing = try db.strings("SELECT COUNT(*) FROM \(dTable.sql) WHERE Z_ENT = \(entityNumber) AND \(column) IS NULL")
+                if let n = missing.first, n != "0" {
+                    throw ObjectGraphError(
+                        code: ErrorCode.migration,
+                        message: "\(n) \(copy.destinationEntity.name) object\(n == "1" ? "" : "s") would have no value for the required property '\(property)'",
+                        userInfo: [(ErrorUserInfoKey.entity, copy.destinationEntity.name), (ErrorUserInfoKey.property, property)])
+                }
+            }
+            done += 1
+            progress?(done / total)
+        }
+        for join in plan.joins {
+            guard let old = aside[join.sourceTable] else { continue }
+            try db.execute(
+                "INSERT INTO \(sqlIdentifier(join.destination.name)) (\(join.columns.joined(separator: ", "))) SELECT \(join.select.joined(separator: ", ")) FROM \(sqlIdentifier(old))")
+            done += 1
+            progress?(done / total)
+        }
+        let counters = try oldCounters(db, plan)
+        for temporary in aside.values.sorted() { try db.execute("DROP TABLE \(sqlIdentifier(temporary))") }
+        for statement in statements where !statement.hasPrefix("CREATE TABLE") { try db.execute(statement) }
+        try writeKeys(db, plan, counters)
+        try writeMetadata(db, destinationModel: destinationModel, versionHashes: versionHashes)
+        if existing.contains("Z_MODELCACHE") { try db.execute("DELETE FROM Z_MODELCACHE") }
+    }
+
+    /// The old key counters (`Z_MAX`) by old entity number.
+    private static func oldCounters(_ db: SQLiteConnection, _ plan: SQLiteInPlacePlan) throws(ObjectGraphError) -> [Int: Int64] {
+        let s = try db.prepare("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY")
+        defer { sqlite3_reset(s) }
+        var out: [Int: Int64] = [:]
+        while true {
+            let rc = sqlite3_step(s)
+            if rc == SQLITE_DONE { break }
+            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+            out[Int(sqlite3_column_int64(s, 0))] = sqlite3_column_int64(s, 1)
+        }
+        return out
+    }
+
+    /// `Z_PRIMARYKEY` for the new model: each hierarchy's counter never goes below a key
+    /// handed out before, in the old hierarchy that fed it or in the rows it now holds.
+    private static func writeKeys(_ db: SQLiteConnection, _ plan: SQLiteInPlacePlan, _ old: [Int: Int64]) throws(ObjectGraphError) {
+        try db.execute("DELETE FROM Z_PRIMARYKEY")
+        var rootCounter: [Int: Int64] = [:]  // new root number → counter
+        for copy in plan.rows {
+            let oldRoot = plan.source.number(copy.sourceEntity.rootEntity)
+            let newRoot = plan.destination.number(copy.destinationEntity.rootEntity)
+            rootCounter[newRoot] = max(rootCounter[newRoot] ?? 0, old[oldRoot] ?? 0)
+        }
+        let insert = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
+        for (number, entity) in plan.destination.entityByNumber.sorted(by: { $0.key < $1.key }) {
+            var counter: Int64 = 0
+            if entity.superentity == nil {
+                counter = rootCounter[number] ?? 0
+                if plan.destination.isStored(entity) {
+                    let table = plan.destination.table(entity)
+                    let largest = try db.strings("SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.sql)").first.flatMap { Int64($0) } ?? 0
+                    counter = max(counter, largest)
+                }
+            } else if let from = plan.rows.first(where: { $0.destinationEntity === entity }) {
+                counter = old[plan.source.number(from.sourceEntity)] ?? 0
+            }
+            db.bind(insert, 1, Int64(number))
+            db.bind(insert, 2, text: entity.name)
+            db.bind(insert, 3, Int64(entity.superentity.map { plan.destination.number($0) } ?? 0))
+            db.bind(insert, 4, counter)
+            try db.run(insert)
+        }
+    }
+
+    /// The metadata of the migrated store: the new model's version hashes and identifiers;
+    /// the UUID and every other key kept.
+    private static func writeMetadata(_ db: SQLiteConnection, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue])
+        throws(ObjectGraphError)
+    {
+        let s = try db.prepare("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
+        var plist: [String: PropertyListValue] = [:]
+        if sqlite3_step(s) == SQLITE_ROW {
+            let count = Int(sqlite3_column_bytes(s, 0))
+            let bytes = count > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(s, 0), count: count)) : []
+            if case .dictionary(let d)? = try? BinaryPropertyList.decode(bytes) { plist = d }
+        }
+        sqlite3_reset(s)
+        plist[StoreMetadataKey.modelVersionHashes] = .dictionary(versionHashes)
+        plist[StoreMetadataKey.modelVersionIdentifiers] = .array(destinationModel.versionIdentifiers.map { .string($0) })
+        let update = try db.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
+        db.bind(update, 1, bytes: BinaryPropertyList.encode(.dictionary(plist)))
+        try db.run(update)
+    }
+}
