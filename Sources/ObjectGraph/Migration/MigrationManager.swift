@@ -73,7 +73,8 @@ public final class MigrationManager: @unchecked Sendable {
             destinationContext = nil
             currentEntityMapping = nil
             policies = [:]
-            setProgress(0)
+            // Back to 0 quietly: the handler's last call was 1, or the failure.
+            progressValue.store(Double(0).bitPattern, ordering: .relaxed)
         }
         let given = mapping
         let mapping: MappingModel
