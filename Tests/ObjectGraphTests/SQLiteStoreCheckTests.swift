@@ -141,4 +141,26 @@ final class SQLiteStoreCheckTests: XCTestCase {
         let names = try context.fetch(FetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as AttributeValue }
         XCTAssertEqual(names, ["Ann"])
     }
+
+    /// With versioning ignored, a store whose tables lack the model's columns opens:
+    /// the columns are added and read as nil; a read-only store still refuses (134020).
+    func testIgnoreVersioningAddsMissingColumns() throws {
+        let path = try Catalogue.makeStore()
+        let ignore: [String: PropertyListValue] = [StoreOptionKey.ignoreVersioning: .boolean(true)]
+        let readOnly = try PersistentStoreCoordinator(model: try Catalogue.version2())
+        var options = ignore
+        options[StoreOptionKey.readOnly] = .boolean(true)
+        XCTAssertEqual(expectError { try readOnly.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options) }?.code,
+                       ErrorCode.storeIncompatibleSchema)
+        let coordinator = try PersistentStoreCoordinator(model: try Catalogue.version2())
+        try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: ignore)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let items = try context.fetch(FetchRequest(entityName: "Item"))
+        XCTAssertEqual(items.count, 5)
+        XCTAssertEqual(try items[0].value(forKey: "name"), .null)
+        XCTAssertEqual(try context.count(for: FetchRequest(entityName: "Aisle")), 0)
+        try context.insertObject(entityName: "Aisle").setValue(.integer(2), forKey: "number")
+        try context.save()
+    }
+
 }

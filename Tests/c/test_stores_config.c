@@ -270,7 +270,7 @@ static void migrate(void) {
     remove(target);
     og_store *copy = NN(og_coordinator_migrate_store(coordinator, old, target, "Binary", NULL, &err));
     STREQ(og_store_type(copy), "Binary");
-    STREQ(og_store_uuid(copy), uuid);
+    CHECK(strcmp(og_store_uuid(copy), uuid) != 0); /* a UUID of its own, as on Core Data */
     STREQ(og_store_configuration(copy), "Sales");
     INTEQ(og_coordinator_store_count(coordinator), 1);
     FAILS(og_coordinator_remove_store(coordinator, old, &err), OG_ERROR_INVALID_ARGUMENT, "not attached");

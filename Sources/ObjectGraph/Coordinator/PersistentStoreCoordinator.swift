@@ -35,6 +35,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         let members: Set<ObjectIdentifier>?
         var options: [String: PropertyListValue]
         var readOnly: Bool
+        /// The UUIDs of the stores this one replaced (`migratePersistentStore`): object IDs
+        /// made before the copy still reach their rows through it.
+        var formerIdentifiers: [String] = []
+
+        /// Whether an object ID's store UUID names this store.
+        func answers(to identifier: String?) -> Bool {
+            guard let identifier else { return false }
+            return store.identifier == identifier || formerIdentifiers.contains(identifier)
+        }
 
         func holds(_ entity: EntityDescription) -> Bool { members?.contains(ObjectIdentifier(entity)) ?? true }
         var ref: StoreRef { StoreRef(slot: slot, identifier: store.identifier) }
@@ -147,7 +156,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             store: store, slot: slot ?? nextSlot, configuration: setup.configurationName, members: members,
             options: setup.options, readOnly: options.readOnly)
         if let slot, let i = attached.firstIndex(where: { $0.slot == slot }) {
-            attached[i] = record
+            var replacement = record
+            replacement.formerIdentifiers = attached[i].formerIdentifiers + [attached[i].store.identifier]
+            attached[i] = replacement
         } else {
             nextSlot += 1
             attached.append(record)
@@ -254,7 +265,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     private func attachedStore(_ ref: StoreRef) throws(ObjectGraphError) -> AttachedStore {
-        guard let record = attached.first(where: { $0.ref == ref }) else {
+        // Slots are never reused: the slot alone names the store, even after a copy took its place.
+        guard let record = attached.first(where: { $0.slot == ref.slot }) else {
             throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(ref.identifier)' is no longer attached to this coordinator")
         }
         return record

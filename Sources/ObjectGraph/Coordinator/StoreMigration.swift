@@ -10,12 +10,14 @@ extension PersistentStoreCoordinator {
     /// attaches it with the same configuration and `options` (the old store's options when
     /// nil), removes the old store and returns the new one.
     ///
-    /// The copy keeps the old store's UUID and takes its place among the coordinator's
-    /// stores, so object IDs (which carry the UUID and primary key) and the objects
-    /// registered in contexts keep working and now read from the new store.
-    /// A failure leaves the old store attached and untouched and removes any partial new
-    /// file. A `path` where a store file already exists is refused (134070): nothing is
-    /// overwritten.
+    /// The copy gets a new UUID, as Core Data gives it, keeps the old store's metadata
+    /// otherwise, and takes its place among the coordinator's stores: object IDs made
+    /// before (which carry the old UUID) still reach their rows through it, so objects
+    /// registered in contexts keep working; objects fetched afterwards carry the new UUID.
+    /// Every object is validated first (the model's rules, as a save checks them): an
+    /// invalid row stops the copy before anything is written. A failure leaves the old
+    /// store attached and untouched and removes any partial new file. A `path` where a
+    /// store file already exists is refused (134070): nothing is overwritten.
     @discardableResult
     public func migratePersistentStore(_ store: PersistentStore, to path: String, type: String, options: [String: PropertyListValue]? = nil)
         throws(ObjectGraphError) -> PersistentStore
@@ -31,7 +33,7 @@ extension PersistentStoreCoordinator {
                     userInfo: [(ErrorUserInfoKey.filePath, path)])
             }
             var setup = try checkedSetup(type: type, configuration: old.configuration, path: path, options: options ?? old.options, replacing: store)
-            setup.identifier = store.identifier
+            try validateObjects(of: store, entities: setup.entities)
             var metadata = store.metadata
             for key in [StoreMetadataKey.storeType, StoreMetadataKey.modelVersionHashes, StoreMetadataKey.storeUUID] { metadata[key] = nil }
             setup.initialMetadata = metadata
@@ -55,6 +57,27 @@ extension PersistentStoreCoordinator {
             }
             store.close()
             return copy
+        }
+    }
+
+    /// Validates every object `store` holds against the model's rules, as a save would.
+    /// Errors: 134070 naming the store, with the validation errors as details.
+    func validateObjects(of store: PersistentStore, entities: [EntityDescription]) throws(ObjectGraphError) {
+        let context = ManagedObjectContext(coordinator: self)
+        for entity in entities where !entity.isAbstract {
+            let request = FetchRequest(entityName: entity.name)
+            request.includesSubentities = false
+            request.affectedStores = [store]
+            request.returnsObjectsAsFaults = false
+            for object in try context.fetch(request) {
+                do throws(ObjectGraphError) { try object.validateProperties() } catch {
+                    throw ObjectGraphError(
+                        code: ErrorCode.storeOperation,
+                        message: "cannot migrate '\(store.path)': \(object.objectID.uriRepresentation) is not valid (\(error.message)); nothing was copied",
+                        userInfo: [(ErrorUserInfoKey.filePath, store.path)], details: [error])
+                }
+            }
+            try context.reset()
         }
     }
 

@@ -17,7 +17,7 @@ extension PersistentStoreCoordinator {
     /// The store named by `identifier` (an object ID's store UUID), if attached.
     func storeRef(forIdentifier identifier: String?) -> StoreRef? {
         guard let identifier else { return nil }
-        return lock.withLock { attached.first { $0.store.identifier == identifier }?.ref }
+        return lock.withLock { attached.first { $0.answers(to: identifier) }?.ref }
     }
 
     /// The store of a permanent ID; 134070 when it is not attached (removed, or another coordinator's).
@@ -25,7 +25,7 @@ extension PersistentStoreCoordinator {
         guard id.entity.model === managedObjectModel else {
             throw .invalidArgument("entity '\(id.entity.name)' belongs to another model than this coordinator's; object IDs cannot move between coordinators of different models")
         }
-        guard let record = attached.first(where: { $0.store.identifier == id.storeIdentifier }) else {
+        guard let record = attached.first(where: { $0.answers(to: id.storeIdentifier) }) else {
             throw ObjectGraphError(
                 code: ErrorCode.storeOperation,
                 message: "the store of \(id.uriRepresentation) is not attached to this coordinator (it was removed, or the ID comes from another stack)")

@@ -20,6 +20,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// Set when the metadata changed in memory (setMetadata, hashes of a store opened with
     /// versioning ignored); written in the next save's transaction.
     private var metadataNeedsWrite = false
+    /// The store lacks tables or columns the model needs and versioning is ignored: they
+    /// are added when the store opens for writing.
+    private var schemaNeedsAdditions = false
     /// Per entity, its INSERT and UPDATE (built once).
     var plans: [ObjectIdentifier: WritePlan] = [:]
     /// Rows written in the open save whose destination-entity columns need filling.
@@ -72,6 +75,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                     connection.setBusyTimeout(busyTimeout)
                     // The first change to a store we accept is its journal mode.
                     try setJournalMode(connection)
+                    if schemaNeedsAdditions { try addMissingSchema(connection) }
                     try applyOptions(connection)
                 } catch {
                     connection.close()
@@ -382,10 +386,40 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             existing[name] = try columnNames(db, table: name)
         }
         if let (table, column) = schema.missing(in: existing) {
+            // With versioning ignored, a writable store gets what it lacks when it opens
+            // (`addMissingSchema`): the new columns read as nil.
+            if storeOptions.ignoreVersioning && !storeOptions.readOnly {
+                schemaNeedsAdditions = true
+                return
+            }
             throw ObjectGraphError(
                 code: ErrorCode.storeIncompatibleSchema,
                 message: column.map { "the store '\(path)' has no column \($0) in table \(table)" } ?? "the store '\(path)' has no table \(table)",
                 userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+    }
+
+    /// Adds the tables and columns the model needs and the store lacks, in one
+    /// transaction (a store opened with versioning ignored): they read as nil.
+    private func addMissingSchema(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) {
+            let tables = try tableNames(db)
+            let names = schema.tables.filter { schema.isStored($0.root) }.map(\.name) + schema.joinTables.filter { schema.isStored($0) }.map(\.name)
+            for name in names where !tables.contains(name) {
+                for statement in schema.createStatements where statement.hasPrefix("CREATE TABLE \(sqlIdentifier(name)) ") { try db.execute(statement) }
+            }
+            for table in schema.tables where schema.isStored(table.root) {
+                let have = try columnNames(db, table: table.name)
+                for column in table.columns where !have.contains(column.name) {
+                    try db.execute("ALTER TABLE \(table.sql) ADD COLUMN \(column.sql) \(column.declaredType)")
+                }
+            }
+            try db.execute("COMMIT")
+            schemaNeedsAdditions = false
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
         }
     }
 
