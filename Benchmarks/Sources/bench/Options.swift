@@ -13,6 +13,8 @@ struct Options: Sendable {
     var pythonDir: String?    // Benchmarks/python
     var worker: String?       // worker mode: run this Swift contender and print its report
     var help = false
+    var migrationRows = 0     // the migration benchmark's store size (0: not run)
+    var migrationObjectRows = 200_000  // rows the object-by-object migration copies
 
     static let usage = """
         usage: bench [options]
@@ -27,6 +29,9 @@ struct Options: Sendable {
           --c-program P      the built ObjectGraph-from-C contender (c/og_bench.c)
           --python P         the Python interpreter (default python3)
           --python-dir D     the Python contenders' directory (Benchmarks/python)
+          --migration ROWS   instead: migrate a store of ROWS rows in place and object by
+                             object (BENCH_MIGRATION_ROWS), and print rows per second
+          --migration-object-rows K  rows the object-by-object migration copies (default 200000)
         """
 
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Options {
@@ -38,7 +43,7 @@ struct Options: Sendable {
             case "--quick", "--keep", "--help", "-h":
                 switches.insert(flag)
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
-                 "--c-program", "--python", "--python-dir", "--worker":
+                 "--c-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
                 flags[flag] = value
             default:
@@ -56,6 +61,8 @@ struct Options: Sendable {
             ("--runs", "BENCH_RUNS", { $0.runs = try count($1, "--runs", minimum: 1) }),
             ("--warmup", "BENCH_WARMUP", { $0.warmup = try count($1, "--warmup", minimum: 0) }),
             ("--only", "BENCH_ONLY", { $0.only = $1.split(separator: ",").map(String.init) }),
+            ("--migration", "BENCH_MIGRATION_ROWS", { $0.migrationRows = try count($1, "--migration", minimum: 1) }),
+            ("--migration-object-rows", "BENCH_MIGRATION_OBJECT_ROWS", { $0.migrationObjectRows = try count($1, "--migration-object-rows", minimum: 1) }),
         ]
         for s in settings {
             if let value = environment[s.env], !value.isEmpty { try s.set(&o, value) }

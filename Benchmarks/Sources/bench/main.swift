@@ -28,6 +28,16 @@ func main() -> Int32 {
         logLine("bench: \(error)")
         return 1
     }
+    if options.migrationRows > 0 {
+        defer { if madeDirectory && !options.keep { try? FileManager.default.removeItem(atPath: runOptions.dir) } }
+        do {
+            print(try MigrationBench.run(rows: options.migrationRows, objectRows: options.migrationObjectRows, runs: options.runs, dir: runOptions.dir))
+            return 0
+        } catch {
+            logLine("bench: migration: \(error)")
+            return 1
+        }
+    }
     let outcomes = Runner(options: runOptions).run()
     if madeDirectory && !options.keep { try? FileManager.default.removeItem(atPath: runOptions.dir) }
     print("")

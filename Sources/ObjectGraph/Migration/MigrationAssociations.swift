@@ -12,13 +12,16 @@ struct MigrationAssociations {
     private(set) var tables: [String: Table] = [:]
 
     mutating func associate(_ source: ManagedObject, _ destination: ManagedObject, mapping: String) {
-        var table = tables[mapping] ?? Table()
+        // Mutated in place: a copy of the table would copy its arrays on every call.
+        Self.add(source, destination, to: &tables[mapping, default: Table()])
+    }
+
+    private static func add(_ source: ManagedObject, _ destination: ManagedObject, to table: inout Table) {
         let s = ObjectIdentifier(source), d = ObjectIdentifier(destination)
         if table.destinationsBySource[s] == nil { table.sources.append(source) }
         if table.sourcesByDestination[d] == nil { table.destinations.append(destination) }
         if !(table.destinationsBySource[s]?.contains { $0 === destination } ?? false) { table.destinationsBySource[s, default: []].append(destination) }
         if !(table.sourcesByDestination[d]?.contains { $0 === source } ?? false) { table.sourcesByDestination[d, default: []].append(source) }
-        tables[mapping] = table
     }
 
     /// The destinations `mapping` made from `sources`, in their order; nil: all of them.
