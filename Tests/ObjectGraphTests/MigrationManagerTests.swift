@@ -73,6 +73,8 @@ final class MigrationManagerTests: XCTestCase {
         let unregistered = mapping.copy()
         unregistered.entityMappings[1].migrationPolicyName = "NoSuchPolicy"
         XCTAssertEqual(expectError { try m.migrateStore(from: source, mapping: unregistered, to: dir + "/c.sqlite") }?.code, ErrorCode.entityMigrationPolicy)
+        // A destination that cannot be made: 134160.
+        XCTAssertEqual(expectError { try m.migrateStore(from: source, to: dir + "/no/such/dir/f.sqlite") }?.code, ErrorCode.migrationManagerDestinationStore)
         // A missing source: 134150.
         XCTAssertEqual(expectError { try m.migrateStore(from: dir + "/none.sqlite", to: dir + "/d.sqlite") }?.code, ErrorCode.migrationManagerSourceStore)
         // Objects that fail the destination's validation: 134110, nothing written.
