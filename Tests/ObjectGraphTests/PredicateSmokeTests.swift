@@ -99,6 +99,12 @@ final class PredicateSmokeTests: XCTestCase {
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateEvaluation)
             XCTAssertTrue((e as? ObjectGraphError)?.message.contains("not allowed") ?? false, "\(e)")
         }
+        // BETWEEN with the wrong number of bounds parses and fails when evaluated.
+        let three = try ObjectPredicate(format: "age BETWEEN {1, 2, 3}")
+        XCTAssertThrowsError(try three.evaluate(with: ["age": 2])) { e in
+            XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateEvaluation)
+            XCTAssertTrue((e as? ObjectGraphError)?.message.contains("got 3 bounds") ?? false, "\(e)")
+        }
         XCTAssertThrowsError(try ObjectPredicate(format: "FUNCTION(SELF, 'length', 1) == 1")) { e in
             XCTAssertEqual((e as? ObjectGraphError)?.code, ErrorCode.predicateSyntax)
         }

@@ -510,10 +510,16 @@ final class StoreConfigurationTests: XCTestCase {
             XCTAssertTrue(changed.isConfiguration(nil, compatibleWithStoreMetadata: updated), type)
             try PersistentStoreCoordinator(model: try makeWarehouseModel(hashModifier: "2")).addPersistentStore(type: type, path: path)
             if type == StoreType.sqlite {
-                // A column the file lacks: the tables do not fit (134020).
+                // A column the file lacks: read-only, the tables do not fit (134020); writable,
+                // the column is added and reads as nil.
                 let wider = try PersistentStoreCoordinator(model: try makeWarehouseModel(hashModifier: "2", extraAttribute: true))
-                XCTAssertEqual(expectError { try wider.addPersistentStore(type: type, configuration: nil, path: path, options: ignoring) }?.code,
+                var readOnly = ignoring
+                readOnly[StoreOptionKey.readOnly] = .boolean(true)
+                XCTAssertEqual(expectError { try wider.addPersistentStore(type: type, configuration: nil, path: path, options: readOnly) }?.code,
                                ErrorCode.storeIncompatibleSchema)
+                try wider.addPersistentStore(type: type, configuration: nil, path: path, options: ignoring)
+                let items = try ManagedObjectContext(coordinator: wider).fetch(FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "colour == nil")))
+                XCTAssertEqual(items.count, 2)
             }
         }
     }

@@ -219,8 +219,14 @@ static void parse_errors(void) {
     bool unknown_result = false;
     FAILS(og_predicate_evaluate(unknown, unknown_object, NULL, NULL, 0, &unknown_result, &err), OG_ERROR_PREDICATE_EVALUATION, "not allowed");
     og_value_release(unknown_object);
-    og_value_release(unknown_values[0]);
     og_predicate_release(unknown);
+    /* BETWEEN with three bounds parses too, and fails when evaluated. */
+    og_predicate *three = NN(og_predicate_parse("name BETWEEN {1, 2, 3}", NULL, 0, &err));
+    og_value *three_object = NN(og_value_new_dictionary(unknown_keys, unknown_values, 1, &err));
+    FAILS(og_predicate_evaluate(three, three_object, NULL, NULL, 0, &unknown_result, &err), OG_ERROR_PREDICATE_EVALUATION, "got 3 bounds");
+    og_value_release(three_object);
+    og_value_release(unknown_values[0]);
+    og_predicate_release(three);
     FAILS_NULL(og_predicate_parse(NULL, NULL, 0, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_predicate_parse("age > 1", NULL, 3, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_predicate_format(NULL, &err), OG_ERROR_INVALID_HANDLE, "NULL");

@@ -253,6 +253,48 @@ static void options(void) {
     og_t_remove_tree(dir);
 }
 
+/* Versioning ignored: a column the file lacks is added when the store opens for
+ * writing and reads as null; read-only, the store is refused (134020). */
+static void ignore_versioning(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "shop.sqlite");
+    og_coordinator *coordinator = shop_coordinator();
+    NN(og_coordinator_add_store_with_options(coordinator, "SQLite", NULL, path, NULL, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    customer(context, "Ada");
+    OK(og_context_save(context, &err));
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+
+    og_model *wider = shop_model();
+    NN(og_entity_add_attribute(NN(og_model_entity(wider, "Customer", &err)), "level", OG_ATTRIBUTE_INTEGER16, &err));
+    og_coordinator *other = NN(og_coordinator_new(wider, &err));
+    og_model_release(wider);
+    const char *keys[] = {"NSIgnorePersistentStoreVersioningOption", "NSReadOnlyPersistentStoreOption"};
+    og_value *values[] = {og_value_new_bool(true), og_value_new_bool(true)};
+    og_value *read_only = dictionary(2, keys, values);
+    FAILS_NULL(og_coordinator_add_store_with_options(other, "SQLite", NULL, path, read_only, &err), OG_ERROR_STORE_INCOMPATIBLE_SCHEMA, "no column");
+    og_value_release(read_only);
+    og_value *ignore_values[] = {og_value_new_bool(true)};
+    og_value *ignore = dictionary(1, keys, ignore_values);
+    NN(og_coordinator_add_store_with_options(other, "SQLite", NULL, path, ignore, &err));
+    og_value_release(ignore);
+    og_context *reader = NN(og_context_new(other, &err));
+    og_fetch_request *request = NN(og_fetch_request_new("Customer", &err));
+    og_results *found = NN(og_context_fetch(reader, request, &err));
+    INTEQ(og_results_count(found), 1);
+    og_value *level = NULL;
+    OK(og_object_get_value(NN(og_results_object_at(found, 0, &err)), "level", &level, &err));
+    INTEQ(og_value_type_of(level), OG_VALUE_NULL);
+    og_value_release(level);
+    og_results_release(found);
+    og_fetch_request_release(request);
+    og_context_release(reader);
+    og_coordinator_release(other);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static void migrate(void) {
     char *dir = og_t_tempdir();
     char *source = og_t_path(dir, "shop.sqlite"), *target = og_t_path(dir, "shop.binary");
@@ -361,6 +403,7 @@ static void invalid_handles(void) {
 static const og_t_case cases[] = {
     {"configurations", configurations}, {"routing", routing}, {"options", options},
     {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
+    {"ignore_versioning", ignore_versioning},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

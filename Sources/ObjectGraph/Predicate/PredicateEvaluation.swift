@@ -68,7 +68,9 @@ struct PredicateEvaluator {
         case .greaterThanOrEqual: return (try ValueComparison.order(l, r, options)).map { $0 >= 0 } ?? false
         case .between:
             guard let bounds = r.elements, bounds.count == 2 else {
-                throw .predicateEvaluation("BETWEEN needs two bounds, got a \(r.kindName)")
+                // Foundation parses any bounds and fails only when it evaluates them.
+                let got = r.elements.map { "\($0.count) bound\($0.count == 1 ? "" : "s")" } ?? "a \(r.kindName)"
+                throw .predicateEvaluation("BETWEEN needs two bounds, {low, high}; got \(got)")
             }
             guard let lo = try ValueComparison.order(l, bounds[0], options), let hi = try ValueComparison.order(l, bounds[1], options) else {
                 return false

@@ -142,7 +142,6 @@ struct PredicateParser {
         let options = try comparisonOptions()
         if op == .between && !options.isEmpty { throw error("BETWEEN takes no comparison options") }
         let right = try expression()
-        if op == .between { try checkBetweenBounds(right) }
         let c = ObjectPredicate.compare(left, op, right, quantifier: quantifier, options: options)
         return negate ? .not(c) : c
     }
@@ -194,17 +193,6 @@ struct PredicateParser {
         advance()
         try expect("]")
         return options
-    }
-
-    private func checkBetweenBounds(_ e: ObjectExpression) throws(ObjectGraphError) {
-        switch e {
-        case .aggregate(let items) where items.count != 2:
-            throw error("BETWEEN needs two bounds, {low, high}")
-        case .constant(.collection(let items)) where items.count != 2:
-            throw error("BETWEEN needs two bounds, {low, high}")
-        default:
-            break
-        }
     }
 
     // MARK: Expressions

@@ -120,6 +120,9 @@ def test_syntax_errors_name_position_and_token() -> None:
     assert "dealloc" in unknown_method.format
     with pytest.raises(og.PredicateEvaluationError, match="not allowed"):
         unknown_method.evaluate({"name": "Ann"})
+    three_bounds = og.Predicate("age BETWEEN {1, 2, 3}")
+    with pytest.raises(og.PredicateEvaluationError, match="got 3 bounds"):
+        three_bounds.evaluate({"age": 2})
     with pytest.raises(og.PredicateEvaluationError) as evaluation:
         og.Predicate("name > 3").evaluate({"name": "Ann"})
     assert "string" in str(evaluation.value)

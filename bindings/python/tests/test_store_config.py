@@ -171,6 +171,17 @@ def test_ignore_versioning_opens_a_store_written_with_other_hashes(tmp_path, sho
         coordinator.add_store("SQLite", path, ignore_versioning=True)
         with og.Context(coordinator) as ctx:
             assert [e.message for e in ctx.fetch("AuditEntry")] == ["old"]
+    # A column the file lacks: added when the store opens for writing, read as None.
+    wider = og.Model()
+    entry = wider.add_entity("AuditEntry")
+    entry.add_attribute("message", "string", optional=False)
+    entry.add_attribute("level", "integer16")
+    with og.Coordinator(wider) as coordinator:
+        with pytest.raises(og.StoreError):
+            coordinator.add_store("SQLite", path, ignore_versioning=True, read_only=True)
+        coordinator.add_store("SQLite", path, ignore_versioning=True)
+        with og.Context(coordinator) as ctx:
+            assert [e.level for e in ctx.fetch("AuditEntry")] == [None]
 
 
 @pytest.mark.parametrize("source,target", [("SQLite", "Binary"), ("Binary", "SQLite"), ("SQLite", "SQLite"), ("InMemory", "SQLite")])
