@@ -204,7 +204,8 @@ typedef enum og_hook_kind {
 typedef enum og_validation_kind {
     OG_VALIDATE_FOR_INSERT = 0,
     OG_VALIDATE_FOR_UPDATE = 1,
-    OG_VALIDATE_FOR_DELETE = 2
+    OG_VALIDATE_FOR_DELETE = 2,
+    OG_VALIDATE_WILL_SAVE = 3   /* willSave that may refuse: OG_ERROR fails the save before anything is written */
 } og_validation_kind;
 
 /* Context notifications (og_context_add_observer). */

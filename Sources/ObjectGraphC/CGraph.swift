@@ -362,6 +362,7 @@ public func og_context_set_validation_hook(_ c: OpaquePointer?, _ entityName: Un
             case 0: hooks.validateForInsert = validator
             case 1: hooks.validateForUpdate = validator
             case 2: hooks.validateForDelete = validator
+            case 3: hooks.willSave = validator
             default: throw .invalidArgument("\(kind) is not an og_validation_kind")
             }
         }

@@ -364,6 +364,23 @@ final class GraphRulesTests: XCTestCase {
         XCTAssertEqual(Restless.calls, ManagedObjectContext.willSavePasses)
     }
 
+    /// A willSave hook that throws fails the save before anything is committed.
+    func test_2_11_aWillSaveHookThatThrowsWritesNothing() throws {
+        let stack = try lendingStack()
+        let ctx = stack.context
+        var hooks = ObjectHooks()
+        hooks.willSave = { (_) throws(ObjectGraphError) in throw ObjectGraphError(code: 7777, message: "not today") }
+        try ctx.setHooks(hooks, forEntityName: "Author")
+        let author = try ctx.insertObject(entityName: "Author")
+        try author.setValue(.string("Terry"), forKey: "name")
+        XCTAssertEqual(expectError { try ctx.save() }?.code, 7777)
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZAUTHOR"), [["0"]])
+        XCTAssertTrue(author.isInserted, "the change stays pending")
+        try ctx.setHooks(nil, forEntityName: "Author")
+        try ctx.save()
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZAUTHOR"), [["1"]])
+    }
+
     // MARK: §2.12 Concurrency
 
     func test_2_12_aConfinementContextRefusesOtherThreads() throws {

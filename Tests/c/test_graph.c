@@ -608,6 +608,32 @@ static void on_did_save(og_object *o, void *user) { (void)o; (void)user; did_sav
 static void on_prepare(og_object *o, void *user) { (void)o; (void)user; prepare_delete++; }
 static void on_will_fault(og_object *o, void *user) { (void)o; (void)user; will_fault++; }
 
+/* A will-save hook that refuses: the save fails before anything is written. */
+static og_status refuse_save(og_object *o, og_error **error, void *user) {
+    (void)o;
+    (void)user;
+    *error = og_error_new(7777, "not today", NULL);
+    return OG_ERROR;
+}
+
+static void refusing_will_save(void) {
+    setup();
+    og_object *b = NN(og_context_insert(ctx, "Book", &err));
+    OK(og_object_set_string(b, "title", "Refused", &err));
+    OK(og_context_set_validation_hook(ctx, "Book", OG_VALIDATE_WILL_SAVE, refuse_save, NULL, &err));
+    FAILS(og_context_save(ctx, &err), 7777, "not today");
+    og_context *other = NN(og_context_new(coordinator, &err));
+    og_fetch_request *req = NN(og_fetch_request_new("Book", &err));
+    size_t n = 99;
+    OK(og_context_count(other, req, &n, &err));
+    INTEQ(n, 0);
+    og_fetch_request_release(req);
+    og_context_release(other);
+    OK(og_context_set_validation_hook(ctx, "Book", OG_VALIDATE_WILL_SAVE, NULL, NULL, &err));
+    OK(og_context_save(ctx, &err));
+    teardown();
+}
+
 static void hooks(void) {
     setup();
     OK(og_context_set_hook(ctx, "Book", OG_HOOK_AWAKE_FROM_INSERT, on_insert, "Untitled", &err));
@@ -964,7 +990,7 @@ static const og_t_case cases[] = {
     {"validation", validation},
     {"rollback_reset_refresh", rollback_reset_refresh},
     {"notifications", notifications},
-    {"hooks", hooks},
+    {"hooks", hooks}, {"refusing_will_save", refusing_will_save},
     {"key_paths", key_paths},
     {"queue_contexts", queue_contexts},
     {"wrong_thread", wrong_thread},

@@ -51,6 +51,8 @@ extension ManagedObjectContext {
             for o in pending {
                 calledAt[ObjectIdentifier(o)] = changeStamp
                 o.willSave()
+                // A hook that throws fails the save here, before any store is touched.
+                try hooks(for: o.entity)?.willSave?(o)
             }
             try propagatePendingDeletes()
         }

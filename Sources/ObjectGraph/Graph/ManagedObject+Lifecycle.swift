@@ -41,7 +41,8 @@ public struct ObjectHooks {
     public var awakeFromInsert: Hook?
     public var awakeFromFetch: Hook?
     public var awakeFromSnapshotEvents: ((ManagedObject, SnapshotEvents) -> Void)?
-    public var willSave: Hook?
+    /// May throw: the save then fails before anything is written, with that error.
+    public var willSave: Validator?
     public var didSave: Hook?
     public var prepareForDeletion: Hook?
     public var willTurnIntoFault: Hook?

@@ -117,7 +117,9 @@ open class ManagedObject: CustomStringConvertible {
     open func awakeFromSnapshotEvents(_ events: SnapshotEvents) { hooks?.awakeFromSnapshotEvents?(self, events) }
     /// Before the object is saved (inserted, updated or deleted). Changes made here are
     /// saved too; the hook runs again on objects changed since, a bounded number of times.
-    open func willSave() { hooks?.willSave?(self) }
+    /// Called before the object is saved; its entity's `willSave` hook runs after it
+    /// (the context calls both, so a hook can fail the save).
+    open func willSave() {}
     /// After the save that wrote the object.
     open func didSave() { hooks?.didSave?(self) }
     /// When the object is deleted, before its relationships are torn down.

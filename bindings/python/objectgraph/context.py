@@ -743,8 +743,9 @@ class Context(OwnedHandle):
         refuse by raising (or returning False); ``validate_value`` takes
         ``fn(obj, key, value)`` likewise. A validation hook's exception becomes
         the ValidationError of the save (its code when it is an og.ValidationError,
-        1550 otherwise); other hooks' exceptions are re-raised by the call that
-        ran them."""
+        1550 otherwise); an exception from ``will_save`` fails the save before
+        anything is written and the save re-raises it; other hooks' exceptions
+        are re-raised by the call that ran them."""
         for name, fn in hooks.items():
             if name not in _graph.HOOKS and name not in _graph.VALIDATION_HOOKS and name != "validate_value":
                 raise make_error(f"{name!r} is not a hook; hooks: "
@@ -754,7 +755,12 @@ class Context(OwnedHandle):
             number = None if fn is None else _graph.register(self, fn)
             err = ctypes.c_void_p()
             try:
-                if name in _graph.HOOKS:
+                if name == "will_save":
+                    # Through the refusable kind: an exception fails the save before it writes.
+                    callback = _graph._will_save if fn is not None else VALIDATION_FN()
+                    status = lib.og_context_set_validation_hook(self._h, encode(entity), _graph.WILL_SAVE_KIND,
+                                                                callback, number, ctypes.byref(err))
+                elif name in _graph.HOOKS:
                     callback = _graph._hook if fn is not None else HOOK_FN()
                     status = lib.og_context_set_hook(self._h, encode(entity), _graph.HOOKS[name], callback, number,
                                                      ctypes.byref(err))

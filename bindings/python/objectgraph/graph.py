@@ -261,6 +261,24 @@ def _validation_fn(obj: Optional[int], error: Any, user: Optional[int]) -> int:
 
 
 @_callback
+def _will_save_fn(obj: Optional[int], error: Any, user: Optional[int]) -> int:
+    """A will_save hook: an exception fails the save before anything is
+    written, and the save re-raises it as it was."""
+    context = None
+    try:
+        context, fn = _lookup(user)
+        if context is None or fn is None or not obj:
+            return OK
+        with _nested:
+            fn(context._wrap(obj))
+    except BaseException as exc:  # noqa: BLE001 - kept and re-raised by the save
+        _keep(context, exc)
+        error[0] = _error_for(normalize(exc), None)
+        return ERROR
+    return OK
+
+
+@_callback
 def _value_validation_fn(obj: Optional[int], key: Optional[bytes], value: Optional[int], error: Any,
                          user: Optional[int]) -> int:
     context = None
@@ -303,6 +321,9 @@ def _notification_fn(handle: Optional[int], user: Optional[int]) -> None:
 _block = BLOCK_FN(_block_fn)
 _hook = HOOK_FN(_hook_fn)
 _validation = VALIDATION_FN(_validation_fn)
+_will_save = VALIDATION_FN(_will_save_fn)
+# og_validation_kind of a will_save hook that may refuse.
+WILL_SAVE_KIND = 3
 _value_validation = VALUE_VALIDATION_FN(_value_validation_fn)
 _notification = NOTIFICATION_FN(_notification_fn)
 

@@ -332,6 +332,10 @@ def test_hooks_and_callback_errors(lib: Library) -> None:
     b.pages = 2
     with pytest.raises(RuntimeError, match="hook failed"):
         ctx.save()
+    # The save failed before anything was written: another context reads the old value.
+    with og.Context(ctx.coordinator) as other:
+        assert [book.pages for book in other.fetch("Book") if book.title == b.title] == [1]
+    assert ctx.has_changes  # the change stays pending
     ctx.set_hooks("Book", will_save=None)
     assert ctx.insert("Book", title="T").title == "T"
 
