@@ -254,6 +254,24 @@ final class GraphRulesTests: XCTestCase {
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["0"]])
     }
 
+    /// Deleting again runs prepareForDeletion again; after the saved delete the object is
+    /// not "deleted" and belongs to no context, as on Core Data.
+    func test_2_7_deletingAgainAndAfterTheSave() throws {
+        let stack = try lendingStack()
+        let ctx = stack.context
+        let book = try ctx.insertObject(entityName: "Book")
+        try book.setValue("Nation", forKey: "title")
+        try ctx.save()
+        BookObject.events = []
+        try ctx.delete(book)
+        try ctx.delete(book)
+        XCTAssertEqual(BookObject.events.filter { $0 == "prepareForDeletion" }.count, 2)
+        XCTAssertTrue(book.isDeleted)
+        try ctx.save()
+        XCTAssertFalse(book.isDeleted)
+        XCTAssertNil(book.managedObjectContext)
+    }
+
     func test_2_7_withoutPropagationAtEndOfEventRulesApplyAtSave() throws {
         let stack = try lendingStack()
         let (author, book) = try savedBook(stack)

@@ -670,6 +670,13 @@ static void hooks(void) {
     INTEQ(awake_fetch, 1);
     OK(og_context_delete(ctx, b, &err));
     INTEQ(prepare_delete, 1);
+    /* Deleting again runs prepareForDeletion again; once saved, the object is not "deleted". */
+    OK(og_context_delete(ctx, b, &err));
+    INTEQ(prepare_delete, 2);
+    OK(og_context_save(ctx, &err));
+    bool deleted = true;
+    OK(og_object_is_deleted(b, &deleted, &err));
+    CHECK(!deleted);
     /* Removing a hook: it is not called again. */
     OK(og_context_set_hook(ctx, "Book", OG_HOOK_AWAKE_FROM_INSERT, NULL, NULL, &err));
     NN(og_context_insert(ctx, "Book", &err));

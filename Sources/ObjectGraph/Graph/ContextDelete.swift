@@ -10,7 +10,11 @@ extension ManagedObjectContext {
         guard object.managedObjectContext === self else {
             throw .invalidArgument("\(object) does not belong to this context")
         }
-        if object.isDeleted { return }
+        // Deleting again changes nothing but runs prepareForDeletion again, as Core Data does.
+        if object.isDeleted {
+            object.prepareForDeletion()
+            return
+        }
         try object.fireFault(self)
         willChange(object)
         object.prepareForDeletion()

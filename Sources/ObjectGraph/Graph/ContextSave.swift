@@ -123,6 +123,9 @@ extension ManagedObjectContext {
             for o in share.deletes where o.isDeleted {
                 unregister(o, Self.key(o.entity, o.objectID.primaryKey, share.store.ref))
                 o.managedObjectContext = nil
+                // As on Core Data: once the delete is saved, the object is no longer "deleted"
+                // (it is gone, and belongs to no context).
+                o.isDeleted = false
             }
         }
         // Rows another writer deleted: their objects leave the context as deleted ones.

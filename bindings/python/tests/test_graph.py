@@ -124,6 +124,7 @@ def test_delete_rules(lib: Library) -> None:
     ctx.delete(loan)
     ctx.delete(a)
     ctx.save()
+    assert not a.is_deleted and not loan.is_deleted  # a saved delete: gone, no longer "deleted"
     assert tag.book is None
     assert ctx.count("Book") == 0
     # Deferred propagation: rules wait for the save.
@@ -322,6 +323,8 @@ def test_hooks_and_callback_errors(lib: Library) -> None:
     assert b.pages == 1 and "fetch" in calls
     ctx.delete(b)
     assert calls[-1] == "delete"
+    ctx.delete(b)  # again: prepare_for_deletion runs again, as on Core Data
+    assert calls[-2:] == ["delete", "delete"]
     ctx.rollback()
 
     # An exception in a hook does not crash: the call that ran it raises it.
