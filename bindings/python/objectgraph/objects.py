@@ -204,31 +204,34 @@ class ManagedObject:
 
     # Typed access by key: one call each, no boxing.
 
-    def get_int64(self, key: str) -> Optional[int]:
+    def get_int64(self, key: str) -> int:
         out = _c_int64()
         err = _c_void_p()
         status = self._settle(lib.og_object_get_int64(self._h, encode(key), _byref(out), _byref(err)), err)
-        return None if status == NULL else out.value
+        # As Core Data's scalar accessors: an unset value reads as 0 (the generic getter gives None).
+        return 0 if status == NULL else out.value
 
     def set_int64(self, key: str, value: int) -> None:
         err = _c_void_p()
         self._settle(lib.og_object_set_int64(self._h, encode(key), check_int64(value), _byref(err)), err)
 
-    def get_double(self, key: str) -> Optional[float]:
+    def get_double(self, key: str) -> float:
         out = _c_double()
         err = _c_void_p()
         status = self._settle(lib.og_object_get_double(self._h, encode(key), _byref(out), _byref(err)), err)
-        return None if status == NULL else out.value
+        # As Core Data's scalar accessors: an unset value reads as 0.0 (the generic getter gives None).
+        return 0.0 if status == NULL else out.value
 
     def set_double(self, key: str, value: float) -> None:
         err = _c_void_p()
         self._settle(lib.og_object_set_double(self._h, encode(key), to_double(value), _byref(err)), err)
 
-    def get_bool(self, key: str) -> Optional[bool]:
+    def get_bool(self, key: str) -> bool:
         out = ctypes.c_bool()
         err = _c_void_p()
         status = self._settle(lib.og_object_get_bool(self._h, encode(key), _byref(out), _byref(err)), err)
-        return None if status == NULL else out.value
+        # As Core Data's scalar accessors: an unset value reads as False (the generic getter gives None).
+        return False if status == NULL else out.value
 
     def set_bool(self, key: str, value: bool) -> None:
         err = _c_void_p()

@@ -109,7 +109,10 @@ def test_naive_datetimes_are_utc(open_stack) -> None:
 def test_typed_helpers_by_key(open_stack) -> None:
     ctx = open_stack(sample_model()).context
     obj = ctx.insert("Sample")
-    assert obj.get_int64("i32") is None and obj.get_string("txt") is None and obj.get_data("blob") is None
+    assert obj.get_string("txt") is None and obj.get_data("blob") is None
+    # Typed scalar getters read an unset value as Core Data's scalar accessors do.
+    assert obj.get_int64("i32") == 0 and obj.get_double("dbl") == 0.0 and obj.get_bool("flag") is False
+    assert obj.i32 is None  # the generic getter still gives None
     obj.set_int64("i64", 2**62)
     obj.set_double("dbl", 1.5)
     obj.set_bool("flag", True)
