@@ -1934,6 +1934,17 @@ og_status og_object_has_temporary_id(const og_object *object, bool *out, og_erro
 og_status og_object_is_inserted(const og_object *object, bool *out, og_error **error);
 og_status og_object_is_updated(const og_object *object, bool *out, og_error **error);
 og_status og_object_is_deleted(const og_object *object, bool *out, og_error **error);
+/* hasChanges: inserted, updated (a transient's change counts) or deleted. */
+og_status og_object_has_changes(const og_object *object, bool *out, og_error **error);
+
+/* validateForInsert: / validateForUpdate: / validateForDelete:: the checks a
+ * save runs for this object (OG_VALIDATE_FOR_INSERT, _UPDATE or _DELETE; not
+ * OG_VALIDATE_WILL_SAVE), without saving. Insert and update: every property's
+ * rules, relationship counts, validation predicates and the entity's value and
+ * object validators; delete: deny rules and the delete validator. Fails with
+ * the validation error (several: 1560 with details); a validator's own error
+ * keeps its domain and code. */
+og_status og_object_validate(og_object *object, og_validation_kind kind, og_error **error);
 
 /* Typed access by key. Integers read from any integer or boolean attribute;
  * doubles from double, float and integer attributes. */

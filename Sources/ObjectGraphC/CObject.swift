@@ -55,6 +55,29 @@ public func og_object_is_deleted(_ o: OpaquePointer?, _ out: UnsafeMutablePointe
     flag(o, out, err) { $0.isDeleted }
 }
 
+@_cdecl("og_object_has_changes")
+public func og_object_has_changes(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> Int32 {
+    flag(o, out, err) { $0.hasChanges }
+}
+
+@_cdecl("og_object_validate")
+public func og_object_validate(_ o: OpaquePointer?, _ kind: Int32, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        guard let context = x.managedObjectContext else {
+            throw .objectInaccessible("\(x) belongs to no context: it cannot be validated")
+        }
+        try context.checkThread()
+        switch kind {
+        case 0: try x.validateForInsert()
+        case 1: try x.validateForUpdate()
+        case 2: try x.validateForDelete()
+        default: throw .invalidArgument("\(kind) is not OG_VALIDATE_FOR_INSERT, _UPDATE or _DELETE")
+        }
+        return OG_OK
+    }
+}
+
 // MARK: Typed access by key
 
 /// Reads one attribute, found by `locate` (by key or by slot), into `out` as `wanted`.

@@ -380,6 +380,13 @@ static og_status refuse_negative(og_object *o, const char *key, const og_value *
 static void validation(void) {
     setup();
     og_object *a = NN(og_context_insert(ctx, "Author", &err));   /* no name: required */
+    /* The checks a save runs, on one object, without saving. */
+    FAILS(og_object_validate(a, OG_VALIDATE_FOR_INSERT, &err), OG_ERROR_VALIDATION_MISSING_MANDATORY, "name|required");
+    OK(og_object_validate(a, OG_VALIDATE_FOR_DELETE, &err));
+    FAILS(og_object_validate(a, OG_VALIDATE_WILL_SAVE, &err), OG_ERROR_INVALID_ARGUMENT, "OG_VALIDATE_FOR_INSERT");
+    bool changed = false;
+    OK(og_object_has_changes(a, &changed, &err));
+    CHECK(changed);
     FAILS(og_context_save(ctx, &err), OG_ERROR_VALIDATION_MISSING_MANDATORY, "name|required");
     OK(og_object_set_string(a, "name", "", &err));              /* too short */
     og_object *b = new_book("Ok", a);

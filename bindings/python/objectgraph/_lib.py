@@ -375,6 +375,8 @@ _SIGNATURES = {
     "og_object_is_inserted": (_i, [_v, _p(_b), _err]),
     "og_object_is_updated": (_i, [_v, _p(_b), _err]),
     "og_object_is_deleted": (_i, [_v, _p(_b), _err]),
+    "og_object_has_changes": (_i, [_v, _p(_b), _err]),
+    "og_object_validate": (_i, [_v, ctypes.c_int, _err]),
     "og_object_get_int64": (_i, [_v, _s, _p(_i64), _err]),
     "og_object_set_int64": (_i, [_v, _s, _i64, _err]),
     "og_object_get_double": (_i, [_v, _s, _p(_d), _err]),

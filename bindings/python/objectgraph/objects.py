@@ -97,6 +97,32 @@ class ManagedObject:
         return self._flag(lib.og_object_is_updated)
 
     @property
+    def has_changes(self) -> bool:
+        """True when the object is inserted, updated (a transient's change
+        counts) or deleted. Core Data: ``hasChanges``."""
+        return self._flag(lib.og_object_has_changes)
+
+    def validate_for_insert(self) -> None:
+        """Runs the checks a save runs for a new object, without saving: the
+        property rules, relationship counts, validation predicates and the
+        entity's validators. Raises ValidationError (1560 with ``details`` for
+        several); a hook's og.Error keeps its domain and code."""
+        self._validate(0)
+
+    def validate_for_update(self) -> None:
+        """As validate_for_insert, for a changed object."""
+        self._validate(1)
+
+    def validate_for_delete(self) -> None:
+        """The checks a save runs for a deleted object: the deny delete rules
+        and the validate_for_delete hook."""
+        self._validate(2)
+
+    def _validate(self, kind: int) -> None:
+        err = _c_void_p()
+        self._settle(lib.og_object_validate(self._h, kind, _byref(err)), err)
+
+    @property
     def is_deleted(self) -> bool:
         return self._flag(lib.og_object_is_deleted)
 

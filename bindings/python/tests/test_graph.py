@@ -176,6 +176,11 @@ def test_pending_sets(lib: Library) -> None:
 def test_validation_errors(lib: Library) -> None:
     ctx = lib.ctx
     a = ctx.insert("Author")
+    assert a.has_changes
+    with pytest.raises(og.ValidationError) as early:
+        a.validate_for_insert()  # the checks a save runs, without saving
+    assert early.value.code == 1570 and early.value.key == "name"
+    a.validate_for_delete()
     with pytest.raises(og.ValidationError) as info:
         ctx.save()
     assert info.value.code == 1570 and info.value.key == "name"
@@ -216,6 +221,21 @@ def test_validation_hooks(lib: Library) -> None:
     assert info.value.object_id == b.object_id
     b.title = "Xy"
     ctx.save()
+    assert not b.has_changes
+    b.validate_for_update()
+
+    # A hook's own og.Error keeps its domain and code, in validate_for_* and at save.
+    def own_rule(book: og.ManagedObject) -> None:
+        raise og.Error("shelf is full", code=4242, domain="com.example.library")
+
+    ctx.set_hooks("Book", validate_for_update=own_rule)
+    b.pages = 20
+    assert b.has_changes
+    for call in (b.validate_for_update, ctx.save):
+        with pytest.raises(og.Error) as own:
+            call()
+        assert (own.value.code, own.value.domain) == (4242, "com.example.library")
+    ctx.set_hooks("Book", validate_for_update=None)
     with pytest.raises(og.Error):
         ctx.set_hooks("Book", not_a_hook=title_rule)
 
