@@ -525,12 +525,13 @@ og_model *og_model_new(void);
  * when the model is loaded, validated or given to a coordinator. */
 og_model *og_model_load(const char *path, og_error **error);
 
-/* The model the store file at `path` keeps of itself, as a NEW model: Apple's
- * SQLite stores cache the compiled model that last wrote them (Z_MODELCACHE),
- * so a store can be opened or inspected without its model file. The file is
- * read without a stack and not changed. OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL
- * (134130) when the store keeps no model (Binary stores, stores written by
- * ObjectGraph or an older Core Data) or its cache cannot be read;
+/* The model the store file at `path` keeps of itself, as a NEW model: SQLite
+ * stores (Apple's, and those ObjectGraph creates) cache the compiled model that
+ * last wrote them (Z_MODELCACHE), so a store can be opened or inspected without
+ * its model file. The file is read without a stack and not changed.
+ * OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL (134130) when the store keeps no
+ * model (Binary stores, stores written by an older Core Data or an older
+ * ObjectGraph) or its cache cannot be read;
  * OG_ERROR_STORE_OPEN for a missing file, OG_ERROR_STORE_INVALID_TYPE for a
  * file that is not a store. */
 og_model *og_model_load_from_store(const char *path, og_error **error);

@@ -49,6 +49,22 @@ final class BinaryPropertyListTests: XCTestCase {
         XCTAssertEqual(decoded?["NSStoreModelVersionHashesVersion"] as? Int, 3)
     }
 
+    /// Keyed archives' objects: UIDs of every size, and equal values written once.
+    func testWritesUIDsAndSharesEqualValues() throws {
+        let names = (0..<300).map { "name \($0 % 7)" }
+        let top: BinaryPropertyList.Object = .dict([
+            "uids": .array([.uid(0), .uid(255), .uid(256), .uid(70_000), .uid(4_000_000_000)]),
+            "names": .array(names.map { .string($0) }), "numbers": .array([.int(1), .bool(true), .real(1), .int(1), .int(-1)]),
+        ])
+        let shared = BinaryPropertyList.encode(top, uniquing: true), plain = BinaryPropertyList.encode(top, uniquing: false)
+        XCTAssertEqual(try BinaryPropertyList.decodeObjects(shared), top)
+        XCTAssertEqual(try BinaryPropertyList.decodeObjects(plain), top)
+        XCTAssertLessThan(shared.count, plain.count / 2)
+        // Foundation's reader agrees.
+        let decoded = try PropertyListSerialization.propertyList(from: Data(shared), format: nil) as? [String: Any]
+        XCTAssertEqual(decoded?["names"] as? [String], names)
+    }
+
     func testReadsWhatFoundationWrites() throws {
         let archive = try NSKeyedArchiver.archivedData(withRootObject: ["a": [1, 2], "b": "x"] as NSDictionary, requiringSecureCoding: false)
         guard case .dict(let top) = try BinaryPropertyList.decodeObjects(Array(archive)) else { return XCTFail("not a dictionary") }

@@ -50,6 +50,8 @@ final class SQLiteModelCacheTests: XCTestCase {
         let dir = try temporaryDirectory()
         let ours = try Stack(model: try makeLibraryModel(), path: dir + "/ours.sqlite")
         _ = ours
+        // A store written before stores kept their model, or by an older Core Data.
+        sqliteExec(dir + "/ours.sqlite", "DROP TABLE Z_MODELCACHE")
         XCTAssertEqual(expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/ours.sqlite") }?.code,
                        ErrorCode.migrationMissingSourceModel)
         let binary = try Stack(model: try makeLibraryModel(), path: dir + "/b.binary", type: StoreType.binary)
@@ -65,6 +67,56 @@ final class SQLiteModelCacheTests: XCTestCase {
         let e = expectError { _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: dir + "/ours.sqlite") }
         XCTAssertEqual(e?.code, ErrorCode.migrationMissingSourceModel)
         XCTAssertTrue(e?.message.contains("decompress") ?? false)
+    }
+
+    /// A new store keeps its model as Core Data does: the table Apple creates, one row,
+    /// written with the schema, and read back with the hashes of the store's metadata.
+    func testANewStoreKeepsItsModel() throws {
+        let dir = try temporaryDirectory()
+        for (label, model) in [("library", try makeLibraryModel()), ("warehouse", try makeWarehouseModel()),
+                               ("everything", try CompiledModelWriterTests.makeEverythingModel())] {
+            let path = "\(dir)/\(label).sqlite"
+            let coordinator = try PersistentStoreCoordinator(model: model)
+            try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+            XCTAssertEqual(sqliteRows(path, "SELECT sql FROM sqlite_master WHERE name = 'Z_MODELCACHE'"), [["CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"]])
+            XCTAssertEqual(sqliteRows(path, "SELECT count(*) FROM Z_MODELCACHE"), [["1"]])
+            let cached = try SQLiteStore.cachedModel(at: path)
+            let metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)
+            let hashes = try XCTUnwrap(metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue).compactMapValues(\.dataValue)
+            XCTAssertEqual(cached.entityVersionHashesByName, hashes, label)
+            XCTAssertEqual(try CompiledModelWriterTests.structure(cached), try CompiledModelWriterTests.structure(model), label)
+            XCTAssertTrue(cached.isConfiguration(nil, compatibleWithStoreMetadata: metadata), label)
+            // The cached model opens its store.
+            let again = try PersistentStoreCoordinator(model: cached)
+            try again.addPersistentStore(type: StoreType.sqlite, path: path)
+        }
+        // Opening an existing store leaves its cache alone.
+        let path = "\(dir)/library.sqlite"
+        sqliteExec(path, "UPDATE Z_MODELCACHE SET Z_CONTENT = x'00'")
+        let reopened = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        try reopened.addPersistentStore(type: StoreType.sqlite, path: path)
+        XCTAssertEqual(sqliteRows(path, "SELECT hex(Z_CONTENT) FROM Z_MODELCACHE"), [["00"]])
+    }
+
+    /// `writeModelCache` (which migration calls after changing a store in place) creates
+    /// the table when it is missing and keeps exactly one row.
+    func testWritingTheCacheReplacesIt() throws {
+        let dir = try temporaryDirectory()
+        let path = dir + "/s.sqlite"
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        sqliteExec(path, "DROP TABLE Z_MODELCACHE")
+        let other = try makeWarehouseModel()
+        for _ in 0..<2 {
+            let db = try SQLiteConnection(path: path, readOnly: false)
+            try db.execute("BEGIN IMMEDIATE")
+            try SQLiteStore.writeModelCache(other, db: db)
+            try db.execute("COMMIT")
+            db.close()
+        }
+        XCTAssertEqual(sqliteRows(path, "SELECT count(*) FROM Z_MODELCACHE"), [["1"]])
+        XCTAssertEqual(sqliteRows(path, "SELECT sql FROM sqlite_master WHERE name = 'Z_MODELCACHE'"), [["CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"]])
+        XCTAssertEqual(try SQLiteStore.cachedModel(at: path).entityVersionHashesByName, other.entityVersionHashesByName)
     }
 
     func testInflateAgainstStoredAndDamagedStreams() throws {

@@ -13,6 +13,7 @@ final class SQLiteStoreTests: XCTestCase {
             "CREATE TABLE ZBOOK ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCOPIES INTEGER, ZINPRINT INTEGER, ZPAGES INTEGER, ZAUTHOR INTEGER, ZWEIGHT FLOAT, ZWIDTH FLOAT, ZPUBLISHED TIMESTAMP, ZPRICE DECIMAL, ZLINK VARCHAR, ZTITLE VARCHAR, ZISBNUUID BLOB, ZCOVER BLOB )",
             "CREATE INDEX ZBOOK_ZAUTHOR_INDEX ON ZBOOK (ZAUTHOR)",
             "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
             "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
         ])
         XCTAssertEqual(sqliteRows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT"), [["1", "Author", "0", "0"], ["2", "Book", "0", "0"]])
@@ -172,7 +173,7 @@ final class SQLiteSchemaTests: XCTestCase {
         XCTAssertEqual(declared["Z_FOK_SHELF"], "INTEGER", "the order of the ordered to-many Shelf.items")
         XCTAssertEqual(sqliteRows(path, "SELECT name FROM sqlite_master WHERE name = 'ZITEM_ZI64_INDEX'"), [["ZITEM_ZI64_INDEX"]])
         XCTAssertEqual(sqliteRows(path, "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'Z\\_%' ESCAPE '\\' ORDER BY name").map { $0[0] },
-                       ["Z_1TAGS", "Z_4RELATED", "Z_METADATA", "Z_PRIMARYKEY"])
+                       ["Z_1TAGS", "Z_4RELATED", "Z_METADATA", "Z_MODELCACHE", "Z_PRIMARYKEY"])
         XCTAssertEqual(sqliteRows(path, "SELECT Z_ENT, Z_NAME, Z_SUPER FROM Z_PRIMARYKEY ORDER BY Z_ENT"),
                        [["1", "Item", "0"], ["2", "Book", "1"], ["3", "Shelf", "0"], ["4", "Tag", "0"]])
         // Z_METADATA: one row whose plist names the type, the UUID and each entity's hash.
@@ -215,6 +216,7 @@ final class SQLiteSchemaTests: XCTestCase {
             "CREATE UNIQUE INDEX Z_Item_UNIQUE_code ON ZITEM (ZCODE COLLATE BINARY ASC)",
             "CREATE INDEX Z_Item_byName ON ZITEM (ZNAME COLLATE BINARY DESC)",
             "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
             "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
         ])
         XCTAssertEqual(sqliteRows(path, "SELECT * FROM Z_PRIMARYKEY ORDER BY Z_ENT"),

@@ -86,8 +86,8 @@ final class StoreConfigurationTests: XCTestCase {
         let notes = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: "Notes", path: dir + "/notes.sqlite")
         let gadgets = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: "Gadgets", path: dir + "/gadgets.sqlite")
         // SQLite creates only the configuration's tables; a listed subentity brings its hierarchy's table.
-        XCTAssertEqual(tables(dir + "/notes.sqlite"), ["ZNOTE", "Z_PRIMARYKEY", "Z_METADATA"])
-        XCTAssertEqual(tables(dir + "/gadgets.sqlite"), ["ZITEM", "Z_PRIMARYKEY", "Z_METADATA"])
+        XCTAssertEqual(tables(dir + "/notes.sqlite"), ["ZNOTE", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"])
+        XCTAssertEqual(tables(dir + "/gadgets.sqlite"), ["ZITEM", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"])
         XCTAssertEqual(notes.metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue.map { Set($0.keys) }, ["Note"])
         XCTAssertTrue(model.isConfiguration("Notes", compatibleWithStoreMetadata: notes.metadata))
         XCTAssertFalse(model.isConfiguration(nil, compatibleWithStoreMetadata: notes.metadata))

@@ -1,6 +1,10 @@
 /* Adding a store that cannot be used: a path that cannot be opened, a file
  * that is not a store, an unknown store type, and a store written with another
- * version of the model. One case each. */
+ * version of the model; and the model a store keeps of itself, or lacks. One
+ * case each. */
+#include <sqlite3.h>
+#include <string.h>
+
 #include "library_model.h"
 #include "og_test_cases.h"
 
@@ -40,14 +44,35 @@ static void not_a_store(void) {
     og_t_remove_tree(dir);
 }
 
-/* A store that keeps no model of itself (Z_MODELCACHE), or is not a store. */
-static void no_cached_model(void) {
+/* The model a new store keeps of itself (Z_MODELCACHE) has the hashes the store
+ * records and opens it; a store that keeps none, or is not a store, is an error. */
+static void cached_model(void) {
     char *dir = og_t_tempdir();
     char *path = og_t_path(dir, "ours.sqlite");
-    og_coordinator *coordinator = new_coordinator(false);
-    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
-    FAILS_NULL(og_model_load_from_store(path, &err), OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL, "Z_MODELCACHE");
+    og_store *store = NULL;
+    og_coordinator *coordinator = library_open(path, false, &store);
+    og_model *model = NN(og_model_load_from_store(path, &err));
+    INTEQ(og_model_entity_count(model), og_store_version_hash_count(store));
+    for (size_t i = 0; i < og_store_version_hash_count(store); i++) {
+        uint8_t stored[32], cached[32];
+        char *name = NN(og_store_version_hash_at(store, i, stored, &err));
+        og_entity *entity = NN(og_model_entity(model, name, &err));
+        OK(og_entity_version_hash(entity, cached, &err));
+        CHECK(memcmp(stored, cached, 32) == 0);
+        og_free(name);
+    }
+    og_coordinator *again = NN(og_coordinator_new(model, &err));
+    og_model_release(model);
+    NN(og_coordinator_add_store(again, "SQLite", path, &err));
+    og_coordinator_release(again);
     og_coordinator_release(coordinator);
+
+    /* As a store written before stores kept their model. */
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "DROP TABLE Z_MODELCACHE", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    FAILS_NULL(og_model_load_from_store(path, &err), OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL, "Z_MODELCACHE");
     char *missing = og_t_path(dir, "missing.sqlite");
     FAILS_NULL(og_model_load_from_store(missing, &err), OG_ERROR_STORE_OPEN, "missing.sqlite");
     FAILS_NULL(og_model_load_from_store(NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
@@ -96,7 +121,7 @@ static void changed_model(void) {
 static const og_t_case cases[] = {
     {"cannot_open", cannot_open},
     {"not_a_store", not_a_store},
-    {"no_cached_model", no_cached_model},
+    {"cached_model", cached_model},
     {"unknown_store_type", unknown_store_type},
     {"changed_model", changed_model},
 };

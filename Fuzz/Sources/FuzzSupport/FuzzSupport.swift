@@ -289,6 +289,13 @@ public func exerciseModel(_ model: ManagedObjectModel, origin: String) {
     Scratch.removeStore(path)
     if let coordinator = try? PersistentStoreCoordinator(model: model),
        attempt("SQLite store", { try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }) != nil {
+        // The new store keeps its model (Z_MODELCACHE), which must read back with the same hashes.
+        do {
+            let cached = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
+            if cached.entityVersionHashesByName != model.entityVersionHashesByName {
+                fatalError("a model read from \(origin) is cached by its store with other version hashes\n\(model.jsonString())")
+            }
+        } catch { fatalError("a model read from \(origin) is cached by its store unreadably: \(error)\n\(model.jsonString())") }
         exercise(coordinator)
     }
     Scratch.removeStore(path)

@@ -21,8 +21,8 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The model the store file at `path` keeps of itself, read without a stack: Apple's
-    /// SQLite stores cache the compiled model that last wrote them in `Z_MODELCACHE`.
+    /// The model the store file at `path` keeps of itself, read without a stack: SQLite
+    /// stores (Apple's and ours) cache the compiled model that last wrote them in `Z_MODELCACHE`.
     /// Lets a store be opened or inspected without its model file. Errors: 134130 when
     /// the store keeps no model (Binary stores never do), and the errors of reading it.
     public static func cachedModel(ofPersistentStoreAt path: String, type: String? = nil) throws(ObjectGraphError) -> ManagedObjectModel {

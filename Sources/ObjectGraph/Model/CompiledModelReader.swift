@@ -138,9 +138,8 @@ struct CompiledModelReader {
             let aflags = Int(field(ref, "NSFlagsKey")?.int ?? 0)
             try a.setAllowsExternalBinaryDataStorage(aflags & Self.aExternalBinary != 0)
             try a.setPreservesValueInHistoryOnDeletion(aflags & Self.aPreserveOnDelete != 0)
-            try a.setIndexed(field(ref, "NSIsIndexed")?.bool ?? false)
             if cls == "NSDerivedAttributeDescription" {
-                try a.setDerivationExpression(PredicateText.format(archive, field(ref, "NSDerivationExpression")) ?? "")
+                try a.setDerivationExpression(PredicateArchive.format(archive, field(ref, "NSDerivationExpression")) ?? "")
             }
             if let value = defaultValue(field(ref, "NSDefaultValue"), type: type) {
                 do throws(ObjectGraphError) { try a.setDefaultValue(value) } catch { warnings.append("\(at.prefix)default value skipped: \(error.message)") }
@@ -171,6 +170,7 @@ struct CompiledModelReader {
             warnings.append("\(at.prefix)skipped a property of unsupported class \(cls)")
             return nil
         }
+        try p.setIndexed(field(ref, "NSIsIndexed")?.bool ?? false)
         try p.setOptional(flag(Self.pOptional, "NSIsOptional"))
         try p.setTransient(flag(Self.pTransient, "NSIsTransient"))
         try p.setIndexedBySpotlight(flag(Self.pSpotlight, "NSIndexedBySpotlight"))
@@ -178,10 +178,64 @@ struct CompiledModelReader {
         try p.setVersionHashModifier(archive.string(field(ref, "NSVersionHashModifier")))
         try p.setRenamingIdentifier(archive.string(field(ref, "NSRenamingIdentifier")))
         try p.setUserInfo(archive.stringDictionary(field(ref, "NSUserInfo")))
-        let predicates = archive.array(field(ref, "NSValidationPredicates")).map { PredicateText.format(archive, $0) ?? "TRUEPREDICATE" }
-        let warningsList = archive.array(field(ref, "NSValidationWarnings")).map { archive.string($0) ?? "" }
-        if !predicates.isEmpty, predicates.count == warningsList.count { try p.setValidationPredicates(predicates, warnings: warningsList) }
+        try validation(ref, p, at: at)
         return result
+    }
+
+    /// Validation predicates; those Xcode compiles from an attribute's bounds, length and
+    /// pattern (their warning is the NSValidation error code) become those rules again.
+    private mutating func validation(_ ref: Object, _ p: PropertyDescription, at: ModelLocation) throws(ObjectGraphError) {
+        let refs = archive.array(field(ref, "NSValidationPredicates"))
+        let warningRefs = archive.array(field(ref, "NSValidationWarnings"))
+        guard !refs.isEmpty, refs.count == warningRefs.count else { return }
+        var predicates: [String] = [], warnings: [String] = []
+        var bounds = Bounds()
+        for (predicateRef, warning) in zip(refs, warningRefs) {
+            if let a = p as? AttributeDescription, let code = archive.resolve(warning)?.int,
+                let rule = PredicateArchive.predicate(archive, predicateRef), bounds.take(rule, code: Int(code), isDate: a.attributeType == .date)
+            {
+                continue
+            }
+            predicates.append(PredicateArchive.format(archive, predicateRef) ?? "TRUEPREDICATE")
+            warnings.append(archive.string(warning) ?? "")
+        }
+        if let a = p as? AttributeDescription {
+            do throws(ObjectGraphError) {
+                if !bounds.min.isNull || !bounds.max.isNull { try a.setValueBounds(min: bounds.min, max: bounds.max) }
+                if bounds.minLength != nil || bounds.maxLength != nil { try a.setLengthBounds(min: bounds.minLength, max: bounds.maxLength) }
+                if let pattern = bounds.pattern { try a.setRegularExpression(pattern) }
+            } catch { self.warnings.append("\(at.prefix)validation bounds skipped: \(error.message)") }
+        }
+        if !predicates.isEmpty { try p.setValidationPredicates(predicates, warnings: warnings) }
+    }
+
+    /// An attribute's bounds, length and pattern, gathered from its validation predicates.
+    private struct Bounds {
+        var min = AttributeValue.null, max = AttributeValue.null
+        var minLength: Int?, maxLength: Int?
+        var pattern: String?
+
+        /// Whether `rule`, with the warning `code`, is one of them (and is now recorded).
+        mutating func take(_ rule: ObjectPredicate, code: Int, isDate: Bool) -> Bool {
+            guard case .comparison(let c) = rule, c.quantifier == .direct, c.options.isEmpty, case .constant(.scalar(let value)) = c.right
+            else { return false }
+            let onSelf = if case .evaluatedObject = c.left { true } else { false }
+            let onLength = if case .keyPath(.none, "length") = c.left { true } else { false }
+            let length = if case .integer(let n) = value { Int(exactly: n) } else { nil as Int? }
+            let tooSmall = isDate ? ErrorCode.validationDateTooSoon : ErrorCode.validationNumberTooSmall
+            let tooLarge = isDate ? ErrorCode.validationDateTooLate : ErrorCode.validationNumberTooLarge
+            switch c.op {
+            case .greaterThanOrEqual where onSelf && code == tooSmall && min.isNull: min = value
+            case .lessThanOrEqual where onSelf && code == tooLarge && max.isNull: max = value
+            case .greaterThanOrEqual where onLength && code == ErrorCode.validationStringTooShort && length != nil && minLength == nil: minLength = length
+            case .lessThanOrEqual where onLength && code == ErrorCode.validationStringTooLong && length != nil && maxLength == nil: maxLength = length
+            case .matches where onSelf && code == ErrorCode.validationStringPatternMatching && pattern == nil:
+                guard case .string(let r) = value else { return false }
+                pattern = r
+            default: return false
+            }
+            return true
+        }
     }
 
     private mutating func defaultValue(_ ref: Object?, type: AttributeType) -> AttributeValue? {
@@ -194,17 +248,7 @@ struct CompiledModelReader {
         case .data(let d): return .data(Data(d))
         default: break
         }
-        switch archive.className(ref) {
-        case "NSString", "NSMutableString": return archive.string(ref).map { .string($0) }
-        case "NSDate": if case .real(let t)? = field(ref, "NS.time") { return .date(Date(timeIntervalSinceReferenceDate: t)) }
-        case "NSUUID": if case .data(let b)? = field(ref, "NS.uuidbytes"), b.count == 16 {
-                return .uuid(UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
-            }
-        case "NSURL": if let s = archive.string(field(ref, "NS.relative")), ValueText.isURI(s) { return .uri(s) }
-        case "NSDecimalNumber", "NSDecimalNumberPlaceholder":
-            return nil  // momc writes decimal defaults as archived mantissas; left unset
-        default: break
-        }
+        if let v = ArchivedValues.read(archive, ref) { return v }
         warnings.append("\(source): skipped a default value archived as \(archive.className(ref) ?? "an unknown object")")
         return nil
     }
@@ -212,70 +256,22 @@ struct CompiledModelReader {
     private func fetchRequest(_ ref: Object?) -> FetchRequestTemplate? {
         guard archive.resolve(ref) != nil else { return nil }
         let name = entityName(field(ref, "NSEntity")) ?? archive.string(field(ref, "NSEntityName")) ?? ""
-        var t = FetchRequestTemplate(entityName: name, predicateFormat: PredicateText.format(archive, field(ref, "NSPredicate")))
+        var t = FetchRequestTemplate(entityName: name, predicateFormat: PredicateArchive.format(archive, field(ref, "NSPredicate")))
         t.fetchLimit = Int(field(ref, "NSFetchLimit")?.int ?? 0)
         t.fetchOffset = Int(field(ref, "NSFetchOffset")?.int ?? 0)
         t.fetchBatchSize = Int(field(ref, "NSBatchSize")?.int ?? 0)
         t.resultType = Int(field(ref, "NSResultType")?.int ?? 0)
+        if field(ref, "NSHasFetchRequestFlags")?.bool == true, let flags = field(ref, "NSFetchRequestFlags")?.int {
+            t.returnsDistinctResults = Int(flags) & CompiledModelWriter.fDistinct != 0
+            t.includesSubentities = Int(flags) & CompiledModelWriter.fSubentities != 0
+            t.includesPropertyValues = Int(flags) & CompiledModelWriter.fPropertyValues != 0
+            t.returnsObjectsAsFaults = Int(flags) & CompiledModelWriter.fFaults != 0
+        }
         for sd in archive.array(field(ref, "NSSortDescriptors")) {
-            if let key = archive.string(field(sd, "NSKey")) { t.sortKeys.append(SortKey(key, ascending: field(sd, "NSAscending")?.bool ?? true)) }
+            guard let key = archive.string(field(sd, "NSKey")) else { continue }
+            let comparison = archive.string(field(sd, "NSSelector")).flatMap(SortComparison.init(rawValue:)) ?? .compare
+            t.sortKeys.append(SortKey(key, ascending: field(sd, "NSAscending")?.bool ?? true, comparison: comparison))
         }
         return t
-    }
-}
-
-/// Turns archived NSPredicate / NSExpression objects back into format strings, for the
-/// predicate forms models hold (comparisons, compounds, key paths, variables, constants).
-enum PredicateText {
-    typealias Object = KeyedArchive.Object
-
-    static func format(_ a: KeyedArchive, _ ref: Object?, depth: Int = 0) -> String? {
-        guard depth < 64, let o = a.resolve(ref)?.dict else { return nil }
-        let field = { (k: String) in o[k] }
-        switch a.className(ref) ?? "" {
-        case "NSTruePredicate": return "TRUEPREDICATE"
-        case "NSFalsePredicate": return "FALSEPREDICATE"
-        case "NSCompoundPredicate":
-            let subs = a.array(field("NSSubpredicates")).map { format(a, $0, depth: depth + 1) ?? "?" }
-            switch field("NSCompoundPredicateType")?.int ?? 1 {
-            case 0: return "NOT (\(subs.first ?? "?"))"
-            case 2: return "(" + subs.joined(separator: " OR ") + ")"
-            default: return "(" + subs.joined(separator: " AND ") + ")"
-            }
-        case "NSComparisonPredicate":
-            let op = a.resolve(field("NSPredicateOperator"))?.dict ?? [:]
-            let names: [Int64: String] = [0: "<", 1: "<=", 2: ">", 3: ">=", 4: "==", 5: "!=", 6: "MATCHES", 7: "LIKE", 8: "BEGINSWITH",
-                                          9: "ENDSWITH", 10: "IN", 99: "CONTAINS", 100: "BETWEEN"]
-            var s = names[op["NSOperatorType"]?.int ?? 4] ?? "=="
-            let options = op["NSOptions"]?.int ?? op["NSFlags"]?.int ?? 0
-            if options & 3 != 0 { s += "[" + (options & 1 != 0 ? "c" : "") + (options & 2 != 0 ? "d" : "") + "]" }
-            let modifier = [1: "ALL ", 2: "ANY "][Int(op["NSModifier"]?.int ?? 0)] ?? ""
-            let left = format(a, field("NSLeftExpression"), depth: depth + 1) ?? "?"
-            let right = format(a, field("NSRightExpression"), depth: depth + 1) ?? "?"
-            return "\(modifier)\(left) \(s) \(right)"
-        default:
-            switch field("NSExpressionType")?.int {
-            case 0?:
-                guard let c = field("NSConstantValue"), let v = a.resolve(c) else { return "nil" }
-                switch v {
-                case .int(let i): return String(i)
-                case .real(let d): return String(d)
-                case .bool(let b): return b ? "1" : "0"
-                default: return a.string(c).map(PredicateVariables.quoted) ?? "nil"
-                }
-            case 1?: return "SELF"
-            case 2?: return "$" + (a.string(field("NSVariable")) ?? "")
-            case 10?: return a.string(field("NSKeyPath"))
-            case 3?, 4?:
-                let selector = a.string(field("NSSelectorName")) ?? ""
-                let args = a.array(field("NSArguments")).map { format(a, $0, depth: depth + 1) ?? "?" }
-                let operand = format(a, field("NSOperand"), depth: depth + 1) ?? "SELF"
-                if selector == "valueForKey:" || selector == "valueForKeyPath:" {
-                    return operand == "SELF" ? (args.first ?? "") : "\(operand).\(args.first ?? "")"
-                }
-                return "\(selector)(\(args.joined(separator: ", ")))"
-            default: return nil
-            }
-        }
     }
 }

@@ -1,8 +1,9 @@
 import CSQLite
 
 /// The model a store keeps of itself: Core Data writes the compiled model that last wrote
-/// an SQLite store, DEFLATE-compressed, into its `Z_MODELCACHE` table. Reading it lets a
-/// store be inspected without its model file, and gives migration its source model.
+/// an SQLite store, DEFLATE-compressed, into its `Z_MODELCACHE` table, and so do we.
+/// Reading it lets a store be inspected without its model file, and gives migration its
+/// source model.
 extension SQLiteStore {
     /// The model cached in the SQLite store at `path`, read without a stack and without
     /// changing the file. Errors: 134080 when the file cannot be opened, 134000 when it is
@@ -48,6 +49,21 @@ extension SQLiteStore {
             throw e
         }
     }
+
+    /// Makes `model` the model the store keeps of itself: creates `Z_MODELCACHE` as Core
+    /// Data does when it is missing, and replaces its one row with the compiled model,
+    /// DEFLATE-compressed. Runs inside the caller's transaction (store creation, migration).
+    static func writeModelCache(_ model: ManagedObjectModel, db: SQLiteConnection) throws(ObjectGraphError) {
+        let tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        if !tables.contains("Z_MODELCACHE") { try db.execute(createModelCacheTable) }
+        try db.execute("DELETE FROM Z_MODELCACHE")
+        let insert = try db.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
+        db.bind(insert, 1, bytes: Deflate.compress(CompiledModelWriter.write(model)))
+        try db.run(insert)
+    }
+
+    /// The table as Core Data creates it.
+    static let createModelCacheTable = "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)"
 
     private static func missing(_ path: String, _ why: String) -> ObjectGraphError {
         ObjectGraphError(

@@ -306,6 +306,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             db.bind(insertMeta, 1, text: newIdentifier)
             db.bind(insertMeta, 2, bytes: BinaryPropertyList.encode(.dictionary(newMetadata)))
             try db.run(insertMeta)
+            try Self.writeModelCache(model, db: db)
             try db.execute("COMMIT")
             (identifier, metadata) = (newIdentifier, newMetadata)
             return true

@@ -37,26 +37,51 @@ enum BinaryPropertyList {
     }
 
     static func encode(_ value: PropertyListValue) -> [UInt8] {
+        encode(object(of: value), uniquing: false)
+    }
+
+    private static func object(of value: PropertyListValue) -> Object {
+        switch value {
+        case .string(let s): .string(s)
+        case .integer(let i): .int(i)
+        case .real(let d): .real(d)
+        case .boolean(let b): .bool(b)
+        case .date(let d): .date(d.timeIntervalSinceReferenceDate)
+        case .data(let d): .data(d)
+        case .array(let items): .array(items.map(object(of:)))
+        case .dictionary(let d): .dict(d.mapValues(object(of:)))
+        }
+    }
+
+    /// Writes `top` with dictionary keys sorted. With `uniquing`, equal strings, numbers,
+    /// dates and data are written once and shared, as Apple's writer does (UIDs are not).
+    static func encode(_ top: Object, uniquing: Bool) -> [UInt8] {
         var nodes: [Node] = []
-        func add(_ v: PropertyListValue) -> Int {
+        var shared: [[UInt8]: Int] = [:]
+        func add(_ v: Object) -> Int {
             let index = nodes.count
             switch v {
             case .array(let items):
                 nodes.append(.array([]))
                 let refs = items.map(add)
                 nodes[index] = .array(refs)
-            case .dictionary(let dict):
+            case .dict(let dict):
                 nodes.append(.array([]))
                 let sorted = dict.sorted { $0.key < $1.key }
                 let keys = sorted.map { add(.string($0.key)) }
                 let values = sorted.map { add($0.value) }
                 nodes[index] = .dictionary(keys: keys, values: values)
             default:
-                nodes.append(.leaf(encodeLeaf(v)))
+                let bytes = encodeLeaf(v)
+                if case .uid = v {} else if uniquing {
+                    if let known = shared[bytes] { return known }
+                    shared[bytes] = index
+                }
+                nodes.append(.leaf(bytes))
             }
             return index
         }
-        _ = add(value)
+        _ = add(top)
         let refSize = byteCount(UInt64(nodes.count))
         var out: [UInt8] = Array("bplist00".utf8)
         var offsets: [UInt64] = []
@@ -83,16 +108,17 @@ enum BinaryPropertyList {
         return out
     }
 
-    private static func encodeLeaf(_ v: PropertyListValue) -> [UInt8] {
+    private static func encodeLeaf(_ v: Object) -> [UInt8] {
         switch v {
-        case .boolean(let b): return [b ? 0x09 : 0x08]
-        case .integer(let i):
+        case .null: return [0x00]
+        case .bool(let b): return [b ? 0x09 : 0x08]
+        case .int(let i):
             if i >= 0 && i <= 0xFF { return [0x10, UInt8(i)] }
             if i >= 0 && i <= 0xFFFF { return [0x11] + bigEndian(UInt64(i), size: 2) }
             if i >= 0 && i <= 0xFFFF_FFFF { return [0x12] + bigEndian(UInt64(i), size: 4) }
             return [0x13] + bigEndian(UInt64(bitPattern: i), size: 8)
         case .real(let d): return [0x23] + bigEndian(d.bitPattern, size: 8)
-        case .date(let d): return [0x33] + bigEndian(d.timeIntervalSinceReferenceDate.bitPattern, size: 8)
+        case .date(let t): return [0x33] + bigEndian(t.bitPattern, size: 8)
         case .data(let bytes): return marker(0x4, bytes.count) + bytes
         case .string(let s):
             if s.utf8.allSatisfy({ $0 < 0x80 }) { return marker(0x5, s.utf8.count) + Array(s.utf8) }
@@ -100,13 +126,17 @@ enum BinaryPropertyList {
             var out = marker(0x6, units.count)
             for u in units { out += [UInt8(u >> 8), UInt8(u & 0xFF)] }
             return out
-        case .array, .dictionary: return []
+        case .uid(let u):
+            // Keyed archives' references: 1, 2 or 4 big-endian bytes (Apple's reader takes no more).
+            let size = byteCount(UInt64(u))
+            return [0x80 | UInt8(size - 1)] + bigEndian(UInt64(u), size: size)
+        case .array, .dict: return []
         }
     }
 
     private static func marker(_ kind: UInt8, _ count: Int) -> [UInt8] {
         if count < 15 { return [kind << 4 | UInt8(count)] }
-        return [kind << 4 | 0xF] + encodeLeaf(.integer(Int64(count)))
+        return [kind << 4 | 0xF] + encodeLeaf(.int(Int64(count)))
     }
 
     private static func byteCount(_ max: UInt64) -> Int {

@@ -179,9 +179,10 @@ class Model(OwnedHandle):
 
     @classmethod
     def from_store(cls, path: PathLike) -> "Model":
-        """The model the store file at ``path`` keeps of itself: Apple's SQLite
-        stores cache the compiled model that last wrote them (``Z_MODELCACHE``), so
-        a store opens without its model file. Read without changing the file.
+        """The model the store file at ``path`` keeps of itself: SQLite stores
+        (Apple's, and those ObjectGraph creates) cache the compiled model that
+        last wrote them (``Z_MODELCACHE``), so a store opens without its model
+        file. Read without changing the file.
         Raises MigrationError (MIGRATION_MISSING_SOURCE_MODEL, 134130) when the
         store keeps no model, StoreError for a missing file or one that is not a
         store."""

@@ -70,12 +70,48 @@ def test_versions_write_copy_and_errors(tmp_path):
         current.write(tmp_path / "x.mom")
 
 
+def test_a_new_store_keeps_its_model(tmp_path) -> None:
+    """A store ObjectGraph creates caches its compiled model as Core Data does: raw
+    DEFLATE (what zlib inflates with -15 window bits) of an NSKeyedArchiver binary plist."""
+    import plistlib
+    import sqlite3
+    import zlib
+
+    import objectgraph as og
+    from conftest import build_books_model
+
+    path = tmp_path / "ours.sqlite"
+    coordinator = og.Coordinator(build_books_model())
+    store = coordinator.add_store("SQLite", str(path))
+    model = og.Model.from_store(path)
+    assert [e.name for e in model.entities] == ["Author", "Book"]
+    assert model.entity_version_hashes == store.version_hashes
+    again = og.Coordinator(model)
+    again.add_store("SQLite", str(path))
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT sql FROM sqlite_master WHERE name = 'Z_MODELCACHE'").fetchall() == [
+            ("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",)]
+        (blob,), = db.execute("SELECT Z_CONTENT FROM Z_MODELCACHE").fetchall()
+    archive = plistlib.loads(zlib.decompress(blob, -15))
+    assert archive["$archiver"] == "NSKeyedArchiver" and archive["$version"] == 100000
+    objects = archive["$objects"]
+    root = objects[archive["$top"]["root"].data]
+    assert objects[root["$class"].data]["$classname"] == "NSManagedObjectModel"
+    classes = {o["$classname"] for o in objects if isinstance(o, dict) and "$classname" in o}
+    assert {"NSEntityDescription", "NSAttributeDescription", "NSRelationshipDescription"} <= classes
+
+
 def test_a_store_without_a_cached_model(tmp_path) -> None:
+    import sqlite3
+
     import objectgraph as og
     from conftest import build_books_model
 
     coordinator = og.Coordinator(build_books_model())
     coordinator.add_store("SQLite", str(tmp_path / "ours.sqlite"))
+    # As a store written before stores kept their model.
+    with sqlite3.connect(tmp_path / "ours.sqlite") as db:
+        db.execute("DROP TABLE Z_MODELCACHE")
     with pytest.raises(og.MigrationError) as info:
         og.Model.from_store(tmp_path / "ours.sqlite")
     assert info.value.code == og.MIGRATION_MISSING_SOURCE_MODEL == 134130

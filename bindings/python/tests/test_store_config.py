@@ -63,7 +63,7 @@ def test_configurations_hold_their_entities_and_files_read_back(tmp_path, shop_m
             uris = (ada.object_id, entry.object_id)
             assert sales.uuid in uris[0] and audit.uuid in uris[1]
     tables = {row[0] for row in sqlite3.connect(sales_path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert tables == {"ZCUSTOMER", "ZORDER", "Z_PRIMARYKEY", "Z_METADATA"}
+    assert tables == {"ZCUSTOMER", "ZORDER", "Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"}
     with og.Coordinator(shop_model) as coordinator:
         coordinator.add_store("SQLite", sales_path, configuration="Sales")
         audit = coordinator.add_store("Binary", audit_path, configuration="Audit")
