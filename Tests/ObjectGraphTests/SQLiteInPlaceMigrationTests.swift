@@ -37,10 +37,27 @@ final class SQLiteInPlaceMigrationTests: XCTestCase {
         XCTAssertEqual(
             expectError { try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: noInference) }?.code,
             ErrorCode.migrationMissingMappingModel)
+        // A store without its own model, and no versions given: 134130, the file untouched.
+        let cached = try Data(contentsOf: URL(fileURLWithPath: path))
+        let copy = path + ".nocache.sqlite"
+        try cached.write(to: URL(fileURLWithPath: copy))
+        sqliteExec(copy, "DELETE FROM Z_MODELCACHE")
+        let bare = try Data(contentsOf: URL(fileURLWithPath: copy))
         let noSource = try PersistentStoreCoordinator(model: try Catalogue.version2())
-        let e = expectError { try noSource.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: Catalogue.migrateOptions) }
-        // Until the store keeps its own model, only the supplied versions can name its source.
-        XCTAssertTrue([ErrorCode.migrationMissingSourceModel].contains(e?.code ?? 0), "\(String(describing: e))")
+        let e = expectError { try noSource.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: copy, options: Catalogue.migrateOptions) }
+        XCTAssertEqual(e?.code, ErrorCode.migrationMissingSourceModel)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: copy)), bare)
+    }
+
+    /// The store keeps its own model: no versions need be given, and after migrating it
+    /// keeps the new one.
+    func testTheStoresOwnModelIsTheSource() throws {
+        let path = try Catalogue.makeStore()
+        let coordinator = try PersistentStoreCoordinator(model: try Catalogue.version2())
+        try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: Catalogue.migrateOptions)
+        try Catalogue.checkMigrated(ManagedObjectContext(coordinator: coordinator))
+        let kept = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
+        XCTAssertEqual(kept.entityVersionHashesByName, try Catalogue.version2().entityVersionHashesByName)
     }
 
     /// A value the new model requires is missing in one row: 134110 naming the entity and

@@ -88,7 +88,8 @@ enum SQLiteInPlaceMigration {
         for statement in statements where !statement.hasPrefix("CREATE TABLE") { try db.execute(statement) }
         try writeKeys(db, plan, counters)
         try writeMetadata(db, destinationModel: destinationModel, versionHashes: versionHashes)
-        if existing.contains("Z_MODELCACHE") { try db.execute("DELETE FROM Z_MODELCACHE") }
+        // The store keeps the model that now wrote it, as Core Data does.
+        try SQLiteStore.writeModelCache(destinationModel, db: db)
     }
 
     /// The old key counters (`Z_MAX`) by old entity number.
