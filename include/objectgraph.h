@@ -421,6 +421,11 @@ void og_error_release(og_error *error);
  * 140000, OG_ERROR_DOMAIN_OBJECTGRAPH otherwise. Any thread. */
 og_error *og_error_new(int64_t code, const char *message, const char *key);
 
+/* As og_error_new, in the application's own `domain` (NULL or empty: as
+ * og_error_new chooses). A hook's error keeps its domain and code through the
+ * save that ran the hook. Any thread. */
+og_error *og_error_new_in_domain(const char *domain, int64_t code, const char *message, const char *key);
+
 /* ------------------------------------------------------------------------ */
 /* Values                                                                   */
 /* ------------------------------------------------------------------------ */

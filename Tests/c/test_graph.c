@@ -619,7 +619,7 @@ static void on_will_fault(og_object *o, void *user) { (void)o; (void)user; will_
 static og_status refuse_save(og_object *o, og_error **error, void *user) {
     (void)o;
     (void)user;
-    *error = og_error_new(7777, "not today", NULL);
+    *error = og_error_new_in_domain("com.example.shelf", 7777, "not today", NULL);
     return OG_ERROR;
 }
 
@@ -628,7 +628,11 @@ static void refusing_will_save(void) {
     og_object *b = NN(og_context_insert(ctx, "Book", &err));
     OK(og_object_set_string(b, "title", "Refused", &err));
     OK(og_context_set_validation_hook(ctx, "Book", OG_VALIDATE_WILL_SAVE, refuse_save, NULL, &err));
-    FAILS(og_context_save(ctx, &err), 7777, "not today");
+    CHECK(og_context_save(ctx, &err) == OG_ERROR);
+    INTEQ(og_error_code(err), 7777); /* the hook's own domain and code */
+    STREQ(og_error_domain(err), "com.example.shelf");
+    og_error_release(err);
+    err = NULL;
     og_context *other = NN(og_context_new(coordinator, &err));
     og_fetch_request *req = NN(og_fetch_request_new("Book", &err));
     size_t n = 99;

@@ -425,6 +425,7 @@ _SIGNATURES = {
     "og_model_fetch_request_from_template": (_v, [_v, _s, _p(_s), _p(_v), _z, _err]),
     # The object graph
     "og_error_new": (_v, [_i64, _s, _s]),
+    "og_error_new_in_domain": (_v, [_s, _i64, _s, _s]),
     "og_value_get_object": (_i, [_v, _p(_v), _err]),
     "og_context_new_with_type": (_v, [_v, _i, _err]),
     "og_context_concurrency_type": (_i, [_v]),

@@ -741,9 +741,9 @@ class Context(OwnedHandle):
         ``did_turn_into_fault`` take ``fn(obj)``; ``validate_for_insert``,
         ``validate_for_update``, ``validate_for_delete`` take ``fn(obj)`` and
         refuse by raising (or returning False); ``validate_value`` takes
-        ``fn(obj, key, value)`` likewise. A validation hook's exception becomes
-        the ValidationError of the save (its code when it is an og.ValidationError,
-        1550 otherwise); an exception from ``will_save`` fails the save before
+        ``fn(obj, key, value)`` likewise. A validation hook's og.Error fails the
+        save with its own domain and code; another exception becomes a
+        ValidationError 1550; an exception from ``will_save`` fails the save before
         anything is written and the save re-raises it; other hooks' exceptions
         are re-raised by the call that ran them."""
         for name, fn in hooks.items():

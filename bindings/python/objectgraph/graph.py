@@ -154,9 +154,13 @@ class Observer:
 def _error_for(exc: BaseException, key: Optional[bytes]) -> Optional[int]:
     """A NEW og_error for a validation hook's exception (None if even that fails)."""
     try:
-        code = exc.code if isinstance(exc, Error) and 1550 <= exc.code <= 1680 else ErrorCode.VALIDATION
-        message = (exc.message if isinstance(exc, Error) else str(exc)) or type(exc).__name__
-        return lib.og_error_new(int(code), message.encode("utf-8", "replace"), key)
+        if isinstance(exc, Error) and exc.code:
+            # An og.Error keeps its own domain and code through the save.
+            message = exc.message or type(exc).__name__
+            return lib.og_error_new_in_domain(exc.domain.encode("utf-8", "replace"), int(exc.code),
+                                              message.encode("utf-8", "replace"), key)
+        message = str(exc) or type(exc).__name__
+        return lib.og_error_new(int(ErrorCode.VALIDATION), message.encode("utf-8", "replace"), key)
     except BaseException:  # noqa: BLE001 - the save still fails, with the library's own error
         return None
 
