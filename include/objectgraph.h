@@ -70,6 +70,10 @@ typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
 typedef struct og_undo_manager og_undo_manager;   /* an undo manager (NSUndoManager as a context uses it) */
+typedef struct og_mapping_model og_mapping_model;       /* how one model version maps to another (NSMappingModel) */
+typedef struct og_entity_mapping og_entity_mapping;     /* one entity's part of a mapping model (NSEntityMapping) */
+typedef struct og_property_mapping og_property_mapping; /* one property's value in an entity mapping (NSPropertyMapping) */
+typedef struct og_migration_manager og_migration_manager; /* migrates a store between model versions (NSMigrationManager) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -255,6 +259,16 @@ typedef enum og_change_kind {
     OG_CHANGE_UPDATED = 1,  /* NSUpdatedObjectsKey */
     OG_CHANGE_DELETED = 2   /* NSDeletedObjectsKey */
 } og_change_kind;
+
+/* What an entity mapping does (NSEntityMappingType, with Core Data's numbers). */
+typedef enum og_entity_mapping_kind {
+    OG_ENTITY_MAPPING_UNDEFINED = 0, /* a policy makes the destination objects */
+    OG_ENTITY_MAPPING_CUSTOM = 1,    /* a named custom policy does the work */
+    OG_ENTITY_MAPPING_ADD = 2,       /* the entity is new in the destination: nothing is read */
+    OG_ENTITY_MAPPING_REMOVE = 3,    /* the entity is gone from the destination: nothing is migrated */
+    OG_ENTITY_MAPPING_COPY = 4,      /* the entity is unchanged: objects are copied */
+    OG_ENTITY_MAPPING_TRANSFORM = 5  /* the entity changed: objects go through the property mappings */
+} og_entity_mapping_kind;
 
 /* Callbacks. Each takes the `userdata` given at registration, is called on the
  * thread that runs the context (its owning thread, or its queue inside a
@@ -2043,6 +2057,351 @@ og_status og_object_committed_values(og_object *object, const char *const *keys,
  * Fails with the validation error (code 1570-1680 or 1550, with
  * NSValidationErrorKey). */
 og_status og_object_validate_value(og_object *object, const char *key, const og_value *value, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Mapping models                                                           */
+/* ------------------------------------------------------------------------ */
+/* How the objects of one model version become objects of another
+ * (NSMappingModel): an ordered list of entity mappings, each naming a source
+ * and a destination entity (by name, and by version hash when one is set)
+ * and holding two ordered lists of property mappings. Expressions are the
+ * predicate language's expression text, kept as given and parsed when a
+ * migration runs (docs/c-api.md, "Migration", lists the variables and the
+ * FUNCTION selectors they may use).
+ *
+ * Mapping models, entity mappings and property mappings are shared, never
+ * copied: a mapping appended to a list, or got back from one, is the same
+ * mapping, and a change made through any handle shows through all of them.
+ * Every handle these functions return is NEW: release it with the matching
+ * _release (the mapping lives on in the lists that hold it). String getters
+ * return OWNED strings (og_free), NULL WITHOUT an error for a field that is
+ * not set. Any thread, but not from two threads at once. */
+
+/* A NEW, empty mapping model. */
+og_mapping_model *og_mapping_model_new(void);
+
+/* The mapping Core Data infers between two versions of a model
+ * (inferredMappingModelForSourceModel:destinationModel:error:), NEW.
+ * Entities and properties match by name or renaming identifier. Each
+ * destination entity gets a mapping named IEM_Copy_<source entity> (version
+ * hash unchanged, OG_ENTITY_MAPPING_COPY), IEM_Transform_<source entity>
+ * (changed, OG_ENTITY_MAPPING_TRANSFORM) or IEM_Add_<entity> (new,
+ * OG_ENTITY_MAPPING_ADD, no source); each source entity left over gets
+ * IEM_Remove_<entity> (OG_ENTITY_MAPPING_REMOVE, no destination). A mapping
+ * has one attribute mapping per destination attribute, valued
+ * FUNCTION($source, "valueForKey:", "<source attribute>") or NULL for a new
+ * one, and one relationship mapping per destination relationship. Errors:
+ * OG_ERROR_INFERRED_MAPPING_MODEL when a change cannot be inferred (a new
+ * required attribute without a default, a type its values cannot become),
+ * with user info "reason", "entity" and "property". */
+og_mapping_model *og_mapping_model_infer(const og_model *source, const og_model *destination, og_error **error);
+
+/* A NEW deep copy: its entity and property mappings are new ones. */
+og_mapping_model *og_mapping_model_copy(const og_mapping_model *mapping, og_error **error);
+
+/* The entity mappings, in the order a migration processes them: their number
+ * (0 for an invalid handle), mapping `index` (NEW handle), appending one,
+ * inserting one before `index` (0 to the count), and removing mapping
+ * `index`. OG_ERROR_INVALID_ARGUMENT for an index out of range. */
+size_t og_mapping_model_entity_mapping_count(const og_mapping_model *mapping);
+og_entity_mapping *og_mapping_model_entity_mapping_at(const og_mapping_model *mapping, size_t index, og_error **error);
+og_status og_mapping_model_append_entity_mapping(og_mapping_model *mapping, og_entity_mapping *entity_mapping,
+                                                 og_error **error);
+og_status og_mapping_model_insert_entity_mapping(og_mapping_model *mapping, size_t index, og_entity_mapping *entity_mapping,
+                                                 og_error **error);
+og_status og_mapping_model_remove_entity_mapping_at(og_mapping_model *mapping, size_t index, og_error **error);
+
+/* Releases a mapping model handle. NULL is ignored. */
+void og_mapping_model_release(og_mapping_model *mapping);
+
+/* ---- Entity mappings --------------------------------------------------- */
+
+/* A NEW entity mapping named `name`, of kind OG_ENTITY_MAPPING_UNDEFINED,
+ * with no entities, no expressions and no property mappings. */
+og_entity_mapping *og_entity_mapping_new(const char *name, og_error **error);
+
+/* Releases an entity mapping handle. NULL is ignored. */
+void og_entity_mapping_release(og_entity_mapping *mapping);
+
+/* The name (destinationInstancesForEntityMappingNamed: looks it up). */
+char *og_entity_mapping_name(const og_entity_mapping *mapping, og_error **error);
+og_status og_entity_mapping_set_name(og_entity_mapping *mapping, const char *name, og_error **error);
+
+/* The kind. OG_ERROR_INVALID_ARGUMENT for a value that is not an
+ * og_entity_mapping_kind. */
+og_status og_entity_mapping_kind_of(const og_entity_mapping *mapping, og_entity_mapping_kind *out, og_error **error);
+og_status og_entity_mapping_set_kind(og_entity_mapping *mapping, og_entity_mapping_kind kind, og_error **error);
+
+/* The source and destination entity names; setting NULL clears them. */
+char *og_entity_mapping_source_entity(const og_entity_mapping *mapping, og_error **error);
+og_status og_entity_mapping_set_source_entity(og_entity_mapping *mapping, const char *name, og_error **error);
+char *og_entity_mapping_destination_entity(const og_entity_mapping *mapping, og_error **error);
+og_status og_entity_mapping_set_destination_entity(og_entity_mapping *mapping, const char *name, og_error **error);
+
+/* The entities' version hashes the mapping was made for (32 bytes each; see
+ * og_entity_version_hash). When one is set, a migration checks it and fails
+ * with OG_ERROR_MIGRATION naming the entity when the model's differs. The
+ * getters return OG_NULL (and 32 zero bytes) when none is set; setting NULL
+ * clears it. */
+og_status og_entity_mapping_source_version_hash(const og_entity_mapping *mapping, uint8_t out[32], og_error **error);
+og_status og_entity_mapping_set_source_version_hash(og_entity_mapping *mapping, const uint8_t hash[32], og_error **error);
+og_status og_entity_mapping_destination_version_hash(const og_entity_mapping *mapping, uint8_t out[32], og_error **error);
+og_status og_entity_mapping_set_destination_version_hash(og_entity_mapping *mapping, const uint8_t hash[32],
+                                                         og_error **error);
+
+/* The expression that yields the source objects, usually
+ *   FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:",
+ *         "<entity>", "TRUEPREDICATE"), $manager.sourceContext, NO)
+ * Without one the mapping migrates nothing, as in Core Data. NULL clears. */
+char *og_entity_mapping_source_expression(const og_entity_mapping *mapping, og_error **error);
+og_status og_entity_mapping_set_source_expression(og_entity_mapping *mapping, const char *expression, og_error **error);
+
+/* The name of the registered migration policy (og_register_migration_policy)
+ * that runs the mapping; NULL (or "NSEntityMigrationPolicy") for the default
+ * policy. A mapping of kind OG_ENTITY_MAPPING_CUSTOM must name one. */
+char *og_entity_mapping_policy(const og_entity_mapping *mapping, og_error **error);
+og_status og_entity_mapping_set_policy(og_entity_mapping *mapping, const char *name, og_error **error);
+
+/* User info: the number of entries, key `index` in key order, the value of
+ * `key`, and replacing every entry with `count` pairs (copied). */
+size_t og_entity_mapping_user_info_count(const og_entity_mapping *mapping);
+char *og_entity_mapping_user_info_key_at(const og_entity_mapping *mapping, size_t index, og_error **error);
+char *og_entity_mapping_user_info(const og_entity_mapping *mapping, const char *key, og_error **error);
+og_status og_entity_mapping_set_user_info(og_entity_mapping *mapping, const char *const *keys, const char *const *values,
+                                          size_t count, og_error **error);
+
+/* The attribute mappings, processed in order when a destination object is
+ * made, and the relationship mappings, processed once every object exists:
+ * their number (0 for an invalid handle), mapping `index` (NEW handle),
+ * appending, inserting before `index` (0 to the count) and removing.
+ * OG_ERROR_INVALID_ARGUMENT for an index out of range. */
+size_t og_entity_mapping_attribute_mapping_count(const og_entity_mapping *mapping);
+og_property_mapping *og_entity_mapping_attribute_mapping_at(const og_entity_mapping *mapping, size_t index,
+                                                            og_error **error);
+og_status og_entity_mapping_append_attribute_mapping(og_entity_mapping *mapping, og_property_mapping *property_mapping,
+                                                     og_error **error);
+og_status og_entity_mapping_insert_attribute_mapping(og_entity_mapping *mapping, size_t index,
+                                                     og_property_mapping *property_mapping, og_error **error);
+og_status og_entity_mapping_remove_attribute_mapping_at(og_entity_mapping *mapping, size_t index, og_error **error);
+size_t og_entity_mapping_relationship_mapping_count(const og_entity_mapping *mapping);
+og_property_mapping *og_entity_mapping_relationship_mapping_at(const og_entity_mapping *mapping, size_t index,
+                                                               og_error **error);
+og_status og_entity_mapping_append_relationship_mapping(og_entity_mapping *mapping, og_property_mapping *property_mapping,
+                                                        og_error **error);
+og_status og_entity_mapping_insert_relationship_mapping(og_entity_mapping *mapping, size_t index,
+                                                        og_property_mapping *property_mapping, og_error **error);
+og_status og_entity_mapping_remove_relationship_mapping_at(og_entity_mapping *mapping, size_t index, og_error **error);
+
+/* ---- Property mappings ------------------------------------------------- */
+
+/* A NEW property mapping for the destination property `name`, computed by
+ * `value_expression` (NULL: the property keeps its default value). */
+og_property_mapping *og_property_mapping_new(const char *name, const char *value_expression, og_error **error);
+
+/* Releases a property mapping handle. NULL is ignored. */
+void og_property_mapping_release(og_property_mapping *mapping);
+
+/* The destination property's name, and the value expression (NULL clears). */
+char *og_property_mapping_name(const og_property_mapping *mapping, og_error **error);
+og_status og_property_mapping_set_name(og_property_mapping *mapping, const char *name, og_error **error);
+char *og_property_mapping_value_expression(const og_property_mapping *mapping, og_error **error);
+og_status og_property_mapping_set_value_expression(og_property_mapping *mapping, const char *expression,
+                                                   og_error **error);
+
+/* User info, as for entity mappings. */
+size_t og_property_mapping_user_info_count(const og_property_mapping *mapping);
+char *og_property_mapping_user_info_key_at(const og_property_mapping *mapping, size_t index, og_error **error);
+char *og_property_mapping_user_info(const og_property_mapping *mapping, const char *key, og_error **error);
+og_status og_property_mapping_set_user_info(og_property_mapping *mapping, const char *const *keys,
+                                            const char *const *values, size_t count, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Migration                                                                */
+/* ------------------------------------------------------------------------ */
+/* A migration manager (NSMigrationManager) migrates a store written with its
+ * source model into a store of its destination model, through a mapping
+ * model: it opens the source read-only, runs each entity mapping's policy in
+ * three stages (create the destination objects, then their relationships,
+ * then custom validation), and saves the destination once. A failed or
+ * cancelled migration leaves the source untouched and nothing at the
+ * destination. Errors of a migration: OG_ERROR_MIGRATION (a mapping that
+ * does not fit the models, naming the mapping and the entity; an expression
+ * that fails; objects that fail validation), OG_ERROR_MIGRATION_CANCELLED,
+ * OG_ERROR_MIGRATION_MANAGER_SOURCE_STORE, OG_ERROR_MIGRATION_MANAGER_
+ * DESTINATION_STORE, OG_ERROR_ENTITY_MIGRATION_POLICY (a policy that is not
+ * registered, or a hook that failed without an error),
+ * OG_ERROR_INFERRED_MAPPING_MODEL; an error a policy hook reports comes
+ * through unchanged. */
+
+/* Progress of a migration, from 0 to 1: called on the migrating thread as the
+ * fraction done rises (never with a lower value than before), last with 1 on
+ * success. It may call og_migration_manager_cancel. */
+typedef void (*og_migration_progress_fn)(double fraction, void *userdata);
+
+/* A NEW migration manager from `source` to `destination`. Both models are
+ * validated (OG_ERROR_INVALID_MODEL) and become immutable. */
+og_migration_manager *og_migration_manager_new(og_model *source, og_model *destination, og_error **error);
+
+/* Releases a manager. NULL is ignored. Releasing it from its own policy or
+ * progress callback is safe: the running migration goes on, what the handle
+ * lent becomes invalid, and a later hook of a policy written in C fails the
+ * migration with OG_ERROR_INVALID_HANDLE. */
+void og_migration_manager_release(og_migration_manager *manager);
+
+/* The manager's source and destination models, LENT by the manager (valid
+ * until it is released); NULL for an invalid handle. */
+og_model *og_migration_manager_source_model(const og_migration_manager *manager);
+og_model *og_migration_manager_destination_model(const og_migration_manager *manager);
+
+/* Sets (NULL: removes) the progress callback of the manager's migrations. */
+og_status og_migration_manager_set_progress_callback(og_migration_manager *manager, og_migration_progress_fn callback,
+                                                     void *userdata, og_error **error);
+
+/* migrationProgress: from 0 to 1 while a migration runs, 0 when none does.
+ * 0 for an invalid handle. Any thread. */
+double og_migration_manager_progress(const og_migration_manager *manager);
+
+/* Migrates the store of `source_type` at `source_path` into a store of
+ * `destination_type` at `destination_path`
+ * (migrateStoreFromURL:type:options:withMappingModel:toDestinationURL:
+ * destinationType:destinationOptions:error:). A type NULL is "SQLite"; the
+ * options are NULL or OG_VALUE_DICTIONARY values with the keys of
+ * og_coordinator_add_store_with_options. `mapping` NULL: the inferred one
+ * (og_mapping_model_infer). A new destination keeps the source's metadata
+ * (its NSStoreUUID and custom keys) with the destination model's version
+ * hashes; it is built beside `destination_path` and moved there only when
+ * complete. An existing destination receives the new objects in one save.
+ * Runs on the calling thread, which policy hooks and the progress callback
+ * run on too; one migration per manager at a time (OG_ERROR_INVALID_ARGUMENT
+ * for a second). Errors: those listed above. */
+og_status og_migration_manager_migrate(og_migration_manager *manager, const char *source_path, const char *source_type,
+                                       const og_value *source_options, og_mapping_model *mapping,
+                                       const char *destination_path, const char *destination_type,
+                                       const og_value *destination_options, og_error **error);
+
+/* cancelMigrationWithError: makes the running migration stop at its next step
+ * and fail with a copy of `reason`, or OG_ERROR_MIGRATION_CANCELLED when
+ * `reason` is NULL; nothing is left at the destination. Any thread; without
+ * a running migration it does nothing. */
+og_status og_migration_manager_cancel(og_migration_manager *manager, const og_error *reason, og_error **error);
+
+/* The calls below serve policy hooks: they work only while
+ * og_migration_manager_migrate runs, from its thread (else
+ * OG_ERROR_INVALID_ARGUMENT, or OG_ERROR_WRONG_THREAD from another thread).
+ * Contexts, entity mappings and objects they lend, and those lent to hooks,
+ * stay valid until og_migration_manager_migrate returns. */
+
+/* The contexts the migration reads the source from and writes the
+ * destination into (sourceContext, destinationContext), LENT by the manager.
+ * Their objects are lent by them as by any context. */
+og_context *og_migration_manager_source_context(og_migration_manager *manager, og_error **error);
+og_context *og_migration_manager_destination_context(og_migration_manager *manager, og_error **error);
+
+/* associateSourceInstance:withDestinationInstance:forEntityMapping: records
+ * that `destination` was made from `source` by `mapping` (the relationship
+ * stage and the lookups below read these records). A hook that makes
+ * destination objects itself must associate them. */
+og_status og_migration_manager_associate(og_migration_manager *manager, og_object *source, og_object *destination,
+                                         const og_entity_mapping *mapping, og_error **error);
+
+/* destinationInstancesForEntityMappingNamed:sourceInstances: the destination
+ * objects the mapping named `mapping_name` made from the `count` source
+ * objects in `sources` (NULL with count 0: every one it made), as NEW
+ * results whose objects the destination context lends; and
+ * sourceInstancesForEntityMappingNamed:destinationInstances: the reverse,
+ * objects of the source context. OG_ERROR_INVALID_ARGUMENT for a name the
+ * mapping model lacks. */
+og_results *og_migration_manager_destination_instances(og_migration_manager *manager, const char *mapping_name,
+                                                       og_object *const *sources, size_t count, og_error **error);
+og_results *og_migration_manager_source_instances(og_migration_manager *manager, const char *mapping_name,
+                                                  og_object *const *destinations, size_t count, og_error **error);
+
+/* What the default policy does, for a hook that adds to it: one destination
+ * object made from `source` through the attribute mappings and associated
+ * with it; and the relationships of `destination` set from the relationship
+ * mappings. */
+og_status og_migration_manager_create_default_destination(og_migration_manager *manager, og_object *source,
+                                                          const og_entity_mapping *mapping, og_error **error);
+og_status og_migration_manager_create_default_relationships(og_migration_manager *manager, og_object *destination,
+                                                            const og_entity_mapping *mapping, og_error **error);
+
+/* ---- Migration policies written in C ------------------------------------ */
+
+/* The hooks of an entity migration policy (NSEntityMigrationPolicy). Each gets
+ * the manager and the entity mapping (LENT until the migration ends), and
+ * create_destination_instances a source object, create_relationships a
+ * destination object (each LENT by its context). Return OG_OK to go on. To
+ * stop the migration, return OG_ERROR and optionally store an error made with
+ * og_error_new in *error (the library takes it over): the migration fails
+ * with that error unchanged, or with OG_ERROR_ENTITY_MIGRATION_POLICY
+ * without one. Hooks run on the migrating thread and may call back into the
+ * library (the og_migration_manager_ calls above, the contexts, objects). */
+typedef og_status (*og_migration_stage_fn)(og_migration_manager *manager, og_entity_mapping *mapping, og_error **error,
+                                           void *userdata);
+typedef og_status (*og_migration_object_fn)(og_migration_manager *manager, og_object *object, og_entity_mapping *mapping,
+                                            og_error **error, void *userdata);
+
+/* A policy as a table of hooks; a NULL hook does what the default policy
+ * does. In the order a migration calls them, per entity mapping: begin, then
+ * create_destination_instances per source object (default: one object from
+ * the attribute mappings, associated with its source), end_instance_creation;
+ * once every mapping made its objects, create_relationships per destination
+ * object (default: the relationship mappings), end_relationship_creation; last
+ * perform_custom_validation and end_entity_mapping. `release` (may be NULL)
+ * is called with `userdata` once the policy is unregistered or replaced and
+ * no migration uses it. */
+typedef struct og_migration_policy_callbacks {
+    void *userdata;
+    og_migration_stage_fn begin_entity_mapping;
+    og_migration_object_fn create_destination_instances;
+    og_migration_stage_fn end_instance_creation;
+    og_migration_object_fn create_relationships;
+    og_migration_stage_fn end_relationship_creation;
+    og_migration_stage_fn perform_custom_validation;
+    og_migration_stage_fn end_entity_mapping;
+    void (*release)(void *userdata);
+} og_migration_policy_callbacks;
+
+/* Registers the policy that entity mappings name with
+ * og_entity_mapping_set_policy; the table is copied. Registering a name again
+ * replaces its table. Policies serve every migration of the process, the
+ * automatic ones of og_coordinator_add_store_with_options included.
+ * OG_ERROR_INVALID_ARGUMENT for an empty name, "NSEntityMigrationPolicy" or
+ * a NULL table. Any thread. */
+og_status og_register_migration_policy(const char *name, const og_migration_policy_callbacks *callbacks,
+                                       og_error **error);
+
+/* Unregisters a policy; a mapping that names it then fails with
+ * OG_ERROR_ENTITY_MIGRATION_POLICY. OG_ERROR_INVALID_ARGUMENT when no policy
+ * of that name is registered. */
+og_status og_unregister_migration_policy(const char *name, og_error **error);
+
+/* ---- Automatic migration when a store is added ------------------------- */
+
+/* Store option keys for og_coordinator_add_store_with_options (bool values):
+ * migrate a store written with another version of the model before it opens,
+ * and infer the mapping when no mapping model fits. */
+#define OG_OPTION_MIGRATE_AUTOMATICALLY "NSMigratePersistentStoresAutomaticallyOption"
+#define OG_OPTION_INFER_MAPPING_MODEL "NSInferMappingModelAutomaticallyOption"
+
+/* A NEW coordinator over `model`, as og_coordinator_new, that knows other
+ * versions of the model and mapping models between versions (they play the
+ * part of Core Data's bundle search). When a store is added with
+ * OG_OPTION_MIGRATE_AUTOMATICALLY and its version hashes differ from the
+ * model's, its source model is the one the store keeps, else the one of
+ * `models` whose hashes match (else OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL);
+ * the mapping is one of `mappings` made for the two models (naming every
+ * entity of both, with matching version hashes where it records them), else
+ * the inferred one with OG_OPTION_INFER_MAPPING_MODEL (else
+ * OG_ERROR_MIGRATION_MISSING_MAPPING_MODEL, or OG_ERROR_INFERRED_MAPPING_MODEL
+ * when inference fails). Several steps through the versions are taken when
+ * needed. The store is migrated in place and keeps its UUID; on failure its
+ * file is left as it was. Without the option such a store is
+ * OG_ERROR_STORE_INCOMPATIBLE_VERSION. The coordinator shares `mappings`
+ * (it does not copy them); the handles stay the caller's. */
+og_coordinator *og_coordinator_new_with_versions(og_model *model, og_model *const *models, size_t model_count,
+                                                 og_mapping_model *const *mappings, size_t mapping_count,
+                                                 og_error **error);
 
 #ifdef __cplusplus
 }

@@ -73,6 +73,7 @@ static void fz_begin(fz_state *f, const char *name);
 static void fz_commit(fz_state *f);
 static void fz_end(fz_state *f);
 static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
+static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
 
 /* Callbacks: accept or refuse at random (fz_refuse), never call back in. */
 static volatile int fz_refuse;
@@ -91,6 +92,17 @@ static void fz_stub_og_notification_fn(const og_notification *notification, void
     (void)notification; (void)user;
 }
 static void fz_stub_og_sql_log_fn(int level, const char *message, void *user) { (void)level; (void)message; (void)user; }
+static void fz_stub_og_migration_progress_fn(double fraction, void *user) { (void)fraction; (void)user; }
+static og_status fz_stub_og_migration_stage_fn(og_migration_manager *manager, og_entity_mapping *mapping, og_error **error,
+                                               void *user) {
+    (void)manager; (void)mapping; (void)error; (void)user;
+    return fz_refuse ? OG_ERROR : OG_OK;
+}
+static og_status fz_stub_og_migration_object_fn(og_migration_manager *manager, og_object *object, og_entity_mapping *mapping,
+                                                og_error **error, void *user) {
+    (void)manager; (void)object; (void)mapping; (void)error; (void)user;
+    return fz_refuse ? OG_ERROR : OG_OK;
+}
 
 #include "abi_calls.h"
 
@@ -383,6 +395,26 @@ static const og_atomic_store_callbacks *fz_callbacks(fz_state *f) {
         table.userdata = &fz_userdata;
     }
     fz_argf(f, "callbacks(mode %d%s)", fz_callback_mode, r > 2 ? "" : ", empty");
+    return &table;
+}
+
+/* ---- migration policy callbacks --------------------------------------- */
+
+/* A policy table with each hook a stub or NULL (the default behaviour). */
+static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f) {
+    static og_migration_policy_callbacks table;
+    if (fz_chance(f, 10)) { fz_arg(f, "NULL"); return NULL; }
+    memset(&table, 0, sizeof table);
+    table.userdata = &fz_userdata;
+    if (fz_chance(f, 50)) table.begin_entity_mapping = fz_stub_og_migration_stage_fn;
+    if (fz_chance(f, 50)) table.create_destination_instances = fz_stub_og_migration_object_fn;
+    if (fz_chance(f, 50)) table.end_instance_creation = fz_stub_og_migration_stage_fn;
+    if (fz_chance(f, 50)) table.create_relationships = fz_stub_og_migration_object_fn;
+    if (fz_chance(f, 50)) table.end_relationship_creation = fz_stub_og_migration_stage_fn;
+    if (fz_chance(f, 50)) table.perform_custom_validation = fz_stub_og_migration_stage_fn;
+    if (fz_chance(f, 50)) table.end_entity_mapping = fz_stub_og_migration_stage_fn;
+    table.release = fz_chance(f, 50) ? fz_release : NULL;
+    fz_arg(f, "policy callbacks");
     return &table;
 }
 

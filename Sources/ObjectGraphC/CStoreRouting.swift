@@ -7,7 +7,7 @@ import ObjectGraph
 // og_fetch_request_set_affected_stores: several stores on one coordinator.
 
 /// An og_value dictionary (or NULL) as the property-list dictionary stores take.
-private func plistDictionary(_ v: OpaquePointer?, _ what: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
+func plistDictionary(_ v: OpaquePointer?, _ what: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
     guard v != nil else { return [:] }
     guard case .dictionary(let d)? = try plist(try handles.get(v, ValueBox.self).content, what) else {
         throw .invalidArgument("\(what) must be an OG_VALUE_DICTIONARY value")

@@ -21,6 +21,8 @@ from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSIO
 from .context import Context, Notification, Observer
 from .coordinator import (
     IGNORE_VERSIONING_OPTION,
+    INFER_MAPPING_OPTION,
+    MIGRATE_AUTOMATICALLY_OPTION,
     READ_ONLY_OPTION,
     SQLITE_ANALYZE_OPTION,
     SQLITE_MANUAL_VACUUM_OPTION,
@@ -59,6 +61,15 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
+from .migration import (
+    EntityMapping,
+    EntityMigrationPolicy,
+    MappingModel,
+    MigrationManager,
+    PropertyMapping,
+    register_migration_policy,
+    unregister_migration_policy,
+)
 from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
@@ -88,19 +99,25 @@ __all__ = [
     "DOMAIN_OBJECTGRAPH",
     "DOMAIN_SQLITE",
     "Entity",
+    "EntityMapping",
+    "EntityMigrationPolicy",
     "Error",
     "ErrorCode",
     "Expression",
     "FetchRequest",
     "FetchRequestTemplate",
+    "INFER_MAPPING_OPTION",
     "IncompatibleStoreError",
     "InvalidHandleError",
     "LibraryNotFoundError",
+    "MIGRATE_AUTOMATICALLY_OPTION",
     "ManagedObject",
+    "MappingModel",
     "MergeConflict",
     "MergeConflictError",
     "MergePolicy",
     "MigrationError",
+    "MigrationManager",
     "Model",
     "ModelError",
     "ObjectID",
@@ -112,6 +129,7 @@ __all__ = [
     "PredicateVariableError",
     "Property",
     "PropertyKind",
+    "PropertyMapping",
     "RelatedSet",
     "Relationship",
     "FetchedProperty",
@@ -127,7 +145,9 @@ __all__ = [
     "WrongThreadError",
     "library_path",
     "register_atomic_store_type",
+    "register_migration_policy",
     "unregister_store_type",
+    "unregister_migration_policy",
     "library_version",
     "set_sql_debug",
     "sql_debug_level",

@@ -85,6 +85,9 @@ VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _p(_v), _v)
 VALUE_VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _s, _v, _p(_v), _v)
 NOTIFICATION_FN = ctypes.CFUNCTYPE(None, _v, _v)
 SQL_LOG_FN = ctypes.CFUNCTYPE(None, _i, _s, _v)
+MIGRATION_PROGRESS_FN = ctypes.CFUNCTYPE(None, _d, _v)
+MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
+MIGRATION_OBJECT_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _p(_v), _v)
 
 _SIGNATURES = {
     # Library
@@ -530,6 +533,79 @@ _SIGNATURES = {
     "og_undo_manager_disable_registration": (_i, [_v, _err]),
     "og_undo_manager_enable_registration": (_i, [_v, _err]),
     "og_undo_manager_is_registration_enabled": (_b, [_v]),
+    # Mapping models
+    "og_mapping_model_new": (_v, []),
+    "og_mapping_model_infer": (_v, [_v, _v, _err]),
+    "og_mapping_model_copy": (_v, [_v, _err]),
+    "og_mapping_model_entity_mapping_count": (_z, [_v]),
+    "og_mapping_model_entity_mapping_at": (_v, [_v, _z, _err]),
+    "og_mapping_model_append_entity_mapping": (_i, [_v, _v, _err]),
+    "og_mapping_model_insert_entity_mapping": (_i, [_v, _z, _v, _err]),
+    "og_mapping_model_remove_entity_mapping_at": (_i, [_v, _z, _err]),
+    "og_mapping_model_release": (None, [_v]),
+    # Entity mappings
+    "og_entity_mapping_new": (_v, [_s, _err]),
+    "og_entity_mapping_release": (None, [_v]),
+    "og_entity_mapping_name": (_v, [_v, _err]),
+    "og_entity_mapping_set_name": (_i, [_v, _s, _err]),
+    "og_entity_mapping_kind_of": (_i, [_v, _p(_i), _err]),
+    "og_entity_mapping_set_kind": (_i, [_v, _i, _err]),
+    "og_entity_mapping_source_entity": (_v, [_v, _err]),
+    "og_entity_mapping_set_source_entity": (_i, [_v, _s, _err]),
+    "og_entity_mapping_destination_entity": (_v, [_v, _err]),
+    "og_entity_mapping_set_destination_entity": (_i, [_v, _s, _err]),
+    "og_entity_mapping_source_version_hash": (_i, [_v, _v, _err]),
+    "og_entity_mapping_set_source_version_hash": (_i, [_v, _v, _err]),
+    "og_entity_mapping_destination_version_hash": (_i, [_v, _v, _err]),
+    "og_entity_mapping_set_destination_version_hash": (_i, [_v, _v, _err]),
+    "og_entity_mapping_source_expression": (_v, [_v, _err]),
+    "og_entity_mapping_set_source_expression": (_i, [_v, _s, _err]),
+    "og_entity_mapping_policy": (_v, [_v, _err]),
+    "og_entity_mapping_set_policy": (_i, [_v, _s, _err]),
+    "og_entity_mapping_user_info_count": (_z, [_v]),
+    "og_entity_mapping_user_info_key_at": (_v, [_v, _z, _err]),
+    "og_entity_mapping_user_info": (_v, [_v, _s, _err]),
+    "og_entity_mapping_set_user_info": (_i, [_v, _p(_s), _p(_s), _z, _err]),
+    "og_entity_mapping_attribute_mapping_count": (_z, [_v]),
+    "og_entity_mapping_attribute_mapping_at": (_v, [_v, _z, _err]),
+    "og_entity_mapping_append_attribute_mapping": (_i, [_v, _v, _err]),
+    "og_entity_mapping_insert_attribute_mapping": (_i, [_v, _z, _v, _err]),
+    "og_entity_mapping_remove_attribute_mapping_at": (_i, [_v, _z, _err]),
+    "og_entity_mapping_relationship_mapping_count": (_z, [_v]),
+    "og_entity_mapping_relationship_mapping_at": (_v, [_v, _z, _err]),
+    "og_entity_mapping_append_relationship_mapping": (_i, [_v, _v, _err]),
+    "og_entity_mapping_insert_relationship_mapping": (_i, [_v, _z, _v, _err]),
+    "og_entity_mapping_remove_relationship_mapping_at": (_i, [_v, _z, _err]),
+    # Property mappings
+    "og_property_mapping_new": (_v, [_s, _s, _err]),
+    "og_property_mapping_release": (None, [_v]),
+    "og_property_mapping_name": (_v, [_v, _err]),
+    "og_property_mapping_set_name": (_i, [_v, _s, _err]),
+    "og_property_mapping_value_expression": (_v, [_v, _err]),
+    "og_property_mapping_set_value_expression": (_i, [_v, _s, _err]),
+    "og_property_mapping_user_info_count": (_z, [_v]),
+    "og_property_mapping_user_info_key_at": (_v, [_v, _z, _err]),
+    "og_property_mapping_user_info": (_v, [_v, _s, _err]),
+    "og_property_mapping_set_user_info": (_i, [_v, _p(_s), _p(_s), _z, _err]),
+    # Migration
+    "og_migration_manager_new": (_v, [_v, _v, _err]),
+    "og_migration_manager_release": (None, [_v]),
+    "og_migration_manager_source_model": (_v, [_v]),
+    "og_migration_manager_destination_model": (_v, [_v]),
+    "og_migration_manager_set_progress_callback": (_i, [_v, MIGRATION_PROGRESS_FN, _v, _err]),
+    "og_migration_manager_progress": (_d, [_v]),
+    "og_migration_manager_migrate": (_i, [_v, _s, _s, _v, _v, _s, _s, _v, _err]),
+    "og_migration_manager_cancel": (_i, [_v, _v, _err]),
+    "og_migration_manager_source_context": (_v, [_v, _err]),
+    "og_migration_manager_destination_context": (_v, [_v, _err]),
+    "og_migration_manager_associate": (_i, [_v, _v, _v, _v, _err]),
+    "og_migration_manager_destination_instances": (_v, [_v, _s, _p(_v), _z, _err]),
+    "og_migration_manager_source_instances": (_v, [_v, _s, _p(_v), _z, _err]),
+    "og_migration_manager_create_default_destination": (_i, [_v, _v, _v, _err]),
+    "og_migration_manager_create_default_relationships": (_i, [_v, _v, _v, _err]),
+    "og_register_migration_policy": (_i, [_s, _v, _err]),
+    "og_unregister_migration_policy": (_i, [_s, _err]),
+    "og_coordinator_new_with_versions": (_v, [_v, _p(_v), _z, _p(_v), _z, _err]),
 }
 
 

@@ -42,6 +42,9 @@ class Context(OwnedHandle):
     """A managed object context over a coordinator: insert, change, delete,
     fetch and save objects. Close it (or use ``with``) to release it."""
 
+    # True for a context the library lends (a migration's), which is never released here.
+    _lent = False
+
     def __init__(self, coordinator: Optional[Coordinator] = None, concurrency: str = "confinement", *,
                  parent: Optional["Context"] = None) -> None:
         """Give exactly one of ``coordinator`` (a root context) and ``parent``
@@ -74,6 +77,20 @@ class Context(OwnedHandle):
             else:
                 handle = check_handle(
                     lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+        self._setup(handle, coordinator, parent)
+        if concurrency != "confinement":
+            _graph._queue_contexts.add(self)
+
+    @classmethod
+    def _borrow(cls, handle: int, coordinator: Coordinator) -> "Context":
+        """A wrapper for a context the library lends (a migration's): never
+        released from here. ``coordinator`` gives the layouts of its model."""
+        context = cls.__new__(cls)
+        context._lent = True
+        context._setup(handle, coordinator, None)
+        return context
+
+    def _setup(self, handle: int, coordinator: Coordinator, parent: Optional["Context"]) -> None:
         # A child keeps its parent's wrapper (and so its hooks and observers) alive.
         self._parent = parent
         # Exceptions raised by callbacks, re-raised by the next context call.
@@ -102,8 +119,6 @@ class Context(OwnedHandle):
         self._undo_manager: Optional[UndoManager] = None
         self._h = handle
         self._closed = False
-        if concurrency != "confinement":
-            _graph._queue_contexts.add(self)
 
     @property
     def coordinator(self) -> Coordinator:
@@ -805,7 +820,8 @@ class Context(OwnedHandle):
         for columns in list(self._columns):
             columns.detach()
         self._counter = None
-        lib.og_context_release(self._h)  # waits for blocks queued with perform
+        if not self._lent:
+            lib.og_context_release(self._h)  # waits for blocks queued with perform
         self._objects.clear()
         if self._undo_manager is not None:
             self._undo_manager._contexts.discard(self)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Callable, Dict, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
@@ -13,9 +13,12 @@ from .errors import Error, ErrorCode, make_error
 from .model import Model
 from .values import take_value, to_value
 
+if TYPE_CHECKING:
+    from .migration import MappingModel
+
 __all__ = ["Coordinator", "Store", "register_atomic_store_type", "unregister_store_type", "READ_ONLY_OPTION",
            "TIMEOUT_OPTION", "SQLITE_PRAGMAS_OPTION", "SQLITE_ANALYZE_OPTION", "SQLITE_MANUAL_VACUUM_OPTION",
-           "IGNORE_VERSIONING_OPTION"]
+           "IGNORE_VERSIONING_OPTION", "MIGRATE_AUTOMATICALLY_OPTION", "INFER_MAPPING_OPTION"]
 
 _LOAD = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p),
                          ctypes.POINTER(ctypes.c_size_t))
@@ -112,17 +115,21 @@ SQLITE_PRAGMAS_OPTION = "NSSQLitePragmasOption"
 SQLITE_ANALYZE_OPTION = "NSSQLiteAnalyzeOption"
 SQLITE_MANUAL_VACUUM_OPTION = "NSSQLiteManualVacuumOption"
 IGNORE_VERSIONING_OPTION = "NSIgnorePersistentStoreVersioningOption"
+MIGRATE_AUTOMATICALLY_OPTION = "NSMigratePersistentStoresAutomaticallyOption"
+INFER_MAPPING_OPTION = "NSInferMappingModelAutomaticallyOption"
 
 
 def _store_options(options: Optional[Mapping[str, Any]], read_only: Optional[bool], timeout: Optional[float],
                    pragmas: Optional[Mapping[str, Any]], analyze: Optional[bool], vacuum: Optional[bool],
-                   ignore_versioning: Optional[bool]) -> Optional[Dict[str, Any]]:
+                   ignore_versioning: Optional[bool], migrate: Optional[bool] = None,
+                   infer: Optional[bool] = None) -> Optional[Dict[str, Any]]:
     """The options dictionary the library takes: ``options`` (Core Data's key
     names) with the keyword arguments that were given laid over it; None when
     nothing was given."""
     result: Dict[str, Any] = dict(options or {})
     for key, value in ((READ_ONLY_OPTION, read_only), (SQLITE_ANALYZE_OPTION, analyze),
-                       (SQLITE_MANUAL_VACUUM_OPTION, vacuum), (IGNORE_VERSIONING_OPTION, ignore_versioning)):
+                       (SQLITE_MANUAL_VACUUM_OPTION, vacuum), (IGNORE_VERSIONING_OPTION, ignore_versioning),
+                       (MIGRATE_AUTOMATICALLY_OPTION, migrate), (INFER_MAPPING_OPTION, infer)):
         if value is not None:
             result[key] = bool(value)
     if timeout is not None:
@@ -186,10 +193,35 @@ class Coordinator(OwnedHandle):
     """Connects a model to persistent stores. Creating one validates the model
     and makes it immutable."""
 
-    def __init__(self, model: Model) -> None:
+    def __init__(self, model: Model, models: Iterable[Model] = (), mappings: Iterable["MappingModel"] = ()) -> None:
+        """``models`` lists other versions of the model and ``mappings`` mapping
+        models between versions: where automatic migration (``add_store(...,
+        migrate_automatically=True)``) looks for a store's source model and its
+        mapping, as Core Data searches the app's bundle. The mapping models are
+        shared: a later change to one shows here."""
+        from .migration import MappingModel
+
+        versions = list(models)
+        maps = list(mappings)
+        for m in versions:
+            if not isinstance(m, Model):
+                raise make_error(f"models must hold Model objects, not {type(m).__name__}", ErrorCode.INVALID_ARGUMENT)
+        for mm in maps:
+            if not isinstance(mm, MappingModel):
+                raise make_error(f"mappings must hold MappingModel objects, not {type(mm).__name__}",
+                                 ErrorCode.INVALID_ARGUMENT)
         err = ctypes.c_void_p()
-        handle = check_handle(lib.og_coordinator_new(model._h, ctypes.byref(err)), err)
+        if versions or maps:
+            model_array = (ctypes.c_void_p * max(1, len(versions)))(*[m._h for m in versions])
+            mapping_array = (ctypes.c_void_p * max(1, len(maps)))(*[mm._h for mm in maps])
+            handle = check_handle(lib.og_coordinator_new_with_versions(model._h, model_array, len(versions), mapping_array,
+                                                                       len(maps), ctypes.byref(err)), err)
+        else:
+            handle = check_handle(lib.og_coordinator_new(model._h, ctypes.byref(err)), err)
         self._model = model
+        # Kept alive with the coordinator, which uses them when a store is added.
+        self._versions = versions
+        self._mappings = maps
         self._stores: List[Store] = []
         self._h = handle
         self._closed = False
@@ -206,7 +238,8 @@ class Coordinator(OwnedHandle):
     def add_store(self, type: str, path: Optional[PathLike] = None, configuration: Optional[str] = None,
                   read_only: bool = False, timeout: Optional[float] = None, pragmas: Optional[Mapping[str, Any]] = None,
                   analyze: bool = False, vacuum: bool = False, ignore_versioning: bool = False,
-                  options: Optional[Mapping[str, Any]] = None) -> Store:
+                  options: Optional[Mapping[str, Any]] = None, *, migrate_automatically: bool = False,
+                  infer_mapping_automatically: bool = False) -> Store:
         """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
         (a file), "Binary" (an atomic store in one file), "InMemory" (kept in
         memory only; no path needed), or a type registered with
@@ -221,11 +254,22 @@ class Coordinator(OwnedHandle):
         pragma name -> value, e.g. ``{"journal_mode": "DELETE"}``), ``analyze``
         and ``vacuum`` (run when the store is added), ``ignore_versioning``
         (open a store whose version hashes differ, while its tables fit), and
-        ``options`` for any option by Core Data's key name."""
+        ``options`` for any option by Core Data's key name.
+
+        ``migrate_automatically`` migrates a store written with another version
+        of the model before it opens (MIGRATE_AUTOMATICALLY_OPTION): its source
+        model is the one the store keeps, else one of the coordinator's
+        ``models``; its mapping one of the coordinator's ``mappings``, else the
+        inferred one with ``infer_mapping_automatically`` (INFER_MAPPING_OPTION).
+        The store is migrated in place and keeps its UUID. Raises
+        MigrationError 134130 (no source model), 134140 (no mapping) or 134190
+        (inference failed), leaving the file as it was; without the option
+        such a store raises IncompatibleStoreError 134100."""
         err = ctypes.c_void_p()
         raw_path = None if path is None else encode(path, "a store path")
         merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
-                                ignore_versioning or None)
+                                ignore_versioning or None, migrate_automatically or None,
+                                infer_mapping_automatically or None)
         boxed = _boxed(merged)
         try:
             if configuration is None and boxed is None:
@@ -239,6 +283,10 @@ class Coordinator(OwnedHandle):
         finally:
             if boxed:
                 lib.og_value_release(boxed)
+            # Policies of an automatic migration saw its manager and contexts: done with them now.
+            from .migration import _forget_automatic
+
+            _forget_automatic()
         store = Store(self, check_handle(handle, err))
         self._stores.append(store)
         return store

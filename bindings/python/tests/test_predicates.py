@@ -58,7 +58,8 @@ def test_case_table(case: Dict[str, Any]) -> None:
             og.Predicate(case["format"], *args)
         return
     predicate = og.Predicate(case["format"], *args)
-    assert predicate.format == case["canonical"]
+    if "canonical" in case:
+        assert predicate.format == case["canonical"]
     assert og.Predicate(predicate.format) == predicate
     obj = plain(case.get("object", {}))
     variables = plain(case.get("variables", {}))
