@@ -2017,6 +2017,19 @@ og_status og_object_set_object(og_object *object, const char *key, og_object *de
 og_results *og_object_get_related(og_object *object, const char *key, og_error **error);
 og_status og_object_add_related(og_object *object, const char *key, og_object *destination, og_error **error);
 og_status og_object_remove_related(og_object *object, const char *key, og_object *destination, og_error **error);
+/* Ordered to-many relationships (mutableOrderedSetValueForKey:): the results of
+ * og_object_get_related are then in order. Insert puts `destination` at
+ * `index` (0...count), moving it there when it is a member already; remove takes
+ * out the member at `index`. On an unordered relationship insert adds and the
+ * index is only checked. An index out of range: OG_ERROR_INVALID_ARGUMENT. */
+og_status og_object_insert_related_at(og_object *object, const char *key, og_object *destination, size_t index,
+                                      og_error **error);
+og_status og_object_remove_related_at(og_object *object, const char *key, size_t index, og_error **error);
+/* Makes `destinations` the whole contents of a to-many relationship, in this
+ * order when it is ordered (assigning the same members in a new order reorders
+ * them); members left out lose their inverse. */
+og_status og_object_set_related(og_object *object, const char *key, og_object *const *destinations, size_t count,
+                                og_error **error);
 
 /* isFault: whether the object's values are not loaded yet. */
 og_status og_object_is_fault(const og_object *object, bool *out, og_error **error);

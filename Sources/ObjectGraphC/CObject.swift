@@ -359,6 +359,46 @@ public func og_object_add_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>
     }
 }
 
+@_cdecl("og_object_insert_related_at")
+public func og_object_insert_related_at(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ d: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let destination = try object(d)
+        let members = try x.objects(forKey: k)
+        let count = members.contains { $0 === destination } ? members.count - 1 : members.count
+        guard index >= 0, index <= count else { throw .invalidArgument("index \(index) is out of range for '\(k)' (0...\(count))") }
+        try x.insertObject(destination, at: index, forKey: k)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_remove_related_at")
+public func og_object_remove_related_at(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ index: Int, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let members = try x.objects(forKey: k)
+        guard index >= 0, index < members.count else {
+            throw .invalidArgument("index \(index) is out of range for '\(k)' (\(members.count) member\(members.count == 1 ? "" : "s"))")
+        }
+        try x.removeObject(members[index], forKey: k)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_set_related")
+public func og_object_set_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ list: UnsafePointer<OpaquePointer?>?, _ count: Int,
+                                  _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let k = try key(k)
+        let destinations = try boxes(list, count, ObjectBox.self, "the destinations").map(\.object)
+        try x.setObjects(destinations, forKey: k)
+        return OG_OK
+    }
+}
+
 @_cdecl("og_object_remove_related")
 public func og_object_remove_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ d: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in

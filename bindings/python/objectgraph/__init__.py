@@ -72,7 +72,7 @@ from .migration import (
 )
 from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
-from .objects import ManagedObject, RelatedSet
+from .objects import ManagedObject, RelatedOrderedSet, RelatedSet
 from .predicate import Predicate
 from .sqldebug import set_sql_debug, sql_debug_level
 from .undo import UndoManager
@@ -130,6 +130,7 @@ __all__ = [
     "Property",
     "PropertyKind",
     "PropertyMapping",
+    "RelatedOrderedSet",
     "RelatedSet",
     "Relationship",
     "FetchedProperty",

@@ -19,6 +19,7 @@ DOUBLE = 1  # og_object_get/set_double_at
 VALUE = 2  # og_object_get/set_value_at (booleans, strings, dates, ...)
 TO_ONE = 3  # og_object_get/set_object
 TO_MANY = 4  # og_object_get_related / add / remove
+ORDERED = 5  # an ordered to-many: the same calls, and by index
 
 _INTEGERS = (AttributeType.INTEGER16, AttributeType.INTEGER32, AttributeType.INTEGER64)
 _REALS = (AttributeType.DOUBLE, AttributeType.FLOAT)
@@ -50,7 +51,7 @@ class Layout:
                 access = INT if kind in _INTEGERS else DOUBLE if kind in _REALS else VALUE
                 self.slots[prop.name] = Slot(prop.name, index, access, kind)
             elif isinstance(prop, Relationship):
-                access = TO_MANY if prop.to_many else TO_ONE
+                access = (ORDERED if prop.ordered else TO_MANY) if prop.to_many else TO_ONE
                 self.slots[prop.name] = Slot(prop.name, index, access, None)
 
 

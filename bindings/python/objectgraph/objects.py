@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .context import Context
     from .model import Entity
 
-__all__ = ["ManagedObject", "RelatedSet"]
+__all__ = ["ManagedObject", "RelatedSet", "RelatedOrderedSet"]
 
 _byref = ctypes.byref
 _c_int64 = ctypes.c_int64
@@ -172,6 +172,8 @@ class ManagedObject:
             status = lib.og_object_get_object(self._h, slot.key, _byref(out), _byref(err))
             if self._settle(status, err) == OK and out.value:
                 return self._context._wrap(out.value)
+        elif access == _layout.ORDERED:
+            return RelatedOrderedSet(self, slot)
         else:
             return RelatedSet(self, slot)
         self._settle(status, err)
@@ -181,8 +183,9 @@ class ManagedObject:
         access = slot.access
         handle = self._h
         err = _c_void_p()
-        if access == _layout.TO_MANY:
-            RelatedSet(self, slot)._replace(value)
+        if access == _layout.TO_MANY or access == _layout.ORDERED:
+            # The members, and their order for an ordered relationship, in one call.
+            self._set_related(slot.key, list(value or []))
             return
         if access == _layout.TO_ONE:
             status = lib.og_object_set_object(handle, slot.key, _target(value), _byref(err))
@@ -441,6 +444,19 @@ class ManagedObject:
         err = _c_void_p()
         self._settle(lib.og_object_remove_related(self._h, key, _target(other), _byref(err)), err)
 
+    def _insert_related_at(self, key: bytes, other: "ManagedObject", index: int) -> None:
+        err = _c_void_p()
+        self._settle(lib.og_object_insert_related_at(self._h, key, _target(other), index, _byref(err)), err)
+
+    def _remove_related_at(self, key: bytes, index: int) -> None:
+        err = _c_void_p()
+        self._settle(lib.og_object_remove_related_at(self._h, key, index, _byref(err)), err)
+
+    def _set_related(self, key: bytes, others: List["ManagedObject"]) -> None:
+        handles = (_c_void_p * max(len(others), 1))(*[_target(o) for o in others])
+        err = _c_void_p()
+        self._settle(lib.og_object_set_related(self._h, key, handles, len(others), _byref(err)), err)
+
 
 def class_for(layout: _layout.Layout) -> type:
     """The ManagedObject subclass for an entity: one property per attribute or
@@ -573,6 +589,70 @@ class RelatedSet(MutableSet):  # type: ignore[type-arg]
 
     def __repr__(self) -> str:
         try:
-            return f"RelatedSet({self._members()!r})"
+            return f"{type(self).__name__}({self._members()!r})"
         except Exception:
-            return "RelatedSet(<inaccessible>)"
+            return f"{type(self).__name__}(<inaccessible>)"
+
+
+class RelatedOrderedSet(RelatedSet):
+    """A live view of an ordered to-many relationship (NSOrderedSet): a set
+    whose members keep their order, read and edited by index. Every edit keeps
+    the inverse relationship and marks the owner updated. Adding or inserting an
+    object that is already a member leaves it where it is; assigning the
+    relationship a list sets both its members and their order."""
+
+    __slots__ = ()
+
+    def __getitem__(self, index: Union[int, slice]) -> Any:
+        members = self._members()
+        if isinstance(index, slice):
+            return members[index]
+        return members[_position(index, len(members))]
+
+    def __setitem__(self, index: int, item: ManagedObject) -> None:
+        members = self._members()
+        i = _position(index, len(members))
+        _target(item)
+        if members[i] is item:
+            return
+        self._owner._remove_related_at(self._slot.key, i)
+        self._owner._insert_related_at(self._slot.key, item, min(i, len(self._members())))
+
+    def __delitem__(self, index: int) -> None:
+        self._owner._remove_related_at(self._slot.key, _position(index, len(self)))
+
+    def __reversed__(self) -> Iterator[ManagedObject]:
+        return reversed(self._members())
+
+    def index(self, item: ManagedObject) -> int:
+        for i, member in enumerate(self._members()):
+            if member is item:
+                return i
+        raise ValueError(f"{item!r} is not a member")
+
+    def append(self, item: ManagedObject) -> None:
+        self.add(item)
+
+    def extend(self, items: Iterable[ManagedObject]) -> None:
+        for item in items:
+            self.add(item)
+
+    def insert(self, index: int, item: ManagedObject) -> None:
+        if item in self:
+            return
+        count = len(self)
+        i = max(0, min(count, index + count if index < 0 else index))  # as list.insert clamps
+        self._owner._insert_related_at(self._slot.key, item, i)
+
+    def remove(self, item: ManagedObject) -> None:
+        self.discard(item)
+
+
+def _position(index: int, count: int) -> int:
+    """`index` as a position in 0..<count (negative counts from the end), or IndexError."""
+    if not isinstance(index, int) or isinstance(index, bool):
+        raise make_error(f"an index is an int, not {type(index).__name__}", ErrorCode.TYPE_MISMATCH)
+    i = index + count if index < 0 else index
+    if not 0 <= i < count:
+        raise IndexError(f"index {index} is out of range for {count} member{'' if count == 1 else 's'}")
+    return i
