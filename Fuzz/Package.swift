@@ -20,6 +20,7 @@ let package = Package(
         .executableTarget(name: "fuzz-xcode-model", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-json-model", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-compiled-model", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-mapping-model", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-plist", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-binary-store", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-store-metadata", dependencies: ["FuzzSupport"]),
