@@ -12,14 +12,14 @@ enum ArchivedExpressionWriter {
     /// a form this writer cannot archive.
     static func archive(_ text: String) -> [UInt8]? {
         guard let e = try? ObjectExpression(format: text) else { return nil }
-        var w = KeyedArchiveWriter()
+        var w = MappingArchiveBuilder()
         guard let root = object(e, &w, depth: 0) else { return nil }
         return w.archive(root: root)
     }
 
     private static let expression = "NSExpression"
 
-    private static func object(_ e: ObjectExpression, _ w: inout KeyedArchiveWriter, depth: Int) -> Object? {
+    private static func object(_ e: ObjectExpression, _ w: inout MappingArchiveBuilder, depth: Int) -> Object? {
         guard depth < MappingLimits.maximumExpressionDepth else { return nil }
         switch e {
         case .evaluatedObject:

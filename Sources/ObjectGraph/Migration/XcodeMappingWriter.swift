@@ -103,7 +103,7 @@ enum XcodeMappingWriter {
 
     private static func userInfo(_ info: [String: String]) -> String {
         guard !info.isEmpty else { return "" }
-        var w = KeyedArchiveWriter()
+        var w = MappingArchiveBuilder()
         let root = w.add(dictionary: info)
         return attribute("userinfodata", "binary", XcodeMappingDocument.base64Lines(w.archive(root: root)))
     }
