@@ -2112,6 +2112,18 @@ og_mapping_model *og_mapping_model_infer(const og_model *source, const og_model 
 /* A NEW deep copy: its entity and property mappings are new ones. */
 og_mapping_model *og_mapping_model_copy(const og_mapping_model *mapping, og_error **error);
 
+/* NSMappingModel initWithContentsOfURL:: a NEW mapping model read from `path`:
+ * a .json file (docs/mapping-format.md), an Xcode .xcmappingmodel folder or a
+ * compiled .cdm. Errors: OG_ERROR_STORE_OPEN (134080) when the file cannot be
+ * read, OG_ERROR_INVALID_ARGUMENT for another extension, OG_ERROR_INVALID_MODEL
+ * for a malformed file (the message names the file and the entity mapping). */
+og_mapping_model *og_mapping_model_load(const char *path, og_error **error);
+
+/* Writes `mapping` to `path`: JSON, or an .xcmappingmodel folder when the path
+ * ends so; every field is kept. OG_ERROR_INVALID_ARGUMENT for another
+ * extension (a .cdm is read, never written). */
+og_status og_mapping_model_save(const og_mapping_model *mapping, const char *path, og_error **error);
+
 /* The entity mappings, in the order a migration processes them: their number
  * (0 for an invalid handle), mapping `index` (NEW handle), appending one,
  * inserting one before `index` (0 to the count), and removing mapping

@@ -80,6 +80,21 @@ public func og_mapping_model_copy(_ m: OpaquePointer?, _ err: ErrorOut) -> Opaqu
     handle(err) { () throws(ObjectGraphError) in handles.make(MappingModelBox(try mappingModel(m).copy())) }
 }
 
+@_cdecl("og_mapping_model_load")
+public func og_mapping_model_load(_ path: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        handles.make(MappingModelBox(try MappingModel.load(path: try string(path, "the path"))))
+    }
+}
+
+@_cdecl("og_mapping_model_save")
+public func og_mapping_model_save(_ m: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try mappingModel(m).save(path: try string(path, "the path"))
+        return OG_OK
+    }
+}
+
 @_cdecl("og_mapping_model_entity_mapping_count")
 public func og_mapping_model_entity_mapping_count(_ m: OpaquePointer?) -> Int {
     (try? mappingModel(m))?.entityMappings.count ?? 0

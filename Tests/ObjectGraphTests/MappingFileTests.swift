@@ -186,11 +186,16 @@ final class MappingFileTests: XCTestCase {
         XCTAssertEqual(d?.userInfoValue(forKey: ErrorUserInfoKey.property), "title")
     }
 
-    func testUnreadableAndUnknownPathsAreInvalidArguments() throws {
+    /// A file that cannot be read is 134080 (as a store that cannot be opened); a path of
+    /// no known format is 140002.
+    func testUnreadableAndUnknownPaths() throws {
         let dir = try temporaryDirectory()
-        for path in [dir + "/missing.json", dir + "/missing.cdm", dir + "/mapping.txt", dir] {
+        for (path, code) in [
+            (dir + "/missing.json", ErrorCode.storeOpen), (dir + "/missing.cdm", ErrorCode.storeOpen),
+            (dir + "/mapping.txt", ErrorCode.invalidArgument), (dir, ErrorCode.invalidArgument),
+        ] {
             let e = expectError { _ = try MappingModel.load(path: path) }
-            XCTAssertEqual(e?.code, ErrorCode.invalidArgument, path)
+            XCTAssertEqual(e?.code, code, path)
             XCTAssertTrue(e?.message.contains(path) ?? false, e?.message ?? "")
         }
         let model = try MappingModel.load(path: Self.good + "/Library.json")

@@ -975,8 +975,45 @@ static void misuse(void) {
     og_t_remove_tree(dir);
 }
 
+/* Mapping model files: saved as JSON and as an Xcode folder, read back with every
+ * field; unreadable and unknown files are refused with their codes. */
+static void files(void) {
+    char *dir = og_t_tempdir();
+    og_model *v1 = model_version(1), *v2 = model_version(2);
+    og_mapping_model *mapping = NN(og_mapping_model_infer(v1, v2, &err));
+    const char *names[2] = {"mapping.json", "Mapping.xcmappingmodel"};
+    for (int i = 0; i < 2; i++) {
+        char *path = og_t_path(dir, names[i]);
+        OK(og_mapping_model_save(mapping, path, &err));
+        og_mapping_model *again = NN(og_mapping_model_load(path, &err));
+        INTEQ(og_mapping_model_entity_mapping_count(again), 4);
+        og_entity_mapping *m = NN(og_mapping_model_entity_mapping_at(again, 0, &err));
+        char *name = NN(og_entity_mapping_name(m, &err));
+        STREQ(name, "IEM_Transform_Book");
+        og_free(name);
+        og_entity_mapping_release(m);
+        og_mapping_model_release(again);
+        free(path);
+    }
+    char *missing = og_t_path(dir, "missing.json");
+    FAILS_NULL(og_mapping_model_load(missing, &err), OG_ERROR_STORE_OPEN, "cannot read");
+    char *text = og_t_path(dir, "mapping.txt");
+    FAILS_NULL(og_mapping_model_load(text, &err), OG_ERROR_INVALID_ARGUMENT, "format");
+    char *compiled = og_t_path(dir, "out.cdm");
+    FAILS(og_mapping_model_save(mapping, compiled, &err), OG_ERROR_INVALID_ARGUMENT, "never written");
+    FAILS_NULL(og_mapping_model_load(NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    free(missing);
+    free(text);
+    free(compiled);
+    og_mapping_model_release(mapping);
+    og_model_release(v1);
+    og_model_release(v2);
+    og_t_remove_tree(dir);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
+        {"files", files},
         {"infer", infer},
         {"mapping_edit", mapping_edit},
         {"manual_policy", manual_policy},

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The mapping model file formats, chosen from the path's extension.
 public enum MappingFileFormat: String, Sendable, CaseIterable {
@@ -103,9 +106,11 @@ enum MappingModelFiles {
             throw MappingLocation(file: path).error("the file is larger than \(MappingLimits.maximumFileBytes) bytes")
         }
         guard !ModelFiles.isDirectory(path), let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
-            var e = ObjectGraphError.invalidArgument("cannot read the mapping model file '\(path)'")
-            e.userInfo = [(ErrorUserInfoKey.filePath, path)]
-            throw e
+            // As for a store file that cannot be opened (134080), with the system's reason.
+            let reason = access(path, R_OK) == 0 ? "it is not a readable file" : String(cString: strerror(errno))
+            throw ObjectGraphError(
+                code: ErrorCode.storeOpen, message: "cannot read the mapping model file '\(path)': \(reason)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
         return Array(data)
     }

@@ -539,6 +539,8 @@ _SIGNATURES = {
     # Mapping models
     "og_mapping_model_new": (_v, []),
     "og_mapping_model_infer": (_v, [_v, _v, _err]),
+    "og_mapping_model_load": (_v, [_s, _err]),
+    "og_mapping_model_save": (_i, [_v, _s, _err]),
     "og_mapping_model_copy": (_v, [_v, _err]),
     "og_mapping_model_entity_mapping_count": (_z, [_v]),
     "og_mapping_model_entity_mapping_at": (_v, [_v, _z, _err]),

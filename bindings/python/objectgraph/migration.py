@@ -503,6 +503,22 @@ class MappingModel(OwnedHandle):
         return cls._wrap(check_handle(lib.og_mapping_model_infer(source_model._h, destination_model._h,
                                                                  ctypes.byref(err)), err))
 
+    @classmethod
+    def load(cls, path: PathLike) -> "MappingModel":
+        """Reads a mapping model (NSMappingModel initWithContentsOfURL:): a
+        ``.json`` file written by ``save``, an Xcode ``.xcmappingmodel`` folder
+        or a compiled ``.cdm``. Raises StoreError 134080 when the file cannot
+        be read, UsageError 140002 for another extension, ModelError 140009 for
+        a malformed file (the message names the file and the entity mapping)."""
+        err = ctypes.c_void_p()
+        return cls._wrap(check_handle(lib.og_mapping_model_load(encode(path, "the path"), ctypes.byref(err)), err))
+
+    def save(self, path: PathLike) -> None:
+        """Writes JSON, or an ``.xcmappingmodel`` folder when the path ends so;
+        both keep every field. Raises UsageError 140002 for another extension."""
+        err = ctypes.c_void_p()
+        check(lib.og_mapping_model_save(self._h, encode(path, "the path"), ctypes.byref(err)), err)
+
     @property
     def entity_mappings(self) -> MutableSequence:  # type: ignore[type-arg]
         """The entity mappings, in order (a list that changes the mapping model)."""

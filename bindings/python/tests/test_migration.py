@@ -135,6 +135,42 @@ def test_inference_that_fails_is_134190() -> None:
     assert "code" in caught.value.message
 
 
+# ---- mapping model files ---------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["mapping.json", "Mapping.xcmappingmodel"])
+def test_save_and_load_keep_every_field(tmp_path, name) -> None:
+    mm = manual_mapping()
+    mm.entity_mappings[0].user_info = {"note": "kept"}
+    mm.entity_mappings[1].source_entity_version_hash = version(1)["Book"].version_hash
+    path = tmp_path / name
+    mm.save(path)
+    again = og.MappingModel.load(str(path))
+    assert [m.name for m in again.entity_mappings] == ["PublisherToPublisher", "BookToBook"]
+    first, second = again.entity_mappings
+    assert first.user_info == {"note": "kept"} and first.kind == "copy"
+    assert second.source_entity_version_hash == version(1)["Book"].version_hash
+    assert [(p.name, p.value_expression) for p in second.attribute_mappings] == [
+        ("title", "$source.title"), ("pageCount", "$source.pages"), ("year", None)]
+    assert og.Predicate(f"x == {second.relationship_mappings[0].value_expression}") == \
+        og.Predicate(f"x == {follow('publisher')}")
+
+
+def test_loading_errors(tmp_path) -> None:
+    with pytest.raises(og.StoreError) as missing:
+        og.MappingModel.load(tmp_path / "missing.json")
+    assert missing.value.code == 134080
+    with pytest.raises(og.UsageError):
+        og.MappingModel.load(tmp_path / "mapping.txt")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "objectgraph-mapping-model", "formatVersion": 1, "entityMappings": [{"kind": "copy"}]}')
+    with pytest.raises(og.ModelError) as malformed:
+        og.MappingModel.load(bad)
+    assert "bad.json" in str(malformed.value)
+    with pytest.raises(og.UsageError):
+        manual_mapping().save(tmp_path / "out.cdm")
+
+
 # ---- mapping models as values ---------------------------------------------
 
 
