@@ -421,11 +421,14 @@ static int cmd_verify(const char *type, const char *dir) {
     memset(live, 0, sizeof live);
     memset(version, 0, sizeof version);
     memset(referenced, 0, sizeof referenced);
-    for (int64_t k = 1; k <= log_max; k++) {
+    /* Newest first, as a save only touches earlier batches: a save that happened
+     * (acknowledged, its batch present, or itself touched by a later save that
+     * happened, in flight or not) vouches for the batches it deleted or updated. */
+    for (int64_t k = log_max; k >= 1; k--) {
         entry *en = &log_entries[k];
-        if (en->tried && en->acked) {
-            if (en->del > 0 && en->del < MAX_BATCHES) referenced[en->del] = true;
-            if (en->upd > 0 && en->upd < MAX_BATCHES) referenced[en->upd] = true;
+        if (en->tried && (en->acked || batches[k].present || referenced[k])) {
+            if (en->del > 0 && en->del < k) referenced[en->del] = true;
+            if (en->upd > 0 && en->upd < k) referenced[en->upd] = true;
         }
     }
     int64_t inflight = 0, inflight_applied = 0, acked = 0, ghosts = 0;
