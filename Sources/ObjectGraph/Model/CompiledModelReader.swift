@@ -69,9 +69,11 @@ struct CompiledModelReader {
                 for index in archive.array(field(ref, "NSFetchIndexDescriptions")) {
                     let elements = archive.array(field(index, "NSIndexElements")).compactMap { el -> FetchIndexDescription.Element? in
                         guard let p = archive.string(field(el, "NSPropertyName")) else { return nil }
-                        return .init(property: p, ascending: field(el, "NSAscending")?.bool ?? true)
+                        let rtree = field(el, "NSFetchIndexElementType")?.int == 1  // NSFetchIndexElementTypeRTree
+                        return .init(property: p, ascending: field(el, "NSAscending")?.bool ?? true, collation: rtree ? .rtree : .binary)
                     }
-                    indexes.append(FetchIndexDescription(name: archive.string(field(index, "NSIndexName")) ?? "", elements: elements))
+                    indexes.append(FetchIndexDescription(name: archive.string(field(index, "NSIndexName")) ?? "", elements: elements,
+                                                         partialPredicate: PredicateText.format(archive, field(index, "NSPartialIndexPredicate"))))
                 }
                 try entity.setFetchIndexes(indexes)
             } catch { throw at.wrap(error) }
@@ -138,7 +140,7 @@ struct CompiledModelReader {
             let aflags = Int(field(ref, "NSFlagsKey")?.int ?? 0)
             try a.setAllowsExternalBinaryDataStorage(aflags & Self.aExternalBinary != 0)
             try a.setPreservesValueInHistoryOnDeletion(aflags & Self.aPreserveOnDelete != 0)
-            try a.setIndexed(field(ref, "NSIsIndexed")?.bool ?? false)
+            if field(ref, "NSIsIndexed")?.bool == true { try a.setIndexed(true) }  // never drops an archived index
             if cls == "NSDerivedAttributeDescription" {
                 try a.setDerivationExpression(PredicateText.format(archive, field(ref, "NSDerivationExpression")) ?? "")
             }

@@ -59,6 +59,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
+from .fetch_index import FetchIndex, FetchIndexElement
 from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedSet
@@ -91,6 +92,8 @@ __all__ = [
     "Error",
     "ErrorCode",
     "Expression",
+    "FetchIndex",
+    "FetchIndexElement",
     "FetchRequest",
     "FetchRequestTemplate",
     "IncompatibleStoreError",
