@@ -835,6 +835,51 @@ char *og_entity_uniqueness_constraint_at(const og_entity *entity, size_t index, 
 og_status og_entity_set_uniqueness_constraints(og_entity *entity, const char *const *constraints, size_t count,
                                                og_error **error);
 
+/* Fetch indexes (NSFetchIndexDescription): named lists of properties a store
+ * indexes together. Each element is binary (a B-tree, NSFetchIndexElementTypeBinary)
+ * or R-tree (numbers only), ascending or descending; an index may have a
+ * partial-index predicate (a format string: only the rows it holds for are
+ * indexed). An index of one property alone, binary and ascending, makes that
+ * property indexed (og_property_is_indexed). Indexes never change a version
+ * hash, and a store that exists keeps the indexes it was created with. */
+typedef enum og_index_collation {
+    OG_INDEX_BINARY = 0, /* NSFetchIndexElementTypeBinary */
+    OG_INDEX_RTREE = 1,  /* NSFetchIndexElementTypeRTree */
+} og_index_collation;
+
+typedef struct og_fetch_index_element {
+    const char *property; /* a property of the entity (inherited ones included) */
+    og_index_collation collation;
+    bool ascending;
+} og_fetch_index_element;
+
+typedef struct og_fetch_index {
+    const char *name;
+    const og_fetch_index_element *elements;
+    size_t element_count; /* at least 1 */
+    const char *partial_predicate; /* NULL for none */
+} og_fetch_index;
+
+/* The number of fetch indexes (0 for an invalid handle); index `index`'s name
+ * and partial predicate (owned; the predicate is NULL, with no error, when the
+ * index has none); its number of elements (0 when out of range), and element
+ * `element`: its property's name (owned, in *property), collation and order. */
+size_t og_entity_fetch_index_count(const og_entity *entity);
+char *og_entity_fetch_index_name(const og_entity *entity, size_t index, og_error **error);
+char *og_entity_fetch_index_partial_predicate(const og_entity *entity, size_t index, og_error **error);
+size_t og_entity_fetch_index_element_count(const og_entity *entity, size_t index);
+og_status og_entity_fetch_index_element_at(const og_entity *entity, size_t index, size_t element, char **property,
+                                           og_index_collation *collation, bool *ascending, og_error **error);
+
+/* Replaces every fetch index of `entity` with `count` indexes (copied).
+ * OG_ERROR_INVALID_ARGUMENT for a NULL name or property, an index without
+ * elements or an unknown collation; OG_ERROR_MODEL_IMMUTABLE once the model is
+ * in use. The model's validation (og_model_validate, and adding it to a
+ * coordinator) refuses, with OG_ERROR_INVALID_MODEL, an element naming no
+ * property of the entity, a to-many or fetched property, and an R-tree element
+ * that is not a number. */
+og_status og_entity_set_fetch_indexes(og_entity *entity, const og_fetch_index *indexes, size_t count, og_error **error);
+
 /* The relationships of `entity` (inherited ones included, in slot order)
  * whose destination is `destination` (relationshipsWithDestinationEntity:):
  * their number (0 for invalid handles) and relationship `index`, LENT like
@@ -921,9 +966,12 @@ char *og_attribute_value_transformer_name(const og_property *attribute, og_error
 char *og_fetched_property_entity(const og_property *fetched, og_error **error);
 char *og_fetched_property_predicate(const og_property *fetched, og_error **error);
 
-/* Flags of every property: transient (never stored), indexed (the SQLite
- * store indexes the column), and the Spotlight flags (kept as data, no effect
- * on Linux). */
+/* Flags of every property: transient (never stored), indexed, and the
+ * Spotlight flags (kept as data, no effect on Linux). Indexed is Core Data's:
+ * an attribute is indexed exactly when its entity has a fetch index of it
+ * alone, binary and ascending (partial or not); setting true adds one named
+ * after the attribute, false removes those. A relationship is always indexed
+ * (its foreign key or join table is), and setting its flag changes nothing. */
 og_status og_property_set_transient(og_property *property, bool transient, og_error **error);
 og_status og_property_is_indexed(const og_property *property, bool *out, og_error **error);
 og_status og_property_set_indexed(og_property *property, bool indexed, og_error **error);
@@ -983,9 +1031,10 @@ og_status og_attribute_set_regular_expression(og_property *attribute, const char
  * default transformer). */
 og_status og_attribute_set_value_transformer_name(og_property *attribute, const char *name, og_error **error);
 
-/* The class name Xcode records for values (attributeValueClassName) and a
- * derived attribute's expression: owned, NULL without an error when none;
- * setting them (NULL: none). Kept as data. */
+/* The class name of the values (attributeValueClassName; Xcode's
+ * customClassName, the class of a transformable's values) and a derived
+ * attribute's expression: owned, NULL without an error when none; setting
+ * them (NULL: none). Kept as data. */
 char *og_attribute_value_class_name(const og_property *attribute, og_error **error);
 og_status og_attribute_set_value_class_name(og_property *attribute, const char *name, og_error **error);
 char *og_attribute_derivation_expression(const og_property *attribute, og_error **error);

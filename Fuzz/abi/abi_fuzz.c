@@ -74,6 +74,7 @@ static void fz_commit(fz_state *f);
 static void fz_end(fz_state *f);
 static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
 static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
+static const og_fetch_index *fz_fetch_indexes(fz_state *f);
 
 /* Callbacks: accept or refuse at random (fz_refuse), never call back in. */
 static volatile int fz_refuse;
@@ -416,6 +417,26 @@ static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f) {
     table.release = fz_chance(f, 50) ? fz_release : NULL;
     fz_arg(f, "policy callbacks");
     return &table;
+}
+
+/* FZ_CAP fetch indexes of fuzzed names, predicates and collations; element counts up to
+ * the size of their arrays, which are NULL at times. */
+static const og_fetch_index *fz_fetch_indexes(fz_state *f) {
+    static og_fetch_index indexes[FZ_CAP];
+    static og_fetch_index_element elements[FZ_CAP][FZ_CAP];
+    if (fz_chance(f, 8)) { fz_arg(f, "NULL"); return NULL; }
+    for (int i = 0; i < FZ_CAP; i++) {
+        for (int j = 0; j < FZ_CAP; j++) {
+            elements[i][j].property = fz_string(f, 0);
+            elements[i][j].collation = (og_index_collation)fz_int(f);
+            elements[i][j].ascending = fz_chance(f, 50);
+        }
+        indexes[i].name = fz_string(f, 0);
+        indexes[i].elements = fz_chance(f, 8) ? NULL : elements[i];
+        indexes[i].element_count = (size_t)fz_below(f, FZ_CAP + 1);
+        indexes[i].partial_predicate = fz_chance(f, 50) ? NULL : fz_string(f, 0);
+    }
+    return indexes;
 }
 
 /* ---- the world a batch starts from ------------------------------------- */

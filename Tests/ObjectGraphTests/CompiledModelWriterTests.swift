@@ -151,6 +151,21 @@ final class CompiledModelWriterTests: XCTestCase {
         XCTAssertEqual(again.configurations.sorted(), ["All", "Parts"])
     }
 
+    /// Fetch indexes keep their R-tree elements and partial predicates in the archive.
+    func testFetchIndexesKeepCollationAndPartialPredicate() throws {
+        let model = try ManagedObjectModel(contentsOf: "\(SQLiteSchemaTests.fixtures)/XcodeDefaults.xcdatamodel")
+        let again = try roundTrip(model, "XcodeDefaults")
+        for entity in model.entities {
+            let (before, after) = (entity.fetchIndexes, try XCTUnwrap(again.entity(named: entity.name)).fetchIndexes)
+            XCTAssertEqual(before.map(\.name), after.map(\.name), entity.name)
+            XCTAssertEqual(before.map { $0.partialPredicate.map { try? ObjectPredicate(format: $0).predicateFormat } },
+                           after.map { $0.partialPredicate.map { try? ObjectPredicate(format: $0).predicateFormat } }, entity.name)
+            XCTAssertEqual(before.map { $0.elements.map(\.collation) }, after.map { $0.elements.map(\.collation) }, entity.name)
+        }
+        XCTAssertTrue(model.entities.contains { $0.fetchIndexes.contains { $0.partialPredicate != nil } }, "the fixture has a partial index")
+        XCTAssertTrue(model.entities.contains { $0.fetchIndexes.contains { $0.elements.contains { $0.collation == .rtree } } }, "and an R-tree one")
+    }
+
     func testEveryTestModelReadsBackAsItWas() throws {
         let built: [(String, ManagedObjectModel)] = [
             ("library", try makeLibraryModel()), ("lending", try makeLendingModel()), ("differential", try makeDifferentialModel()),

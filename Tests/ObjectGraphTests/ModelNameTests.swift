@@ -129,8 +129,9 @@ final class ModelNameTests: XCTestCase {
         let author = try model.addEntity(named: "Author")
         try author.addAttribute(named: "name", type: .string)
         let book = try model.addEntity(named: "Book")
-        try book.addAttribute(named: "title", type: .string).setIndexed(true)
-        try book.setFetchIndexes([FetchIndexDescription(name: "x ON ZBOOK (ZTITLE); DROP TABLE ZAUTHOR; --", elements: [.init(property: "title")])])
+        let title = try book.addAttribute(named: "title", type: .string)
+        try book.setFetchIndexes([FetchIndexDescription(name: "x ON ZBOOK (ZTITLE); DROP TABLE ZAUTHOR; --", elements: [.init(property: "title", ascending: false)])])
+        try title.setIndexed(true)
         try book.setUniquenessConstraints([["title"]])
         let schema = try SQLiteSchema(model: model)
         var db: OpaquePointer?
@@ -151,7 +152,7 @@ final class ModelNameTests: XCTestCase {
         while sqlite3_step(s) == SQLITE_ROW { names.append(String(cString: sqlite3_column_text(s, 0))) }
         sqlite3_finalize(s)
         XCTAssertEqual(names, [
-            "ZAUTHOR", "ZBOOK", "ZBOOK_ZTITLE_INDEX", "Z_Book_UNIQUE_title", "Z_Book_x ON ZBOOK (ZTITLE); DROP TABLE ZAUTHOR; --",
+            "ZAUTHOR", "ZBOOK", "Z_Book_UNIQUE_title", "Z_Book_title", "Z_Book_x ON ZBOOK (ZTITLE); DROP TABLE ZAUTHOR; --",
             "Z_METADATA", "Z_PRIMARYKEY",
         ])
     }

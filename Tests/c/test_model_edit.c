@@ -429,8 +429,8 @@ static void case_fixtures(void) {
     CHECK(get_flag(og_property_is_indexed_by_spotlight, search));
     CHECK(get_flag(og_property_is_stored_in_external_record, search));
     CHECK(get_flag(og_attribute_preserves_value_in_history, identifier));
-    /* Xcode's customClassName is kept for writing back, not read as the value class. */
-    NONE(og_attribute_value_class_name(colour, &err));
+    /* Xcode's customClassName is the attribute's value class. */
+    text_is(og_attribute_value_class_name(colour, &err), "Colour");
     og_model_release(m);
 
     m = NN(og_model_load(OG_FIXTURES "/Shop.xcdatamodeld", &err));

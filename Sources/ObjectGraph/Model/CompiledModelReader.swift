@@ -16,6 +16,10 @@ struct CompiledModelReader {
     // NSAttributeDescription's `NSFlagsKey`.
     static let aExternalBinary = 0x04, aPreserveOnDelete = 0x10
 
+    /// Marks a subentity's redeclaration of an inherited property in a compiled model
+    /// ObjectGraph writes (Core Data's reader ignores the key).
+    static let redeclaredKey = "ObjectGraphRedeclared"
+
     static let standardClass: [AttributeType: String] = [
         .integer16: "NSNumber", .integer32: "NSNumber", .integer64: "NSNumber", .double: "NSNumber", .float: "NSNumber",
         .boolean: "NSNumber", .decimal: "NSDecimalNumber", .string: "NSString", .date: "NSDate", .binaryData: "NSData",
@@ -69,19 +73,22 @@ struct CompiledModelReader {
                 for index in archive.array(field(ref, "NSFetchIndexDescriptions")) {
                     let elements = archive.array(field(index, "NSIndexElements")).compactMap { el -> FetchIndexDescription.Element? in
                         guard let p = archive.string(field(el, "NSPropertyName")) else { return nil }
-                        return .init(property: p, ascending: field(el, "NSAscending")?.bool ?? true)
+                        let rtree = field(el, "NSFetchIndexElementType")?.int == 1  // NSFetchIndexElementTypeRTree
+                        return .init(property: p, ascending: field(el, "NSAscending")?.bool ?? true, collation: rtree ? .rtree : .binary)
                     }
-                    indexes.append(FetchIndexDescription(name: archive.string(field(index, "NSIndexName")) ?? "", elements: elements))
+                    indexes.append(FetchIndexDescription(name: archive.string(field(index, "NSIndexName")) ?? "", elements: elements,
+                                                         partialPredicate: PredicateArchive.format(archive, field(index, "NSPartialIndexPredicate"))))
                 }
                 try entity.setFetchIndexes(indexes)
             } catch { throw at.wrap(error) }
         }
         // Models cached by stores repeat inherited properties in each subentity: keep the
-        // declaring entity's copy only (a subentity cannot redeclare a name).
+        // declaring entity's copy only, unless the subentity redeclares the name (marked).
         var inverses: [(RelationshipDescription, String, String?)] = []
         for (entity, ref) in created {
             for (name, pref) in archive.dictionary(field(ref, "NSProperties")).sorted(by: { $0.0 < $1.0 }) {
-                if let parent = entity.superentity, parent.property(named: name) != nil || declaredInAncestor(name, entity, created) { continue }
+                let redeclared = field(pref, Self.redeclaredKey)?.bool == true
+                if !redeclared, let parent = entity.superentity, parent.property(named: name) != nil || declaredInAncestor(name, entity, created) { continue }
                 let at = file.with(entity: entity.name, property: name)
                 do throws(ObjectGraphError) {
                     if let pair = try property(pref, name: name, in: entity, model: model, at: at) { inverses.append(pair) }
@@ -138,6 +145,7 @@ struct CompiledModelReader {
             let aflags = Int(field(ref, "NSFlagsKey")?.int ?? 0)
             try a.setAllowsExternalBinaryDataStorage(aflags & Self.aExternalBinary != 0)
             try a.setPreservesValueInHistoryOnDeletion(aflags & Self.aPreserveOnDelete != 0)
+            if field(ref, "NSIsIndexed")?.bool == true { try a.setIndexed(true) }  // never drops an archived index
             if cls == "NSDerivedAttributeDescription" {
                 try a.setDerivationExpression(PredicateArchive.format(archive, field(ref, "NSDerivationExpression")) ?? "")
             }
@@ -170,7 +178,6 @@ struct CompiledModelReader {
             warnings.append("\(at.prefix)skipped a property of unsupported class \(cls)")
             return nil
         }
-        try p.setIndexed(field(ref, "NSIsIndexed")?.bool ?? false)
         try p.setOptional(flag(Self.pOptional, "NSIsOptional"))
         try p.setTransient(flag(Self.pTransient, "NSIsTransient"))
         try p.setIndexedBySpotlight(flag(Self.pSpotlight, "NSIndexedBySpotlight"))

@@ -104,13 +104,13 @@ struct CompiledModelWriter {
             let elements = archive.array("NSMutableArray") {
                 index.elements.map { el in
                     archive.object(nil, "NSFetchIndexElementDescription") {
-                        [("NSPropertyName", archive.string(el.property)), ("NSFetchIndexElementType", .int(0)),
+                        [("NSPropertyName", archive.string(el.property)), ("NSFetchIndexElementType", .int(el.collation == .rtree ? 1 : 0)),
                          ("NSFetchIndexDescription", archive.conditional(identity)), ("NSAscending", .bool(el.ascending))]
                     }
                 }
             }
             return [("NSIndexName", name), ("NSIndexElements", elements), ("NSEntity", archive.conditional("entity " + e.name)),
-                    ("NSPartialIndexPredicate", KeyedArchiveWriter.null)]
+                    ("NSPartialIndexPredicate", index.partialPredicate.map { PredicateArchive.write(predicate: $0, archive) } ?? KeyedArchiveWriter.null)]
         }
     }
 
@@ -134,6 +134,11 @@ struct CompiledModelWriter {
         return archive.object("property \(owner.name).\(p.name)", className) {
             var fields: [(String, Object)] = [("NSPropertyName", archive.string(p.name)), ("NSEntity", archive.conditional("entity " + owner.name)),
                                               ("NSRenamingIdentifier", archive.string(p.renamingIdentifier))]
+            // A subentity's own redeclaration of an inherited name looks like an inherited copy;
+            // this key (which Core Data's reader ignores) tells the two apart.
+            if p.entity === owner, owner.superentity?.property(named: p.name) != nil {
+                fields.append((CompiledModelReader.redeclaredKey, .bool(true)))
+            }
             if !p.userInfo.isEmpty { fields.append(("NSUserInfo", archive.shared("user info " + declared) { userInfo(p.userInfo) })) }
             let rules = validation(p)
             if !rules.isEmpty {
@@ -143,7 +148,9 @@ struct CompiledModelWriter {
                 }))
             }
             if let m = p.versionHashModifier { fields.append(("NSVersionHashModifier", archive.string(m))) }
-            if p.isIndexed { fields.append(("NSIsIndexed", .bool(true))) }
+            // A relationship always reports indexed (its foreign key is); Apple archives the flag for attributes only.
+            let archivedIndexed = (p as? AttributeDescription)?.isIndexed ?? false
+            if archivedIndexed { fields.append(("NSIsIndexed", .bool(true))) }
             if p.isIndexedBySpotlight { fields.append(("NSIndexedBySpotlight", .bool(true))) }
             if p.isStoredInExternalRecord { fields.append(("NSIsStoredInTruth", .bool(true))) }
             if p.isOptional { fields.append(("NSIsOptional", .bool(true))) }
@@ -169,7 +176,7 @@ struct CompiledModelWriter {
             if p.isTransient { flags |= Self.pTransient }
             if rules.isEmpty { flags |= Self.pNoValidation }
             if p.userInfo.isEmpty { flags |= Self.pNoUserInfo }
-            if p.versionHashModifier == nil && !p.isIndexed { flags |= Self.pNoModifier }
+            if p.versionHashModifier == nil && !((p as? AttributeDescription)?.isIndexed ?? false) { flags |= Self.pNoModifier }
             if p.isIndexedBySpotlight { flags |= Self.pSpotlight }
             if p.isStoredInExternalRecord { flags |= Self.pTruth }
             if ordered { flags |= Self.pOrdered }

@@ -102,9 +102,6 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
                 if a === self { throw .invalidModel("making '\(parent.name)' the superentity of '\(name)' would create an inheritance cycle") }
                 ancestor = a.superentity
             }
-            for own in ownProperties where parent.property(named: own.name) != nil {
-                throw .invalidModel("entity '\(name)' declares '\(own.name)', which its superentity '\(parent.name)' already has")
-            }
         }
         superentity?.subentities.removeAll { $0 === self }
         superentity = parent
@@ -244,16 +241,14 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         guard !Self.reservedNames.contains(property.name) else {
             throw .invalidModel("'\(name).\(property.name)': '\(property.name)' is a reserved name")
         }
-        guard anyProperty(named: property.name) == nil, !hasSubentityProperty(named: property.name) else {
+        // A subentity may redeclare a property it inherits (Core Data allows it): the
+        // redeclaration takes the inherited one's slot. Its own names stay unique.
+        guard !ownProperties.contains(where: { $0.name == property.name }) else {
             throw .invalidModel("entity '\(name)' already has a property named '\(property.name)'")
         }
         property.entity = self
         ownProperties.append(property)
         model?.invalidateLayouts()
-    }
-
-    private func hasSubentityProperty(named name: String) -> Bool {
-        subentities.contains { sub in sub.ownProperties.contains { $0.name == name } || sub.hasSubentityProperty(named: name) }
     }
 
     /// The rule of `ModelName`, checked as a name is given.
@@ -267,10 +262,19 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     var layout: Layout {
         if let layoutCache { return layoutCache }
-        // Fetched properties hold no stored value, so they get no slot.
-        let all = (superentity?.layout.properties ?? []) + ownProperties.filter { !($0 is FetchedPropertyDescription) }
+        // Fetched properties hold no stored value, so they get no slot. A redeclared
+        // property replaces the inherited one in its slot.
+        var all = superentity?.layout.properties ?? []
         var byName: [String: Int] = [:]
         for (i, p) in all.enumerated() { byName[p.name] = i }
+        for p in ownProperties where !(p is FetchedPropertyDescription) {
+            if let i = byName[p.name] {
+                all[i] = p
+            } else {
+                byName[p.name] = all.count
+                all.append(p)
+            }
+        }
         let kinds: [SlotKind] = all.map { p in
             if let a = p as? AttributeDescription { return .attribute(a.attributeType) }
             let r = p as! RelationshipDescription
@@ -292,7 +296,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// Fetched properties, inherited ones first.
     public var fetchedProperties: [FetchedPropertyDescription] {
-        (superentity?.fetchedProperties ?? []) + ownProperties.compactMap { $0 as? FetchedPropertyDescription }
+        let own = ownProperties.compactMap { $0 as? FetchedPropertyDescription }
+        let redeclared = Set(ownProperties.map(\.name))
+        return (superentity?.fetchedProperties ?? []).filter { !redeclared.contains($0.name) } + own
     }
 
     /// Attributes, relationships and fetched properties (`properties` in Core Data's sense).
@@ -343,25 +349,5 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// This entity and every entity that inherits from it, parents before children.
     public var selfAndDescendants: [EntityDescription] {
         [self] + subentities.sorted { $0.name < $1.name }.flatMap { $0.selfAndDescendants }
-    }
-}
-
-/// A fetch index of an entity: a name and the properties it covers, in order.
-public struct FetchIndexDescription: Sendable, Equatable {
-    public struct Element: Sendable, Equatable {
-        public var property: String
-        public var ascending: Bool
-        public init(property: String, ascending: Bool = true) {
-            self.property = property
-            self.ascending = ascending
-        }
-    }
-
-    public var name: String
-    public var elements: [Element]
-
-    public init(name: String, elements: [Element]) {
-        self.name = name
-        self.elements = elements
     }
 }

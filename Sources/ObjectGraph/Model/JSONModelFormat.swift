@@ -127,16 +127,26 @@ private struct JSONModelReader {
                 })
                 var indexes: [FetchIndexDescription] = []
                 for v in try array(eo, "fetchIndexes", loc) {
-                    let io = try object(v, "a fetch index", allowed: ["name", "elements"], loc)
+                    let io = try object(v, "a fetch index", allowed: ["name", "elements", "partialPredicate"], loc)
                     var elements: [FetchIndexDescription.Element] = []
                     for ev in try array(io, "elements", loc) {
-                        let x = try object(ev, "a fetch index element", allowed: ["property", "ascending"], loc)
+                        let x = try object(ev, "a fetch index element", allowed: ["property", "ascending", "collation"], loc)
                         guard let p = try string(x, "property", loc) else { throw loc.error("a fetch index element has no property") }
-                        elements.append(.init(property: p, ascending: try bool(x, "ascending", loc, default: true)))
+                        let collationName = try string(x, "collation", loc) ?? "binary"
+                        guard let collation = FetchIndexDescription.Collation(rawValue: collationName) else {
+                            throw loc.error("unknown fetch index collation '\(collationName)' (binary or rtree)")
+                        }
+                        elements.append(.init(property: p, ascending: try bool(x, "ascending", loc, default: true), collation: collation))
                     }
-                    indexes.append(FetchIndexDescription(name: try string(io, "name", loc) ?? "", elements: elements))
+                    indexes.append(FetchIndexDescription(
+                        name: try string(io, "name", loc) ?? "", elements: elements, partialPredicate: try string(io, "partialPredicate", loc)))
                 }
-                try entity.setFetchIndexes(indexes)
+                // An attribute's `indexed` flag is an index named after it, as in Core Data's archives.
+                var flagged: [String] = []
+                for v in try array(eo, "attributes", loc) {
+                    if case .object(let ao) = v, case .bool(true)? = ao["indexed"], case .string(let n)? = ao["name"] { flagged.append(n) }
+                }
+                try entity.setFetchIndexes(stored: indexes, indexedProperties: flagged)
             } catch { throw loc.wrap(error) }
         }
         for (relationship, inverseName) in inverses {
@@ -181,7 +191,7 @@ private struct JSONModelReader {
     func common(_ p: PropertyDescription, _ o: Object, _ loc: ModelLocation) throws(ObjectGraphError) {
         try p.setOptional(try bool(o, "optional", loc, default: true))
         try p.setTransient(try bool(o, "transient", loc))
-        try p.setIndexed(try bool(o, "indexed", loc))
+        _ = try bool(o, "indexed", loc)  // an attribute's flag becomes an index (see the entity); a relationship is always indexed
         try p.setUserInfo(try stringMap(o, "userInfo", loc))
         try p.setRenamingIdentifier(try string(o, "renamingIdentifier", loc))
         try p.setVersionHashModifier(try string(o, "versionHashModifier", loc))
@@ -360,9 +370,13 @@ private struct JSONModelWriter {
         }
         if !entity.fetchIndexes.isEmpty {
             e.set("fetchIndexes", .array(entity.fetchIndexes.map { index in
-                .object(["name": .string(index.name), "elements": .array(index.elements.map { el in
-                    .object(["property": .string(el.property), "ascending": .bool(el.ascending)])
-                })])
+                var io: [String: JSONValue] = ["name": .string(index.name), "elements": .array(index.elements.map { el in
+                    var eo: [String: JSONValue] = ["property": .string(el.property), "ascending": .bool(el.ascending)]
+                    if el.collation != .binary { eo["collation"] = .string(el.collation.rawValue) }
+                    return .object(eo)
+                })]
+                if let p = index.partialPredicate { io["partialPredicate"] = .string(p) }
+                return .object(io)
             }))
         }
         return e.dictionary
@@ -373,7 +387,7 @@ private struct JSONModelWriter {
         o.set("name", .string(p.name))
         if !p.isOptional { o.set("optional", .bool(false)) }
         if p.isTransient { o.set("transient", .bool(true)) }
-        if p.isIndexed { o.set("indexed", .bool(true)) }
+        if p is AttributeDescription, p.isIndexed { o.set("indexed", .bool(true)) }
         if !p.userInfo.isEmpty { o.set("userInfo", .object(p.userInfo.mapValues { .string($0) })) }
         if let r = p.explicitRenamingIdentifier { o.set("renamingIdentifier", .string(r)) }
         if let m = p.versionHashModifier { o.set("versionHashModifier", .string(m)) }

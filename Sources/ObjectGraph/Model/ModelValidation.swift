@@ -36,8 +36,11 @@ extension ManagedObjectModel {
                 }
             }
             for index in entity.fetchIndexes {
-                for element in index.elements where !names.contains(element.property) {
-                    throw at.error("fetch index '\(index.name)' names the unknown property '\(element.property)'")
+                for element in index.elements {
+                    guard let property = entity.property(named: element.property) else {
+                        throw at.error("fetch index '\(index.name)' names the unknown property '\(element.property)'")
+                    }
+                    try validate(element, of: index, property, at)
                 }
             }
         }
@@ -92,12 +95,6 @@ extension ManagedObjectModel {
         }
     }
 
-    /// Value classes a transformable attribute can hold without a named transformer.
-    static let classesWithoutTransformer: Set<String> = [
-        "NSData", "Data", "NSString", "String", "NSNumber", "NSDate", "Date", "NSArray", "NSDictionary", "NSURL", "URL", "NSUUID",
-        "UUID", "NSObject", "NSSet",
-    ]
-
     private func validate(_ attribute: AttributeDescription, _ at: ModelLocation) throws(ObjectGraphError) {
         let type = attribute.attributeType
         if !attribute.isTransient && (type == .undefined || type == .objectID) {
@@ -112,14 +109,8 @@ extension ManagedObjectModel {
         if attribute.valueTransformerName != nil && type != .transformable {
             throw at.error("only transformable attributes take a value transformer; this one is \(type.name)")
         }
-        // Xcode's customClassName is code-generation data (compiled models drop it), but it
-        // still says which class the values have.
-        let valueClass = attribute.attributeValueClassName ?? attribute.xcodeAttributes.first { $0.0 == "customClassName" }?.1
-        if type == .transformable, attribute.valueTransformerName == nil, let cls = valueClass,
-            !Self.classesWithoutTransformer.contains(cls)
-        {
-            throw at.error("transformable attribute of class '\(cls)' needs a value transformer name to store its values")
-        }
+        // A transformable of a custom class without a transformer name is valid: Xcode and
+        // Core Data then use the default transformer.
         if let lo = attribute.minValue.sortKey, let hi = attribute.maxValue.sortKey, lo > hi {
             throw at.error("minimum value \(attribute.minValue) is above the maximum \(attribute.maxValue)")
         }
@@ -129,6 +120,18 @@ extension ManagedObjectModel {
         if let pattern = attribute.regularExpression {
             if type != .string { throw at.error("only string attributes take a regular expression") }
             do { _ = try Regex(pattern) } catch { throw at.error("regular expression '\(pattern)' is not valid") }
+        }
+    }
+
+    /// What Core Data accepts in a fetch index: attributes and to-one relationships, and
+    /// R-tree elements only over numbers.
+    private func validate(_ element: FetchIndexDescription.Element, of index: FetchIndexDescription, _ property: PropertyDescription,
+                          _ at: ModelLocation) throws(ObjectGraphError) {
+        let what = "fetch index '\(index.name)': '\(element.property)'"
+        if property is FetchedPropertyDescription { throw at.error("\(what) is a fetched property, which cannot be indexed") }
+        if let r = property as? RelationshipDescription, r.isToMany { throw at.error("\(what) is a to-many relationship, which cannot be indexed") }
+        if element.collation == .rtree, !((property as? AttributeDescription)?.attributeType.isNumeric ?? false) {
+            throw at.error("\(what) is not a number, and an R-tree element indexes numbers")
         }
     }
 

@@ -11,8 +11,6 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     private var entityRef: EntityRef?
     public private(set) var isOptional: Bool = true
     public private(set) var isTransient: Bool = false
-    /// A hint for stores: the SQLite store may create an index for it.
-    public private(set) var isIndexed: Bool = false
     public private(set) var versionHashModifier: String?
     public private(set) var userInfo: [String: String] = [:]
     /// Predicates (format strings) a value must satisfy, and the warning each failure reports.
@@ -47,9 +45,25 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
         isTransient = transient
     }
 
+    /// Core Data's `isIndexed`: whether the entity has a fetch index of this property
+    /// alone (one ascending binary element, partial or not). Relationships say otherwise.
+    public var isIndexed: Bool {
+        entity?.fetchIndexes.contains { $0.indexesAlone(name) } ?? false
+    }
+
+    /// True adds a fetch index named after the property (when none indexes it yet); false
+    /// removes every index that makes it indexed, as Core Data's `setIndexed:` does.
     public func setIndexed(_ indexed: Bool) throws(ObjectGraphError) {
         try checkEditable()
-        isIndexed = indexed
+        guard let entity else {
+            if indexed { throw .invalidArgument("'\(name)' belongs to no entity, so it cannot be indexed") }
+            return
+        }
+        if indexed {
+            if !isIndexed { try entity.setFetchIndexes(entity.fetchIndexes + [.named(after: name)]) }
+        } else {
+            try entity.setFetchIndexes(entity.fetchIndexes.filter { !$0.indexesAlone(name) })
+        }
     }
 
     public func setVersionHashModifier(_ modifier: String?) throws(ObjectGraphError) {
@@ -106,7 +120,6 @@ public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
     func copyCommon(to copy: PropertyDescription) {
         copy.isOptional = isOptional
         copy.isTransient = isTransient
-        copy.isIndexed = isIndexed
         copy.versionHashModifier = versionHashModifier
         copy.userInfo = userInfo
         copy.validationPredicates = validationPredicates

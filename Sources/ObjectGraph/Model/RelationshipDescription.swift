@@ -20,6 +20,15 @@ public final class RelationshipDescription: PropertyDescription, @unchecked Send
 
     public var isToMany: Bool { maxCount != 1 }
 
+    /// Always true, as Core Data reports it: a to-one is indexed by its foreign key's
+    /// index, a to-many by its inverse's or its join table's.
+    public override var isIndexed: Bool { true }
+
+    /// Accepted and without effect: a relationship is always indexed.
+    public override func setIndexed(_ indexed: Bool) throws(ObjectGraphError) {
+        try checkEditable()
+    }
+
     public func setDestination(_ destination: EntityDescription) throws(ObjectGraphError) {
         try checkEditable()
         destinationEntity = destination

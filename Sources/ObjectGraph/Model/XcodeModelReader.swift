@@ -116,6 +116,8 @@ struct XcodeModelReader {
     private mutating func properties(of entity: EntityDescription, from e: XMLTag, model: ManagedObjectModel,
                                      inverses: inout [(RelationshipDescription, XMLTag)]) throws(ObjectGraphError) {
         let entityAt = file.with(entity: entity.name)
+        var storedIndexes: [FetchIndexDescription] = []
+        var indexedAttributes: [String] = []
         for c in e.children {
             switch c.name {
             case "attribute", "relationship", "fetchedProperty":
@@ -125,6 +127,7 @@ struct XcodeModelReader {
                     let p: PropertyDescription
                     if c.name == "attribute" {
                         p = try attribute(c, name: name, in: entity, at: at)
+                        if try flag(c, "indexed", at) { indexedAttributes.append(name) }
                     } else if c.name == "relationship" {
                         let r = try relationship(c, name: name, in: entity, model: model, at: at)
                         inverses.append((r, c))
@@ -149,17 +152,32 @@ struct XcodeModelReader {
                 }
                 try entity.setUniquenessConstraints(constraints)
             case "fetchIndex":
-                var elements: [FetchIndexDescription.Element] = []
-                for x in c.children("fetchIndexElement") {
-                    guard let property = x["property"] else { throw entityAt.error("a fetch index element (line \(x.line)) names no property") }
-                    elements.append(.init(property: property, ascending: x["order"] != "descending"))
-                }
-                try entity.setFetchIndexes(entity.fetchIndexes + [FetchIndexDescription(name: c["name"] ?? "", elements: elements)])
+                storedIndexes.append(try fetchIndex(c, at: entityAt))
             default:
                 warn("entity '\(entity.name)': kept the unknown element <\(c.name)> (line \(c.line)) without using it")
                 entity.preservedXML.append(c.copy())
             }
         }
+        // An attribute marked indexed is an index named after it, as Core Data reads it.
+        try entity.setFetchIndexes(stored: storedIndexes, indexedProperties: indexedAttributes)
+    }
+
+    /// `<fetchIndex name partialIndexPredicate>` with its `<fetchIndexElement property
+    /// type="Binary|RTree" order="ascending|descending">` children; Xcode writes every
+    /// attribute, and an absent one means binary and ascending.
+    private func fetchIndex(_ c: XMLTag, at: ModelLocation) throws(ObjectGraphError) -> FetchIndexDescription {
+        var elements: [FetchIndexDescription.Element] = []
+        for x in c.children("fetchIndexElement") {
+            guard let property = x["property"] else { throw at.error("a fetch index element (line \(x.line)) names no property") }
+            let collation: FetchIndexDescription.Collation
+            switch x["type"] ?? "Binary" {
+            case "Binary": collation = .binary
+            case "RTree": collation = .rtree
+            case let other: throw at.error("fetch index element type=\"\(other)\" must be Binary or RTree (line \(x.line))")
+            }
+            elements.append(.init(property: property, ascending: x["order"] != "descending", collation: collation))
+        }
+        return FetchIndexDescription(name: c["name"] ?? "", elements: elements, partialPredicate: c["partialIndexPredicate"])
     }
 
     /// What every property element may carry.
@@ -188,51 +206,79 @@ struct XcodeModelReader {
     }
 
     private static let attributeKnown: Set<String> = [
-        "name", "optional", "transient", "indexed", "attributeType", "defaultValueString", "defaultDateTimeInterval",
+        "name", "optional", "transient", "indexed", "attributeType", "customClassName", "defaultValueString", "defaultDateTimeInterval",
         "minValueString", "maxValueString", "minDateTimeInterval", "maxDateTimeInterval", "regularExpressionString",
         "valueTransformerName", "allowsExternalBinaryDataStorage", "spotlightIndexingEnabled",
         "storedInTruthFile", "elementID", "versionHashModifier", "derived", "derivationExpression", "preserveAfterDeletion",
     ]
 
-    private func attribute(_ c: XMLTag, name: String, in entity: EntityDescription, at: ModelLocation) throws(ObjectGraphError)
+    /// An `<attribute>`. Xcode leaves out what is at its default: `optional` (NO),
+    /// `transient` (NO), and `attributeType` for an attribute of type Undefined, which
+    /// only transient attributes may have.
+    private mutating func attribute(_ c: XMLTag, name: String, in entity: EntityDescription, at: ModelLocation) throws(ObjectGraphError)
         -> AttributeDescription
     {
-        guard let typeName = c["attributeType"] else { throw at.error("attribute has no attributeType") }
+        let typeName = c["attributeType"] ?? "Undefined"
         guard let type = XcodeNames.attributeType(typeName) else { throw at.error("unknown attributeType '\(typeName)'") }
         let a = try entity.addAttribute(named: name, type: type, optional: try flag(c, "optional", at))
         try a.setTransient(try flag(c, "transient", at))
-        try a.setIndexed(try flag(c, "indexed", at))
         try a.setValueTransformerName(c["valueTransformerName"])
+        // Xcode's "Custom Class" of a transformable: the class of its values.
+        try a.setAttributeValueClassName(c["customClassName"])
         try a.setAllowsExternalBinaryDataStorage(try flag(c, "allowsExternalBinaryDataStorage", at))
         try a.setRegularExpression(c["regularExpressionString"])
         try a.setPreservesValueInHistoryOnDeletion(try flag(c, "preserveAfterDeletion", at))
         if try flag(c, "derived", at) { try a.setDerivationExpression(c["derivationExpression"] ?? "") }
         if type == .date {
-            if let d = c["defaultDateTimeInterval"] { try a.setDefaultValue(try dateValue(d, "defaultDateTimeInterval", at)) }
-            let lo = try c["minDateTimeInterval"].map { (s) throws(ObjectGraphError) in try dateValue(s, "minDateTimeInterval", at) }
-            let hi = try c["maxDateTimeInterval"].map { (s) throws(ObjectGraphError) in try dateValue(s, "maxDateTimeInterval", at) }
-            try a.setValueBounds(min: lo ?? .null, max: hi ?? .null)
+            if let d = c["defaultDateTimeInterval"] { try a.setDefaultValue(dateValue(d, "defaultDateTimeInterval", at)) }
+            let lo = c["minDateTimeInterval"].map { dateValue($0, "minDateTimeInterval", at) } ?? .null
+            let hi = c["maxDateTimeInterval"].map { dateValue($0, "maxDateTimeInterval", at) } ?? .null
+            try a.setValueBounds(min: lo, max: hi)
+            if let d = c["defaultValueString"] { ignored(d, "defaultValueString", type, at) }
         } else {
-            if let d = c["defaultValueString"] { try a.setDefaultValue(try XcodeNames.value(d, type: type, at: at)) }
+            if let d = c["defaultValueString"], let v = value(d, "defaultValueString", type, at) { try a.setDefaultValue(v) }
             if type == .string || type == .binaryData {
-                try a.setLengthBounds(min: try integer(c, "minValueString", at), max: try integer(c, "maxValueString", at))
+                try a.setLengthBounds(min: c["minValueString"].map { length($0, "minValueString", at) },
+                                      max: c["maxValueString"].map { length($0, "maxValueString", at) })
             } else if c["minValueString"] != nil || c["maxValueString"] != nil {
-                let lo = try c["minValueString"].map { (s) throws(ObjectGraphError) in try XcodeNames.value(s, type: type, at: at) }
-                let hi = try c["maxValueString"].map { (s) throws(ObjectGraphError) in try XcodeNames.value(s, type: type, at: at) }
-                try a.setValueBounds(min: lo ?? .null, max: hi ?? .null)
+                let lo = c["minValueString"].flatMap { value($0, "minValueString", type, at) } ?? .null
+                let hi = c["maxValueString"].flatMap { value($0, "maxValueString", type, at) } ?? .null
+                try a.setValueBounds(min: lo, max: hi)
             }
         }
         a.xcodeAttributes = Self.kept(c, known: Self.attributeKnown)
         return a
     }
 
-    private func dateValue(_ s: String, _ what: String, _ at: ModelLocation) throws(ObjectGraphError) -> AttributeValue {
-        guard let t = Double(s) else { throw at.error("\(what)=\"\(s)\" is not a number of seconds") }
-        return .date(Date(timeIntervalSinceReferenceDate: t))
+    /// A default or bound read as Core Data's compiler reads it (`XcodeValueText`), with a
+    /// warning when the text was not in the type's own spelling; nil for no value.
+    private mutating func value(_ s: String, _ what: String, _ type: AttributeType, _ at: ModelLocation) -> AttributeValue? {
+        guard let reading = XcodeValueText.value(s, type: type) else {
+            ignored(s, what, type, at)
+            return nil
+        }
+        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a \(XcodeNames.name(of: type)) value; read as \(reading.value), as Core Data reads it") }
+        return reading.value
+    }
+
+    private mutating func ignored(_ s: String, _ what: String, _ type: AttributeType, _ at: ModelLocation) {
+        warn("\(at.prefix)\(what)=\"\(s)\" gives a \(XcodeNames.name(of: type)) attribute no value; ignored, as Core Data ignores it")
+    }
+
+    private mutating func length(_ s: String, _ what: String, _ at: ModelLocation) -> Int {
+        let reading = XcodeValueText.length(s)
+        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a length; read as \(reading.value), as Core Data reads it") }
+        return reading.value
+    }
+
+    private mutating func dateValue(_ s: String, _ what: String, _ at: ModelLocation) -> AttributeValue {
+        let reading = XcodeValueText.seconds(s) ?? (0, false)
+        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a number of seconds; read as \(reading.value), as Core Data reads it") }
+        return .date(Date(timeIntervalSinceReferenceDate: reading.value))
     }
 
     private static let relationshipKnown: Set<String> = [
-        "name", "optional", "transient", "indexed", "minCount", "maxCount", "toMany", "ordered", "deletionRule",
+        "name", "optional", "transient", "minCount", "maxCount", "toMany", "ordered", "deletionRule",
         "destinationEntity", "inverseName", "inverseEntity", "elementID", "versionHashModifier", "spotlightIndexingEnabled",
         "storedInTruthFile",
     ]
@@ -258,7 +304,7 @@ struct XcodeModelReader {
         try r.setCounts(min: minCount, max: maxCount)
         try r.setOptional(try flag(c, "optional", at))
         try r.setTransient(try flag(c, "transient", at))
-        try r.setIndexed(try flag(c, "indexed", at))
+        _ = try flag(c, "indexed", at)  // a relationship is always indexed; the flag is kept for writing back
         try r.setOrdered(try flag(c, "ordered", at))
         r.xcodeAttributes = Self.kept(c, known: Self.relationshipKnown)
         return r
@@ -301,37 +347,6 @@ enum XcodeNames {
     static func deleteRule(_ name: String) -> DeleteRule? { deleteRules.first { $0.0 == name }?.1 }
 
     static func name(of rule: DeleteRule) -> String { deleteRules.first { $0.1 == rule }!.0 }
-
-    /// A value from Xcode's `defaultValueString` / `minValueString` spelling.
-    static func value(_ s: String, type: AttributeType, at: ModelLocation) throws(ObjectGraphError) -> AttributeValue {
-        let bad = at.error("'\(s)' is not a valid \(name(of: type)) value")
-        switch type {
-        case .integer16, .integer32, .integer64:
-            guard let i = Int64(s) else { throw bad }
-            return .integer(i)
-        case .decimal:
-            guard let d = ValueText.decimal(s) else { throw bad }
-            return .decimal(d)
-        case .double, .float:
-            guard let d = Double(s) else { throw bad }
-            return .double(d)
-        case .string: return .string(s)
-        case .boolean:
-            switch s {
-            case "YES", "1": return .boolean(true)
-            case "NO", "0": return .boolean(false)
-            default: throw bad
-            }
-        case .uuid:
-            guard let u = UUID(uuidString: s) else { throw bad }
-            return .uuid(u)
-        case .uri:
-            guard ValueText.isURI(s) else { throw bad }
-            return .uri(s)
-        default:
-            throw at.error("a \(name(of: type)) attribute cannot have a default or bound value in Xcode's format")
-        }
-    }
 
     /// Xcode's spelling of a default or bound value (dates are written as intervals).
     static func string(_ v: AttributeValue) -> String? {

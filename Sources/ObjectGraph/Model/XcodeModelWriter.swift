@@ -52,8 +52,11 @@ enum XcodeModelWriter {
         if !entity.userInfo.isEmpty { e.children.append(userInfo(entity.userInfo)) }
         for index in entity.fetchIndexes {
             let x = e.add("fetchIndex", [("name", index.name)])
+            if let p = index.partialPredicate { x.attributes.append(("partialIndexPredicate", p)) }
             for el in index.elements {
-                x.add("fetchIndexElement", [("property", el.property), ("type", "Binary"), ("order", el.ascending ? "ascending" : "descending")])
+                x.add("fetchIndexElement", [
+                    ("property", el.property), ("type", el.collation == .rtree ? "RTree" : "Binary"), ("order", el.ascending ? "ascending" : "descending"),
+                ])
             }
         }
         if !entity.uniquenessConstraints.isEmpty {
@@ -71,8 +74,9 @@ enum XcodeModelWriter {
         let e: XMLTag
         if let a = p as? AttributeDescription {
             e = XMLTag(name: "attribute")
+            // Xcode writes no attributeType for Undefined.
             put(e, [("name", a.name), ("optional", yes(a.isOptional)), ("transient", yes(a.isTransient)), ("indexed", yes(a.isIndexed)),
-                    ("attributeType", XcodeNames.name(of: a.attributeType))])
+                    ("attributeType", a.attributeType == .undefined ? nil : XcodeNames.name(of: a.attributeType))])
             if case .date(let d) = a.defaultValue {
                 put(e, [("defaultDateTimeInterval", String(d.timeIntervalSinceReferenceDate))])
             } else {
@@ -88,13 +92,13 @@ enum XcodeModelWriter {
             }
             put(e, [
                 ("regularExpressionString", a.regularExpression), ("valueTransformerName", a.valueTransformerName),
-                ("customClassName", a.xcodeAttributes.contains { $0.0 == "customClassName" } ? nil : a.attributeValueClassName), ("allowsExternalBinaryDataStorage", yes(a.allowsExternalBinaryDataStorage)),
+                ("customClassName", a.attributeValueClassName), ("allowsExternalBinaryDataStorage", yes(a.allowsExternalBinaryDataStorage)),
                 ("preserveAfterDeletion", yes(a.preservesValueInHistoryOnDeletion)),
                 ("derived", yes(a.derivationExpression != nil)), ("derivationExpression", a.derivationExpression),
             ])
         } else if let r = p as? RelationshipDescription {
             e = XMLTag(name: "relationship")
-            put(e, [("name", r.name), ("optional", yes(r.isOptional)), ("transient", yes(r.isTransient)), ("indexed", yes(r.isIndexed)),
+            put(e, [("name", r.name), ("optional", yes(r.isOptional)), ("transient", yes(r.isTransient)),
                     ("minCount", r.minCount == 0 ? nil : String(r.minCount)),
                     ("maxCount", r.isToMany ? (r.maxCount == 0 ? nil : String(r.maxCount)) : "1"),
                     ("toMany", yes(r.isToMany)), ("ordered", yes(r.isOrdered)),

@@ -187,6 +187,8 @@ public enum StoreMetadataKey {
     public static let modelVersionIdentifiers = "NSStoreModelVersionIdentifiers"
     public static let modelVersionHashesVersion = "NSStoreModelVersionHashesVersion"
     public static let persistenceFrameworkVersion = "NSPersistenceFrameworkVersion"
+    /// The SQLite auto-vacuum mode a store was created with, as text (`"2"`: incremental).
+    public static let autoVacuumLevel = "_NSAutoVacuumLevel"
 }
 
 /// Primary keys run from 1 to `Int64.max` in each hierarchy, handed out upwards. The

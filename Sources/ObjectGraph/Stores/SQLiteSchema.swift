@@ -128,27 +128,25 @@ struct SQLiteSchema {
         }
         for root in roots {
             var table = Table(root: root, name: "Z" + root.name.uppercased())
-            var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
-            func unique(_ base: String) -> String {
-                var name = base
-                if used.contains(name) {
-                    var n = 1
-                    while used.contains(base + String(n)) { n += 1 }
-                    name = base + String(n)
-                }
-                used.insert(name)
-                return name
-            }
-            // Columns are grouped by declared type as Core Data groups them; within a
-            // group, entities in pre-order, attributes before relationships, by name.
+            var names = ColumnNames()
+            // A column per stored attribute and to-one of each entity of the hierarchy. A
+            // name taken by an earlier entity (in pre-order) gets a numeric suffix, as
+            // Core Data names them; a redeclared property keeps its inherited column.
             var pending: [(group: Int, entity: Int, kind: Int, name: String, columns: [Column])] = []
+            var redeclared: [(PropertyDescription, PropertyDescription)] = []
             for (entityIndex, entity) in root.selfAndDescendants.enumerated() {
                 table.entities.append(entity)
-                for property in entity.ownProperties where !property.isTransient {
+                var own: [(group: Int, entity: Int, kind: Int, name: String, columns: [Column])] = []
+                for property in entity.ownProperties where !(property is FetchedPropertyDescription) {
+                    if let inherited = entity.superentity?.property(named: property.name), Self.sharesColumn(property, inherited) {
+                        redeclared.append((property, inherited))
+                        continue
+                    }
+                    if property.isTransient { continue }
                     if let a = property as? AttributeDescription {
                         let type = Self.declaredType(a.attributeType)
                         let column = Column(name: "Z" + property.name.uppercased(), declaredType: type, property: property)
-                        pending.append((Self.typeGroup(a.attributeType), entityIndex, 0, property.name, [column]))
+                        own.append((Self.typeGroup(a.attributeType), entityIndex, 0, property.name, [column]))
                     } else if let r = property as? RelationshipDescription, !r.isToMany {
                         var columns = [Column(name: "Z" + r.name.uppercased(), declaredType: "INTEGER", property: r)]
                         if let destination = r.destinationEntity, !destination.subentities.isEmpty,
@@ -159,21 +157,32 @@ struct SQLiteSchema {
                         if let ordered = orderColumnFor[ObjectIdentifier(r)] {
                             columns.append(Column(name: "Z_FOK_" + r.name.uppercased(), declaredType: "INTEGER", property: r, role: .order(ordered)))
                         }
-                        pending.append((0, entityIndex, 1, r.name, columns))
+                        own.append((0, entityIndex, 1, r.name, columns))
                     }
                 }
+                own.sort { ($0.group, $0.kind, $0.name) < ($1.group, $1.kind, $1.name) }
+                for i in own.indices {
+                    own[i].columns = own[i].columns.map {
+                        Column(name: names.unique($0.name), declaredType: $0.declaredType, property: $0.property, role: $0.role)
+                    }
+                }
+                pending += own
             }
+            // Columns are grouped by declared type as Core Data groups them; within a
+            // group, entities in pre-order, attributes before relationships, by name.
             pending.sort { ($0.group, $0.entity, $0.kind, $0.name) < ($1.group, $1.entity, $1.kind, $1.name) }
             var columnByProperty: [ObjectIdentifier: Int] = [:]
             for item in pending {
-                for var column in item.columns {
-                    column = Column(name: unique(column.name), declaredType: column.declaredType, property: column.property, role: column.role)
+                for column in item.columns {
                     if column.isValue {
                         columnByProperty[ObjectIdentifier(column.property)] = table.columns.count
                         if column.property is RelationshipDescription { table.foreignKeyColumns.append(column.name) }
                     }
                     table.columns.append(column)
                 }
+            }
+            for (property, inherited) in redeclared {
+                columnByProperty[ObjectIdentifier(property)] = columnByProperty[ObjectIdentifier(inherited)]
             }
             table.selectColumns = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.sql)
             let tableIndex = tables.count
@@ -193,7 +202,8 @@ struct SQLiteSchema {
     /// Join tables for many-to-many and inverse-less to-many relationships; storage of
     /// every to-many.
     private mutating func mapToManyRelationships(_ roots: [EntityDescription]) throws(ObjectGraphError) {
-        var joined = Set<ObjectIdentifier>()
+        var owners: [RelationshipDescription] = []
+        var seen = Set<ObjectIdentifier>()
         for root in roots {
             for entity in root.selfAndDescendants {
                 for case let r as RelationshipDescription in entity.ownProperties where r.isToMany && !r.isTransient {
@@ -210,61 +220,89 @@ struct SQLiteSchema {
                         toMany[ObjectIdentifier(r)] = .inverseColumn(table: m.tableIndex, column: table.columns[column].name, orderColumn: order)
                         continue
                     }
-                    if joined.contains(ObjectIdentifier(r)) { continue }
-                    // The side whose entity has the lower number (then the lower name) names the table.
-                    var owner = r
-                    if let inverse = r.inverseRelationship, inverse.isToMany, let ie = inverse.entity {
-                        let a = (numberOf[ObjectIdentifier(entity)] ?? 0, r.name), b = (numberOf[ObjectIdentifier(ie)] ?? 0, inverse.name)
-                        if b < a { owner = inverse }
-                    }
-                    guard let ownerEntity = owner.entity, let ownerDestination = owner.destinationEntity else { continue }
-                    let ownerNumber = numberOf[ObjectIdentifier(ownerEntity)] ?? 0
-                    let destinationNumber = numberOf[ObjectIdentifier(ownerDestination)] ?? 0
-                    let inverse = owner.inverseRelationship
-                    let name = "Z_\(ownerNumber)\(owner.name.uppercased())"
-                    let sourceBase = "Z_\(ownerNumber)" + (inverse?.name ?? ownerEntity.name).uppercased()
-                    let destinationColumn = "Z_\(destinationNumber)\(owner.name.uppercased())"
-                    let sourceColumn = sourceBase == destinationColumn ? sourceBase + "1" : sourceBase
-                    let join = JoinTable(
-                        name: name, relationship: owner, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
-                        destinationOrderColumn: owner.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil,
-                        sourceOrderColumn: (inverse?.isOrdered ?? false) ? "Z_FOK_" + sourceColumn.dropFirst(2) : nil)
-                    joinTables.append(join)
-                    toMany[ObjectIdentifier(owner)] = .join(
-                        table: name, ownerColumn: sourceColumn, memberColumn: destinationColumn, orderColumn: join.destinationOrderColumn)
-                    joined.insert(ObjectIdentifier(owner))
-                    if let inverse, inverse.isToMany {
-                        toMany[ObjectIdentifier(inverse)] = .join(
-                            table: name, ownerColumn: destinationColumn, memberColumn: sourceColumn, orderColumn: join.sourceOrderColumn)
-                        joined.insert(ObjectIdentifier(inverse))
-                    }
+                    let owner = Self.joinTableOwner(r)
+                    if seen.insert(ObjectIdentifier(owner)).inserted { owners.append(owner) }
                 }
+            }
+        }
+        // Join columns share one namespace, named in the order Core Data creates the tables:
+        // by the naming side's entity number, then its name. A column name already taken
+        // (two relationships of the same name pointing at one entity) gets a suffix.
+        owners.sort { ($0.entity.map(number) ?? 0, $0.name) < ($1.entity.map(number) ?? 0, $1.name) }
+        var names = ColumnNames(reserved: [])
+        for owner in owners {
+            guard let ownerEntity = owner.entity, let ownerDestination = owner.destinationEntity else { continue }
+            let ownerNumber = number(ownerEntity)
+            let destinationNumber = number(ownerDestination)
+            let inverse = owner.inverseRelationship
+            let name = "Z_\(ownerNumber)\(owner.name.uppercased())"
+            let destinationColumn = names.unique("Z_\(destinationNumber)\(owner.name.uppercased())")
+            // Without an inverse, the source column is named after the source entity; a
+            // relationship that is its own inverse gets the suffix here.
+            let sourceColumn = names.unique("Z_\(ownerNumber)" + (inverse?.name ?? ownerEntity.name).uppercased())
+            let join = JoinTable(
+                name: name, relationship: owner, sourceColumn: sourceColumn, destinationColumn: destinationColumn,
+                destinationOrderColumn: owner.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil,
+                sourceOrderColumn: (inverse?.isOrdered ?? false) ? "Z_FOK_" + sourceColumn.dropFirst(2) : nil)
+            joinTables.append(join)
+            toMany[ObjectIdentifier(owner)] = .join(
+                table: name, ownerColumn: sourceColumn, memberColumn: destinationColumn, orderColumn: join.destinationOrderColumn)
+            if let inverse, inverse.isToMany {
+                toMany[ObjectIdentifier(inverse)] = .join(
+                    table: name, ownerColumn: destinationColumn, memberColumn: sourceColumn, orderColumn: join.sourceOrderColumn)
             }
         }
     }
 
-    /// CREATE INDEX statements for indexed attributes, fetch indexes and uniqueness
-    /// constraints of the table's entities, in Core Data's naming.
+    /// Which side of a many-to-many names its join table, as Core Data chooses it: the side
+    /// declared on the entity whose name sorts first (by UTF-16 code unit: for roots, the
+    /// lower entity number); between two relationships of one entity, the one whose name
+    /// sorts last (`blocking` over `blockedBy`). A to-many without a to-many inverse, or
+    /// that is its own inverse, names its own table.
+    static func joinTableOwner(_ r: RelationshipDescription) -> RelationshipDescription {
+        guard let inverse = r.inverseRelationship, inverse !== r, inverse.isToMany, let a = r.entity, let b = inverse.entity else { return r }
+        if a === b { return VersionHash.utf16Less(r.name, inverse.name) ? inverse : r }
+        return VersionHash.utf16Less(a.name, b.name) ? r : inverse
+    }
+
+    /// Whether a redeclared property keeps the column of the one it redeclares: both
+    /// stored, and of one kind (attributes, or to-one relationships).
+    static func sharesColumn(_ p: PropertyDescription, _ inherited: PropertyDescription) -> Bool {
+        guard !p.isTransient, !inherited.isTransient else { return false }
+        if p is AttributeDescription, inherited is AttributeDescription { return true }
+        if let r = p as? RelationshipDescription, let i = inherited as? RelationshipDescription { return !r.isToMany && !i.isToMany }
+        return false
+    }
+
+    /// CREATE INDEX statements for the fetch indexes (indexed properties among them) and
+    /// uniqueness constraints of the table's entities, in Core Data's naming. As Core
+    /// Data, no index is made for an R-tree index (a spatial index this store does not
+    /// keep) nor for a to-one alone (its foreign key's index serves), and a partial index
+    /// keeps its predicate as a WHERE clause.
     private func indexStatements(_ table: Table) -> [String] {
         var out: [String] = []
+        var made = Set<String>()
         func column(_ entity: EntityDescription, _ name: String) -> String? {
             guard let slot = entity.slot(forKey: name) else { return nil }
             let c = mapping(entity).columnBySlot[slot]
             return c >= 0 ? table.columns[c].name : nil
         }
         for entity in table.entities {
-            for case let a as AttributeDescription in entity.ownProperties where a.isIndexed && !a.isTransient {
-                if let c = column(entity, a.name) {
-                    out.append("CREATE INDEX \(sqlIdentifier(table.name + "_" + c + "_INDEX")) ON \(table.sql) (\(sqlIdentifier(c)))")
-                }
-            }
-            for index in entity.fetchIndexes {
+            for index in entity.fetchIndexes where !index.elements.isEmpty {
+                if index.elements.contains(where: { $0.collation == .rtree }) { continue }
+                if index.elements.count == 1, entity.property(named: index.elements[0].property) is RelationshipDescription { continue }
                 let parts = index.elements.compactMap { e in
                     column(entity, e.property).map { "\(sqlIdentifier($0)) COLLATE BINARY \(e.ascending ? "ASC" : "DESC")" }
                 }
-                if parts.count == index.elements.count, !parts.isEmpty {
-                    out.append("CREATE INDEX \(sqlIdentifier("Z_" + entity.name + "_" + index.name)) ON \(table.sql) (\(parts.joined(separator: ", ")))")
+                guard parts.count == index.elements.count else { continue }
+                var condition = ""
+                if let format = index.partialPredicate {
+                    guard let sql = SQLiteIndexPredicate.sql(format, entity: entity, column: { column(entity, $0) }) else { continue }
+                    condition = " WHERE " + sql
                 }
+                let name = "Z_" + entity.name + "_" + index.name
+                guard made.insert(name).inserted else { continue }
+                out.append("CREATE INDEX \(sqlIdentifier(name)) ON \(table.sql) (\(parts.joined(separator: ", ")))" + condition)
             }
             for constraint in entity.uniquenessConstraints {
                 let parts = constraint.compactMap { column(entity, $0).map { "\(sqlIdentifier($0)) COLLATE BINARY ASC" } }
@@ -375,6 +413,25 @@ struct SQLiteSchema {
     func selectList(_ table: Table, alias: String? = nil) -> String {
         let prefix = alias.map { $0 + "." } ?? ""
         return table.selectColumns.map { prefix + $0 }.joined(separator: ", ")
+    }
+}
+
+/// Names handed out in one namespace: a name already taken gets the smallest free
+/// numeric suffix (`ZNAME1`, `ZNAME2`, …), as Core Data suffixes colliding columns.
+struct ColumnNames {
+    private var used: Set<String>
+
+    init(reserved: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]) { used = reserved }
+
+    mutating func unique(_ base: String) -> String {
+        var name = base
+        if used.contains(name) {
+            var n = 1
+            while used.contains(base + String(n)) { n += 1 }
+            name = base + String(n)
+        }
+        used.insert(name)
+        return name
     }
 }
 

@@ -89,6 +89,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             do throws(ObjectGraphError) {
                 connection.setBusyTimeout(busyTimeout)
                 if try tableNames(connection).isEmpty {
+                    // Incremental auto-vacuum as Apple's stores have it: only a database without
+                    // pages takes it, so before the journal mode writes the first one.
+                    try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
                     // The journal mode first: switching to WAL cannot happen inside a transaction.
                     try setJournalMode(connection)
                     if try createIfEmpty(connection) {
@@ -293,6 +296,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 StoreMetadataKey.modelVersionIdentifiers: .array(model.versionIdentifiers.map { .string($0) }),
                 StoreMetadataKey.modelVersionHashesVersion: .integer(3),
                 StoreMetadataKey.persistenceFrameworkVersion: .integer(1),
+                StoreMetadataKey.autoVacuumLevel: .string("2"),
             ] { newMetadata[key] = value }
             for statement in schema.createStatements { try db.execute(statement) }
             let insertKey = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)")

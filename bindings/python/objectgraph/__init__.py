@@ -61,6 +61,7 @@ from .errors import (
     WrongThreadError,
 )
 from .fetch import FetchRequest
+from .fetch_index import FetchIndex, FetchIndexElement
 from .migration import (
     EntityMapping,
     EntityMigrationPolicy,
@@ -104,6 +105,8 @@ __all__ = [
     "Error",
     "ErrorCode",
     "Expression",
+    "FetchIndex",
+    "FetchIndexElement",
     "FetchRequest",
     "FetchRequestTemplate",
     "INFER_MAPPING_OPTION",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -18,6 +18,9 @@ from ._util import PathLike, check, check_handle, decode, encode, take_string
 from .enums import AttributeType, DeleteRule, PropertyKind
 from .errors import ErrorCode, make_error
 from .values import Value, take_value, to_value
+
+if TYPE_CHECKING:
+    from .fetch_index import FetchIndex
 
 __all__ = ["Model", "Entity", "Property", "Attribute", "Relationship", "FetchedProperty", "FetchRequestTemplate"]
 
@@ -546,6 +549,29 @@ class Entity:
         _set(lib.og_entity_set_uniqueness_constraints, self._h, _c_strings(joined), len(joined))
 
     @property
+    def fetch_indexes(self) -> List["FetchIndex"]:
+        """The entity's fetch indexes (Core Data's ``indexes``), new values on each read;
+        assigning replaces them all and makes this entity theirs."""
+        from .fetch_index import read_indexes
+
+        return read_indexes(self)
+
+    @fetch_indexes.setter
+    def fetch_indexes(self, indexes: Iterable["FetchIndex"]) -> None:
+        from .fetch_index import write_indexes
+
+        write_indexes(self, indexes)
+
+    @property
+    def compound_indexes(self) -> List[Any]:
+        """Deprecated, as on Apple: always ``[]``; assigning is accepted and ignored."""
+        return []
+
+    @compound_indexes.setter
+    def compound_indexes(self, indexes: Any) -> None:
+        pass
+
+    @property
     def subentities(self) -> List["Entity"]:
         """Direct subentities in name order; assigning makes exactly these the children."""
         result = []
@@ -741,6 +767,9 @@ class Property:
 
     @property
     def indexed(self) -> bool:
+        """True exactly when the entity has a fetch index of this attribute alone (binary,
+        ascending, partial or not); always True for a relationship. Setting True adds such
+        an index named after the property; False removes those."""
         return _get_bool(lib.og_property_is_indexed, self._h)
 
     @indexed.setter
