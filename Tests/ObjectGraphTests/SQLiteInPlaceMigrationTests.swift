@@ -43,6 +43,12 @@ final class SQLiteInPlaceMigrationTests: XCTestCase {
         try cached.write(to: URL(fileURLWithPath: copy))
         sqliteExec(copy, "DELETE FROM Z_MODELCACHE")
         let bare = try Data(contentsOf: URL(fileURLWithPath: copy))
+        // Read-only, the store is never rewritten: it stays incompatible.
+        var readOnly = Catalogue.migrateOptions
+        readOnly[StoreOptionKey.readOnly] = .boolean(true)
+        XCTAssertEqual(
+            expectError { try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: readOnly) }?.code,
+            ErrorCode.storeIncompatibleVersionHash)
         let noSource = try PersistentStoreCoordinator(model: try Catalogue.version2())
         let e = expectError { try noSource.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: copy, options: Catalogue.migrateOptions) }
         XCTAssertEqual(e?.code, ErrorCode.migrationMissingSourceModel)

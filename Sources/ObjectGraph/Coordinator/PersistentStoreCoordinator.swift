@@ -103,7 +103,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     {
         try lock.withLock { () throws(ObjectGraphError) -> PersistentStore in
             let setup = try checkedSetup(type: type, configuration: configuration, path: path, options: options, replacing: nil)
-            if setup.parsedOptions.migrateAutomatically { try migrateIfNeeded(type: type, setup: setup) }
+            // A read-only store is never rewritten: opened with other hashes it fails (134100).
+            let parsed = setup.parsedOptions
+            if parsed.migrateAutomatically && !parsed.readOnly { try migrateIfNeeded(type: type, setup: setup) }
             let store = try makeStore(type: type, setup: setup)
             return try attach(store, setup: setup, slot: nil)
         }
