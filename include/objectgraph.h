@@ -751,8 +751,17 @@ void og_model_release(og_model *model);
 /* Entities                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The entity's name. Borrowed: valid while the model is alive. */
+/* The entity's name. Borrowed: valid while the model is alive (a rename gives
+ * a new string; earlier ones stay valid). */
 const char *og_entity_name(const og_entity *entity);
+
+/* Renames the entity (setName:) before the model is used. The model is
+ * re-keyed and every reference follows: relationship destinations and
+ * inverses, configurations, fetch request templates, fetched properties,
+ * localization keys, version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the
+ * model is in use; OG_ERROR_INVALID_ARGUMENT when `name` is empty or another
+ * entity has it; OG_ERROR_INVALID_MODEL for a name that is not valid. */
+og_status og_entity_set_name(og_entity *entity, const char *name, og_error **error);
 
 /* The superentity, LENT by the model, or NULL (none, or invalid handle). */
 og_entity *og_entity_superentity(const og_entity *entity);
@@ -908,8 +917,18 @@ og_status og_entity_remove_property(og_entity *entity, const char *name, og_erro
 /* Properties: attributes and relationships                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The property's name. Borrowed: valid while the model is alive. */
+/* The property's name. Borrowed: valid while the model is alive (a rename gives
+ * a new string; earlier ones stay valid). */
 const char *og_property_name(const og_property *property);
+
+/* Renames the property (setName:) before the model is used. The entity is
+ * re-keyed and every reference follows: its inverse, uniqueness constraints
+ * and fetch indexes (of the entity and its subentities), localization keys,
+ * version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the model is in use;
+ * OG_ERROR_INVALID_ARGUMENT when `name` is empty, reserved, or already a
+ * property of the entity (own or inherited) or of a subentity;
+ * OG_ERROR_INVALID_MODEL for a name that is not valid. */
+og_status og_property_set_name(og_property *property, const char *name, og_error **error);
 
 /* Attribute or relationship; OG_ERROR with an invalid handle. */
 og_status og_property_kind_of(const og_property *property, og_property_kind *out, og_error **error);

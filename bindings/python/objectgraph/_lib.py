@@ -158,6 +158,7 @@ _SIGNATURES = {
     "og_model_warning_at": (_v, [_v, _z, _err]),
     # Entities
     "og_entity_name": (_s, [_v]),
+    "og_entity_set_name": (_i, [_v, _s, _err]),
     "og_entity_superentity": (_v, [_v]),
     "og_entity_set_superentity": (_i, [_v, _v, _err]),
     "og_entity_is_abstract": (_i, [_v, _p(_b), _err]),
@@ -177,6 +178,7 @@ _SIGNATURES = {
     "og_entity_is_kind_of": (_i, [_v, _v, _p(_b), _err]),
     # Properties
     "og_property_name": (_s, [_v]),
+    "og_property_set_name": (_i, [_v, _s, _err]),
     "og_property_kind_of": (_i, [_v, _p(_i), _err]),
     "og_property_entity": (_v, [_v]),
     "og_property_is_optional": (_i, [_v, _p(_b), _err]),
