@@ -425,3 +425,20 @@ def test_entities_and_properties_are_renamable_before_use(tmp_path):
         title.name = "caption"
     assert info.value.code == 140008
     coordinator.close()
+
+
+def test_renamed_xcode_model_writes_back_with_every_reference(tmp_path):
+    m = og.Model.load(os.path.join(FIXTURES, "Library.xcdatamodeld"))
+    m["Book"].name = "Volume"
+    m["Volume"]["title"].name = "heading"
+    m["Shelf"]["label"].name = "name"
+    out = tmp_path / "Renamed.xcdatamodel"
+    m.write(out)
+    text = (out / "contents").read_text()
+    assert 'destinationEntity="Volume"' in text and 'inverseEntity="Volume"' in text
+    assert 'entity name="Book"' not in text and 'Entity="Book"' not in text  # the class name stays "Book"
+    assert '<constraint value="heading"/>' in text and 'property="name"' in text
+    back = og.Model.load(out)
+    assert back["Author"]["books"].destination.name == "Volume"
+    assert back["Volume"].uniqueness_constraints == [["heading"]]
+    assert back["Shelf"].fetch_indexes[0].elements[0].property_name == "name"
