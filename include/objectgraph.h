@@ -751,8 +751,17 @@ void og_model_release(og_model *model);
 /* Entities                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The entity's name. Borrowed: valid while the model is alive. */
+/* The entity's name. Borrowed: valid while the model is alive (a rename gives
+ * a new string; earlier ones stay valid). */
 const char *og_entity_name(const og_entity *entity);
+
+/* Renames the entity (setName:) before the model is used. The model is
+ * re-keyed and every reference follows: relationship destinations and
+ * inverses, configurations, fetch request templates, fetched properties,
+ * localization keys, version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the
+ * model is in use; OG_ERROR_INVALID_ARGUMENT when `name` is empty or another
+ * entity has it; OG_ERROR_INVALID_MODEL for a name that is not valid. */
+og_status og_entity_set_name(og_entity *entity, const char *name, og_error **error);
 
 /* The superentity, LENT by the model, or NULL (none, or invalid handle). */
 og_entity *og_entity_superentity(const og_entity *entity);
@@ -908,8 +917,18 @@ og_status og_entity_remove_property(og_entity *entity, const char *name, og_erro
 /* Properties: attributes and relationships                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The property's name. Borrowed: valid while the model is alive. */
+/* The property's name. Borrowed: valid while the model is alive (a rename gives
+ * a new string; earlier ones stay valid). */
 const char *og_property_name(const og_property *property);
+
+/* Renames the property (setName:) before the model is used. The entity is
+ * re-keyed and every reference follows: its inverse, uniqueness constraints
+ * and fetch indexes (of the entity and its subentities), localization keys,
+ * version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the model is in use;
+ * OG_ERROR_INVALID_ARGUMENT when `name` is empty, reserved, or already a
+ * property of the entity (own or inherited) or of a subentity;
+ * OG_ERROR_INVALID_MODEL for a name that is not valid. */
+og_status og_property_set_name(og_property *property, const char *name, og_error **error);
 
 /* Attribute or relationship; OG_ERROR with an invalid handle. */
 og_status og_property_kind_of(const og_property *property, og_property_kind *out, og_error **error);
@@ -1159,6 +1178,21 @@ og_status og_coordinator_is_store_read_only(og_coordinator *coordinator, og_stor
 char *og_store_file_metadata_string(const char *type, const char *path, const char *key, og_error **error);
 og_status og_store_file_set_metadata_string(const char *type, const char *path, const char *key, const char *value,
                                             og_error **error);
+
+/* A store file's whole metadata without adding the store
+ * (metadataForPersistentStoreOfType:URL:options:): a NEW OG_VALUE_DICTIONARY
+ * value; NSStoreModelVersionHashes maps entity names to 32-byte data. `type`
+ * NULL: found from the file. `options` (NULL or an OG_VALUE_DICTIONARY) are
+ * those the store would be opened with. The setter
+ * (setMetadata:forPersistentStoreOfType:URL:options:) writes the whole
+ * dictionary now; NSStoreType and NSStoreUUID are kept. Errors:
+ * OG_ERROR_STORE_OPEN when there is no readable store at `path`,
+ * OG_ERROR_STORE_TYPE_MISMATCH for a store of another type, and for the setter
+ * OG_ERROR_STORE_OPERATION when the file is read-only or the options say
+ * NSReadOnlyPersistentStoreOption. */
+og_value *og_store_file_metadata(const char *type, const char *path, const og_value *options, og_error **error);
+og_status og_store_file_set_metadata(const char *type, const char *path, const og_value *metadata, const og_value *options,
+                                     og_error **error);
 
 /* Number of stores added. */
 size_t og_coordinator_store_count(const og_coordinator *coordinator);
@@ -1862,6 +1896,17 @@ og_status og_fetch_request_add_group_by(og_fetch_request *request, const char *n
  * "total > 100" for an expression named total. NULL removes it. The request
  * keeps its own reference. */
 og_status og_fetch_request_set_having(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
+/* A NEW request with every setting of `request` (NSFetchRequest copy). The copy
+ * is independent: changing or releasing either leaves the other alone. It
+ * shares the (immutable) predicates. */
+og_fetch_request *og_fetch_request_copy(const og_fetch_request *request, og_error **error);
+
+/* shouldRefreshRefetchedObjects (default false): true makes objects already
+ * registered take the fetched values, as og_context_refresh_object with merging
+ * would give them; their own unsaved changes stay. */
+og_status og_fetch_request_set_refreshes_refetched_objects(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_refreshes_refetched_objects(const og_fetch_request *request, bool *out, og_error **error);
 
 /* Releases a request. NULL is ignored. */
 void og_fetch_request_release(og_fetch_request *request);

@@ -89,15 +89,31 @@ final class ModelBox: HandleBox {
 final class EntityBox: HandleBox {
     static let kindName = "an og_entity"
     let entity: EntityDescription
-    lazy var name = CString(entity.name)
+    private let names = BorrowedName()
+    var name: CString { names.current(entity.name) }
     init(_ entity: EntityDescription) { self.entity = entity }
 }
 
 final class PropertyBox: HandleBox {
     static let kindName = "an og_property"
     let property: PropertyDescription
-    lazy var name = CString(property.name)
+    private let names = BorrowedName()
+    var name: CString { names.current(property.name) }
     init(_ property: PropertyDescription) { self.property = property }
+}
+
+/// A name C borrows while the model lives. A model object may be renamed before use, so
+/// a new name gets a new C string and the earlier ones stay valid.
+final class BorrowedName {
+    private var text: String?
+    private var strings: [CString] = []
+
+    func current(_ name: String) -> CString {
+        if let last = strings.last, text == name { return last }
+        text = name
+        strings.append(CString(name))
+        return strings[strings.count - 1]
+    }
 }
 
 final class CoordinatorBox: HandleBox {

@@ -46,7 +46,7 @@ private func plist(_ v: PredicateValue, _ what: String) throws(ObjectGraphError)
 }
 
 /// A property-list value as a boxed value (the reverse of `plist`).
-private func boxed(_ p: PropertyListValue) -> PredicateValue {
+func boxed(_ p: PropertyListValue) -> PredicateValue {
     switch p {
     case .string(let s): .scalar(.string(s))
     case .integer(let i): .scalar(.integer(i))

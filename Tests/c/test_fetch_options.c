@@ -256,6 +256,72 @@ static void bulk_reads(void) {
     og_t_remove_tree(dir);
 }
 
+/* The first Book matching `format`, LENT by the context; NULL when none. */
+static og_object *fetch_first(og_context *context, const char *format) {
+    og_fetch_request *r = NN(og_fetch_request_new("Book", &err));
+    og_predicate *p = NN(og_predicate_parse(format, NULL, 0, &err));
+    OK(og_fetch_request_set_predicate(r, p, &err));
+    og_predicate_release(p);
+    og_results *results = NN(og_context_fetch(context, r, &err));
+    og_object *first = og_results_count(results) > 0 ? NN(og_results_object_at(results, 0, &err)) : NULL;
+    og_results_release(results);
+    og_fetch_request_release(r);
+    return first;
+}
+
+/* A copy is independent; refreshing refetched objects gives registered ones the store's values. */
+static void copy_and_refresh(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    OK(og_fetch_request_set_limit(r, 2, &err));
+    og_fetch_request *c = NN(og_fetch_request_copy(r, &err));
+    OK(og_fetch_request_set_limit(r, 0, &err));
+    OK(og_fetch_request_add_sort(r, "author.name", false, &err));
+    size_t n;
+    OK(og_fetch_request_limit(c, &n, &err));
+    INTEQ(n, 2);
+    og_fetch_request_release(r);
+    og_results *results = NN(og_context_fetch(ctx, c, &err));
+    INTEQ(og_results_count(results), 2);
+    title_is(results, 0, "Alpha");
+    og_object *alpha = NN(og_results_object_at(results, 0, &err));
+    og_results_release(results);
+
+    /* Another context renames Alpha. */
+    og_context *other = NN(og_context_new(coordinator, &err));
+    og_object *same = NN(fetch_first(other, "title == 'Alpha'"));
+    OK(og_object_set_string(same, "title", "Aleph", &err));
+    OK(og_context_save(other, &err));
+    og_context_release(other);
+
+    bool on = true;
+    OK(og_fetch_request_refreshes_refetched_objects(c, &on, &err));
+    CHECK(!on);
+    og_predicate *p = NN(og_predicate_parse("author.name == 'Ann'", NULL, 0, &err));
+    OK(og_fetch_request_set_predicate(c, p, &err));
+    og_predicate_release(p);
+    results = NN(og_context_fetch(ctx, c, &err));
+    title_is(results, 0, "Alpha"); /* registered objects keep their values */
+    og_results_release(results);
+    OK(og_fetch_request_set_refreshes_refetched_objects(c, true, &err));
+    OK(og_fetch_request_refreshes_refetched_objects(c, &on, &err));
+    CHECK(on);
+    og_fetch_request *twin = NN(og_fetch_request_copy(c, &err));
+    results = NN(og_context_fetch(ctx, twin, &err));
+    CHECK(og_results_object_at(results, 0, &err) == alpha);
+    title_is(results, 0, "Aleph");
+    og_results_release(results);
+    og_fetch_request_release(twin);
+    og_fetch_request_release(c);
+    FAILS_NULL(og_fetch_request_copy(NULL, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_set_refreshes_refetched_objects(NULL, true, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_fetch_request_refreshes_refetched_objects(NULL, &on, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
 static void invalid_handles(void) {
     size_t n;
     bool on;
@@ -289,6 +355,7 @@ int main(int argc, char **argv) {
         {"pending_changes", pending_changes},
         {"prefetching", prefetching},
         {"bulk_reads", bulk_reads},
+        {"copy_and_refresh", copy_and_refresh},
         {"invalid_handles", invalid_handles},
     };
     return OG_T_RUN(cases, argc, argv);

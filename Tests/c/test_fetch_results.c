@@ -194,6 +194,25 @@ static void group_by(void) {
     close_stack(ctx, coordinator, dir);
 }
 
+/* A grouped fetch sorts by a fetched expression's name. */
+static void sort_by_expression(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_where(NULL);
+    OK(og_fetch_request_set_result_type(r, OG_RESULT_DICTIONARIES, &err));
+    OK(og_fetch_request_add_property_to_fetch(r, "author.name", &err));
+    OK(og_fetch_request_add_expression_to_fetch(r, "headcount", "count:(title)", OG_ATTRIBUTE_UNDEFINED, &err));
+    OK(og_fetch_request_add_group_by(r, "author.name", &err));
+    OK(og_fetch_request_add_sort(r, "headcount", true, &err));
+    og_rows *rows = NN(og_context_fetch_dictionaries(ctx, r, &err));
+    INTEQ(og_rows_count(rows), 2);
+    INTEQ(row_int(rows, 0, "headcount"), 2);
+    INTEQ(row_int(rows, 1, "headcount"), 3);
+    og_rows_release(rows);
+    og_fetch_request_release(r);
+    close_stack(ctx, coordinator, dir);
+}
+
 static void errors(void) {
     char *dir; og_coordinator *coordinator;
     og_context *ctx = filled(&dir, &coordinator);
@@ -242,6 +261,7 @@ int main(int argc, char **argv) {
         {"object_ids", object_ids},
         {"dictionaries", dictionaries},
         {"group_by", group_by},
+        {"sort_by_expression", sort_by_expression},
         {"errors", errors},
     };
     return OG_T_RUN(cases, argc, argv);

@@ -595,6 +595,32 @@ static void notifications(void) {
     teardown();
 }
 
+/* Edits and deletes of an object still pending insert, in a later event, are reported. */
+static void pending_insert_changes(void) {
+    setup();
+    og_object *a = new_author("Jo");
+    OK(og_context_process_pending_changes(ctx, &err));
+    seen_t change = {0};
+    uint64_t token;
+    OK(og_context_add_observer(ctx, OG_NOTIFICATION_OBJECTS_DID_CHANGE, record, &change, &token, &err));
+    OK(og_object_set_string(a, "name", "Jon", &err));
+    OK(og_context_process_pending_changes(ctx, &err));
+    INTEQ(change.calls, 1);
+    INTEQ(change.updated, 1);
+    INTEQ(change.inserted, 0);
+    OK(og_context_delete(ctx, a, &err));
+    OK(og_context_process_pending_changes(ctx, &err));
+    INTEQ(change.calls, 2);
+    INTEQ(change.deleted, 1);
+    /* Inserted and deleted in one event: the two cancel out. */
+    og_object *b = new_author("Brief");
+    OK(og_context_delete(ctx, b, &err));
+    OK(og_context_process_pending_changes(ctx, &err));
+    INTEQ(change.calls, 2);
+    OK(og_context_remove_observer(ctx, token, &err));
+    teardown();
+}
+
 /* ---- hooks --------------------------------------------------------------- */
 
 static int awake_insert, awake_fetch, will_save, did_save, prepare_delete, will_fault;
@@ -1008,6 +1034,7 @@ static const og_t_case cases[] = {
     {"validation", validation},
     {"rollback_reset_refresh", rollback_reset_refresh},
     {"notifications", notifications},
+    {"pending_insert_changes", pending_insert_changes},
     {"hooks", hooks}, {"refusing_will_save", refusing_will_save},
     {"key_paths", key_paths},
     {"queue_contexts", queue_contexts},

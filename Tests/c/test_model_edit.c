@@ -632,6 +632,54 @@ static void case_frozen(void) {
 }
 
 /* NULL, released and wrong-kind handles are errors (140001), never crashes. */
+/* Entities and properties renamed before use: the model is re-keyed, references follow. */
+static void case_renaming(void) {
+    og_model *m = build();
+    og_entity *author = NN(og_model_entity(m, "Author", &err));
+    og_entity *book = NN(og_model_entity(m, "Book", &err));
+    og_property *title = NN(og_entity_property(book, "title", &err));
+    og_property *books = NN(og_entity_property(author, "books", &err));
+    og_property *writer = NN(og_entity_property(book, "writer", &err));
+    og_entity *es[] = {book};
+    OK(og_model_set_configuration_entities(m, "Shelf", es, 1, &err));
+    OK(og_model_set_template(m, "T", "Book", NULL, NULL, NULL, 0, 0, &err));
+    const char *constraint[] = {"title"};
+    OK(og_entity_set_uniqueness_constraints(book, constraint, 1, &err));
+    const char *old_name = og_entity_name(book);
+
+    OK(og_entity_set_name(book, "Volume", &err));
+    STREQ(og_entity_name(book), "Volume");
+    STREQ(old_name, "Book"); /* an earlier borrowed name stays valid */
+    CHECK(og_model_entity(m, "Volume", &err) == book);
+    FAILS_NULL(og_model_entity(m, "Book", &err), OG_ERROR_UNKNOWN_ENTITY, "Book");
+    CHECK(og_relationship_destination(books) == book);
+    STREQ(og_entity_name(og_relationship_destination(books)), "Volume");
+    CHECK(og_model_configuration_entity_at(m, "Shelf", 0, &err) == book);
+    text_is(og_model_template_entity(m, "T", &err), "Volume");
+
+    OK(og_property_set_name(title, "heading", &err));
+    OK(og_property_set_name(writer, "author", &err));
+    STREQ(og_property_name(title), "heading");
+    CHECK(og_entity_property(book, "heading", &err) == title);
+    FAILS_NULL(og_entity_property(book, "title", &err), OG_ERROR_UNKNOWN_KEY, "title");
+    CHECK(og_relationship_inverse(books) == writer);
+    STREQ(og_property_name(og_relationship_inverse(books)), "author");
+    text_is(og_entity_uniqueness_constraint_at(book, 0, &err), "heading");
+
+    FAILS(og_entity_set_name(book, "", &err), OG_ERROR_INVALID_ARGUMENT, "empty");
+    FAILS(og_entity_set_name(book, "Author", &err), OG_ERROR_INVALID_ARGUMENT, "Author");
+    FAILS(og_property_set_name(title, "", &err), OG_ERROR_INVALID_ARGUMENT, "empty");
+    FAILS(og_property_set_name(title, "pages", &err), OG_ERROR_INVALID_ARGUMENT, "pages");
+    FAILS(og_entity_set_name(NULL, "X", &err), OG_ERROR_INVALID_HANDLE, "handle");
+    FAILS(og_property_set_name(NULL, "x", &err), OG_ERROR_INVALID_HANDLE, "handle");
+
+    og_coordinator *c = NN(og_coordinator_new(m, &err));
+    FAILS(og_entity_set_name(book, "Tome", &err), OG_ERROR_MODEL_IMMUTABLE, "in use");
+    FAILS(og_property_set_name(title, "caption", &err), OG_ERROR_MODEL_IMMUTABLE, "in use");
+    og_coordinator_release(c);
+    og_model_release(m);
+}
+
 static void case_invalid_handles(void) {
     og_model *m = build();
     og_entity *e = NN(og_model_entity(m, "Book", &err));
@@ -753,7 +801,7 @@ int main(int argc, char **argv) {
     } cases[] = {
         {"model_level", case_model_level},   {"entity_level", case_entity_level}, {"property_level", case_property_level},
         {"fixtures", case_fixtures},         {"metadata", case_metadata},         {"frozen", case_frozen},
-        {"invalid_handles", case_invalid_handles},
+        {"invalid_handles", case_invalid_handles}, {"renaming", case_renaming},
     };
     int ran = 0;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

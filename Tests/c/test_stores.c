@@ -309,11 +309,79 @@ static void coordinator(void) {
     og_t_remove_tree(dir);
 }
 
+/* The value of `key` in a dictionary value: NEW, or NULL when absent. */
+static og_value *dict_get(const og_value *d, const char *key) {
+    for (size_t i = 0; i < og_value_count(d); i++) {
+        const char *k = og_value_key_at(d, i, &err);
+        if (k && strcmp(k, key) == 0) return NN(og_value_item_at(d, i, &err));
+    }
+    return NULL;
+}
+
+/* A store file's whole metadata, read and written without adding the store. */
+static void file_metadata(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "meta.sqlite");
+    og_store *store;
+    og_coordinator *c = open_with("SQLite", path, &store);
+    char *uuid = strdup(og_store_uuid(store));
+    og_coordinator_release(c);
+
+    og_value *m = NN(og_store_file_metadata(NULL, path, NULL, &err));
+    og_value *type = NN(dict_get(m, "NSStoreType"));
+    const char *text;
+    OK(og_value_get_string(type, &text, &err));
+    STREQ(text, "SQLite");
+    og_value_release(type);
+    og_value *hashes = NN(dict_get(m, "NSStoreModelVersionHashes"));
+    CHECK(og_value_count(hashes) > 0);
+    og_value *first = NN(og_value_item_at(hashes, 0, &err));
+    INTEQ(og_value_type_of(first), OG_VALUE_DATA);
+    og_value_release(first);
+    og_value_release(hashes);
+    og_value_release(m);
+
+    /* The whole dictionary is replaced; the type and UUID stay. */
+    og_value *owner = NN(og_value_new_string("library", &err));
+    const char *keys[] = {"Owner"};
+    og_value *dict = NN(og_value_new_dictionary(keys, &owner, 1, &err));
+    og_value_release(owner);
+    OK(og_store_file_set_metadata("SQLite", path, dict, NULL, &err));
+    char *value = NN(og_store_file_metadata_string(NULL, path, "Owner", &err));
+    STREQ(value, "library");
+    og_free(value);
+    value = NN(og_store_file_metadata_string(NULL, path, "NSStoreUUID", &err));
+    STREQ(value, uuid);
+    og_free(value);
+    CHECK(og_store_file_metadata_string(NULL, path, "_NSAutoVacuumLevel", &err) == NULL);
+
+    /* Errors: read-only (by option), another type, no store, no metadata. */
+    og_value *yes = og_value_new_bool(true);
+    const char *option_keys[] = {"NSReadOnlyPersistentStoreOption"};
+    og_value *options = NN(og_value_new_dictionary(option_keys, &yes, 1, &err));
+    og_value_release(yes);
+    FAILS(og_store_file_set_metadata(NULL, path, dict, options, &err), OG_ERROR_STORE_OPERATION, "read-only");
+    m = NN(og_store_file_metadata(NULL, path, options, &err));
+    og_value_release(m);
+    FAILS_NULL(og_store_file_metadata("Binary", path, NULL, &err), OG_ERROR_STORE_TYPE_MISMATCH, "SQLite");
+    char *missing = og_t_path(dir, "missing.sqlite");
+    FAILS_NULL(og_store_file_metadata(NULL, missing, NULL, &err), OG_ERROR_STORE_OPEN, "store");
+    FAILS(og_store_file_set_metadata(NULL, missing, dict, NULL, &err), OG_ERROR_STORE_OPEN, "store");
+    free(missing);
+    FAILS(og_store_file_set_metadata(NULL, path, NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    og_value_release(options);
+    og_value_release(dict);
+    free(uuid);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static const og_t_case cases[] = {
     {"coordinator", coordinator},
     {"in_memory", in_memory},
     {"binary", binary},
     {"atomic_callbacks", atomic_callbacks},
+    {"file_metadata", file_metadata},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

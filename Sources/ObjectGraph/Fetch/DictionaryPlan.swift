@@ -115,12 +115,20 @@ struct DictionaryPlan {
         var sortColumns: [Int] = []
         // Aggregates over the whole result give one row: there is nothing to sort.
         let sortKeys = isAggregating && groupColumns.isEmpty ? [] : request.sortKeys
+        if !(isDistinct || isAggregating), let key = sortKeys.first(where: { k in columns.contains { $0.path == nil && $0.name == k.key } }) {
+            throw .invalidArgument("the sort key '\(key.key)' names a fetched expression: only grouped or distinct results can be sorted by one")
+        }
         if isDistinct || isAggregating {
             for key in sortKeys {
                 let candidates = isAggregating ? groupColumns : Array(0..<visibleCount)
-                guard let i = candidates.first(where: { columns[$0].path == key.key }) else {
+                // A fetched expression is sorted by its name, as its values come out.
+                let named = (0..<visibleCount).first { i in
+                    if case .expression = columns[i].source { return columns[i].name == key.key }
+                    return false
+                }
+                guard let i = candidates.first(where: { columns[$0].path == key.key }) ?? named else {
                     throw .invalidArgument(
-                        "the sort key '\(key.key)' must be one of the \(isAggregating ? "grouped properties" : "properties to fetch") when results are \(isAggregating ? "grouped" : "distinct")")
+                        "the sort key '\(key.key)' must be one of the \(isAggregating ? "grouped properties or fetched expressions" : "properties to fetch") when results are \(isAggregating ? "grouped" : "distinct")")
                 }
                 sortColumns.append(i)
             }

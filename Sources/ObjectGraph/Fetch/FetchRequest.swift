@@ -33,6 +33,11 @@ public final class FetchRequest: @unchecked Sendable {
     public var propertiesToGroupBy: [FetchProperty]? = nil
     /// Filters groups (dictionary results with `propertiesToGroupBy` only).
     public var havingPredicate: ObjectPredicate? = nil
+    /// Whether objects already registered take the fetched values, as a merging refresh
+    /// gives them (their own unsaved changes stay).
+    public var shouldRefreshRefetchedObjects = false
+    /// `NSPersistentStoreRequest.requestType`: always a fetch.
+    public var requestType: PersistentStoreRequestType { .fetch }
 
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortKeys: [SortKey] = []) {
         self.entityName = entityName
@@ -53,10 +58,13 @@ public final class FetchRequest: @unchecked Sendable {
         c.includesPendingChanges = includesPendingChanges
         c.includesPropertyValues = includesPropertyValues
         c.returnsObjectsAsFaults = returnsObjectsAsFaults
-        c.propertiesToFetch = propertiesToFetch
+        // Expression descriptions are objects: the copy gets its own, so editing one
+        // request's columns leaves the other's alone.
+        c.propertiesToFetch = propertiesToFetch?.map { $0.copy() }
         c.returnsDistinctResults = returnsDistinctResults
-        c.propertiesToGroupBy = propertiesToGroupBy
+        c.propertiesToGroupBy = propertiesToGroupBy?.map { $0.copy() }
         c.havingPredicate = havingPredicate
+        c.shouldRefreshRefetchedObjects = shouldRefreshRefetchedObjects
         return c
     }
 
@@ -84,4 +92,15 @@ public enum FetchResultType: Int, Sendable {
 public enum FetchProperty: Sendable {
     case property(String)
     case expression(ExpressionDescription)
+
+    func copy() -> FetchProperty {
+        guard case .expression(let d) = self else { return self }
+        return .expression(ExpressionDescription(name: d.name, expressionFormat: d.expressionFormat, resultType: d.expressionResultType))
+    }
+}
+
+/// `NSPersistentStoreRequestType`, with Core Data's values.
+public enum PersistentStoreRequestType: Int, Sendable {
+    case fetch = 1
+    case save = 2
 }

@@ -2,7 +2,12 @@
 /// does not have is an error naming it rather than an empty or wrong result.
 enum FetchValidation {
     static func check(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) {
-        for key in request.sortKeys {
+        // A dictionary fetch may sort by a fetched expression's name (its plan checks it).
+        var expressionNames: Set<String> = []
+        if request.resultType == .dictionary {
+            for case .expression(let d) in request.propertiesToFetch ?? [] { expressionNames.insert(d.name) }
+        }
+        for key in request.sortKeys where !expressionNames.contains(key.key) {
             let end = try walk(key.key, from: entity, allowToMany: false)
             guard case .attribute? = end else {
                 throw .wrongKind(key: key.key, entity: entity.name, expected: "an attribute reached through to-one relationships, so it cannot be a sort key")

@@ -22,8 +22,14 @@ extension ManagedObjectContext {
         pendingDestinations[ObjectIdentifier(object)] = try relationshipDestinations(object)
         if object.isInserted {
             inserted.remove(object)
-            event.inserted.remove(object)
             event.updated.remove(object)
+            // Inserted in this event: the two cancel out. Inserted in an earlier event:
+            // observers saw the insert, so they are told of the delete.
+            if event.inserted.contains(object) {
+                event.inserted.remove(object)
+            } else {
+                event.deleted.insert(object)
+            }
             object.isInserted = false
             object.forgottenInsert = true
         } else {

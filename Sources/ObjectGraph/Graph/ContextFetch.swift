@@ -30,7 +30,8 @@ extension ManagedObjectContext {
         for (store, result) in parts {
             fetched.append((objects(
                 for: result.rows, in: store, asFaults: request.returnsObjectsAsFaults,
-                batchSize: request.fetchBatchSize, hasValues: result.hasValues), result.isExact))
+                batchSize: request.fetchBatchSize, hasValues: result.hasValues,
+                refreshing: request.shouldRefreshRefetchedObjects), result.isExact))
         }
         if !pending, fetched.count == 1, fetched[0].isExact { return fetched[0].objects }
         return try mergePending(request, entity, fetched, pending: pending)

@@ -76,20 +76,25 @@ extension ManagedObjectContext {
             guard let row = found else {
                 throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "\(object) no longer exists in the store")
             }
-            if var values = object.current {
-                for slot in 0..<values.count where !object.changedSlots.contains(slot) && !object.entity.properties[slot].isTransient {
-                    values[slot] = row.values[slot]
-                }
-                object.current = values
-            }
-            object.snapshot = row
-            if var relations = object.relations {
-                for slot in 0..<relations.count where !object.changedSlots.contains(slot) { relations[slot] = nil }
-                object.relations = relations
-            }
-            object.awakeFromSnapshotEvents(.refresh)
+            merge(row, into: object)
         }
         event.refreshed.insert(object)
+    }
+
+    /// The merge of a refresh: unchanged properties take `row`'s values, changes stay.
+    func merge(_ row: RowSnapshot, into object: ManagedObject) {
+        if var values = object.current {
+            for slot in 0..<values.count where !object.changedSlots.contains(slot) && !object.entity.properties[slot].isTransient {
+                values[slot] = row.values[slot]
+            }
+            object.current = values
+        }
+        object.snapshot = row
+        if var relations = object.relations {
+            for slot in 0..<relations.count where !object.changedSlots.contains(slot) { relations[slot] = nil }
+            object.relations = relations
+        }
+        object.awakeFromSnapshotEvents(.refresh)
     }
 
     /// Empties the pending sets and the current event.

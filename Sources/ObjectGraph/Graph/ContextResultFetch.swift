@@ -45,8 +45,8 @@ extension ManagedObjectContext {
     public func fetchDictionaries(_ request: FetchRequest) throws(ObjectGraphError) -> [ResultDictionary] {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
-        try FetchValidation.check(request, entity)
         let asDictionaries = request.resultType == .dictionary ? request : request.withResultType(.dictionary)
+        try FetchValidation.check(asDictionaries, entity)
         let plan = try DictionaryPlan.make(asDictionaries, entity)
         let keys = plan.columns.prefix(plan.visibleCount).map(\.name)
         let record = try persistentStoreCoordinator.dictionaryStore(asDictionaries, entity: entity)

@@ -286,7 +286,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// cached (`returnsObjectsAsFaults`), fully loaded, or, for rows without values, plain
     /// faults, loaded `fetchBatchSize` at a time when one fires. What a new object needs
     /// from its entity is worked out once per entity.
-    func objects(for rows: [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true) -> [ManagedObject] {
+    /// With `refreshing` (`shouldRefreshRefetchedObjects`), a registered object that is
+    /// loaded takes the fetched row as a merging refresh would give it.
+    func objects(for rows: [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true,
+                 refreshing: Bool = false) -> [ManagedObject] {
         var out: [ManagedObject] = []
         out.reserveCapacity(rows.count)
         registered.reserveCapacity(registered.count + rows.count)
@@ -317,6 +320,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
                     if asFaults { existing.rowCached = true } else { existing.awakeFromFetchIgnoringErrors(self) }
                 } else if !hasValues && existing.isUnloaded {
                     unloaded.append(existing)
+                } else if refreshing && hasValues && !existing.isInserted {
+                    link.noteValuesChanged()
+                    merge(row, into: existing)
+                    event.refreshed.insert(existing)
                 }
                 out.append(existing)
                 continue

@@ -2,7 +2,7 @@
 /// inheriting from a superentity. Properties get dense slot numbers, the superentity's
 /// first, so an object stores its values in one array indexed by slot.
 public final class EntityDescription: @unchecked Sendable, CustomStringConvertible {
-    public let name: String
+    public internal(set) var name: String
     public internal(set) weak var model: ManagedObjectModel?
     public private(set) var superentity: EntityDescription? {
         get { superentityRef?.entity }
@@ -20,9 +20,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// Properties declared by this entity, in declaration order (fetched properties included).
     public private(set) var ownProperties: [PropertyDescription] = []
     /// Sets of property names whose values must be unique together (Xcode's uniqueness constraints).
-    public private(set) var uniquenessConstraints: [[String]] = []
+    public internal(set) var uniquenessConstraints: [[String]] = []
     /// Fetch indexes: named lists of properties a store may index together.
-    public private(set) var fetchIndexes: [FetchIndexDescription] = []
+    public internal(set) var fetchIndexes: [FetchIndexDescription] = []
     private var renamingIdentifierValue: String?
     /// Xcode attributes with no meaning here (`syncable`, `codeGenerationType`, ...), kept
     /// so that a model read from Xcode's format is written back with them.

@@ -2,7 +2,7 @@
 /// evaluated lazily per object. Its predicate may use `$FETCH_SOURCE` (the owning
 /// object) and `$FETCHED_PROPERTY` (this description). It has no slot, inverse or delete rule.
 public final class FetchedPropertyDescription: PropertyDescription, @unchecked Sendable {
-    public private(set) var fetchRequest: FetchRequestTemplate
+    public internal(set) var fetchRequest: FetchRequestTemplate
 
     /// The variables a fetched property's predicate gets without the caller supplying them.
     public static let automaticVariables: Set<String> = ["FETCH_SOURCE", "FETCHED_PROPERTY"]

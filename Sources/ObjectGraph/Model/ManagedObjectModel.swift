@@ -10,7 +10,7 @@ public final class ManagedObjectModel: @unchecked Sendable {
     /// Developer-defined version identifiers: a debugging hint the framework never uses.
     public internal(set) var versionIdentifiers: [String] = []
     /// Entity names per configuration, in the order they were set.
-    private var configurationMembers: [(name: String, entities: [String])] = []
+    var configurationMembers: [(name: String, entities: [String])] = []
     public internal(set) var fetchRequestTemplatesByName: [String: FetchRequestTemplate] = [:]
     /// Localized names: keys `Entity/<Name>`, `Property/<Name>`,
     /// `Property/<Name>/Entity/<EntityName>`, `ErrorString/<String>`.

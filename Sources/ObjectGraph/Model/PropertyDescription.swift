@@ -2,7 +2,7 @@
 /// versioning data. Attributes, relationships and fetched properties refine it. Every
 /// setter fails once the model is in use by a coordinator.
 public class PropertyDescription: @unchecked Sendable, CustomStringConvertible {
-    public let name: String
+    public internal(set) var name: String
     /// The entity the property belongs to (nil once that entity is gone).
     public internal(set) var entity: EntityDescription? {
         get { entityRef?.entity }

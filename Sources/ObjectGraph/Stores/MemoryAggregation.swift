@@ -18,13 +18,21 @@ extension PersistentStore {
 enum MemoryAggregation {
     /// The part of a request that selects rows: entity, predicate, order and (optionally) window.
     static func rowRequest(_ request: FetchRequest, window: Bool) -> FetchRequest {
-        let r = FetchRequest(entityName: request.entityName, predicate: request.predicate, sortKeys: request.sortKeys)
+        let r = FetchRequest(entityName: request.entityName, predicate: request.predicate, sortKeys: rowSortKeys(request))
         r.includesSubentities = request.includesSubentities
         if window {
             r.fetchLimit = request.fetchLimit
             r.fetchOffset = request.fetchOffset
         }
         return r
+    }
+
+    /// The sort keys rows can be ordered by. Rows have no fetched expressions: sorting by
+    /// one happens on the results.
+    static func rowSortKeys(_ request: FetchRequest) -> [SortKey] {
+        var expressions: Set<String> = []
+        for case .expression(let d) in request.propertiesToFetch ?? [] { expressions.insert(d.name) }
+        return request.sortKeys.filter { !expressions.contains($0.key) }
     }
 
     static func fetch(_ request: FetchRequest, entity: EntityDescription, store: PersistentStore) throws(ObjectGraphError) -> [[StoreValue]] {
@@ -44,7 +52,7 @@ enum MemoryAggregation {
             for r in readers where try p.evaluate(with: .object(r)) { kept.append(r) }
             readers = kept
         }
-        return try sorted(readers, request.sortKeys)
+        return try sorted(readers, rowSortKeys(request))
     }
 
     static func sorted(_ readers: [RowReader], _ keys: [SortKey]) throws(ObjectGraphError) -> [RowReader] {

@@ -129,7 +129,12 @@ extension SQLiteStore {
         }
         // Sort terms only join; the WHERE binds after the columns, in the order of the text.
         var sortTerms: [String] = []
-        for key in plan.sortKeys {
+        for (n, key) in plan.sortKeys.enumerated() {
+            // A fetched expression sorts by its result column's position.
+            if n < plan.sortColumns.count, case .expression = plan.columns[plan.sortColumns[n]].source {
+                sortTerms.append("\(plan.sortColumns[n] + 1) \(key.ascending ? "ASC" : "DESC")")
+                continue
+            }
             guard let term = translator.orderTerm(key, scope) else { return nil }
             sortTerms.append(term)
         }

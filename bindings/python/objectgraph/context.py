@@ -953,7 +953,7 @@ def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
 
 # fetch() keywords that are FetchRequest properties of the same name.
 _SIMPLE_OPTIONS = ("limit", "offset", "batch_size", "include_subentities", "include_pending_changes",
-                   "include_property_values", "as_faults", "prefetch")
+                   "include_property_values", "as_faults", "prefetch", "refresh_refetched_objects")
 
 
 class UserInfo:

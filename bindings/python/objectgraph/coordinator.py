@@ -385,6 +385,43 @@ class Coordinator(OwnedHandle):
         check(lib.og_store_file_set_metadata_string(None if type is None else encode(type), encode(path), encode(key),
                                                     None if value is None else encode(value), ctypes.byref(err)), err)
 
+    @staticmethod
+    def metadata_for_store(path: PathLike, type: Optional[str] = None,
+                           options: Optional[Mapping[str, Any]] = None) -> Dict[str, Any]:
+        """The whole metadata dict of the store file at ``path``, read without
+        adding the store (metadataForPersistentStoreOfType:URL:options:).
+        NSStoreModelVersionHashes maps entity names to 32 bytes. ``type`` None:
+        found from the file; ``options``: those the store would be opened with.
+        Raises StoreError 134080 when there is no readable store, 134010 for a
+        store of another type."""
+        err = ctypes.c_void_p()
+        boxed = to_value(dict(options)) if options is not None else None
+        try:
+            raw = lib.og_store_file_metadata(None if type is None else encode(type), encode(path), boxed,
+                                             ctypes.byref(err))
+        finally:
+            if boxed is not None:
+                lib.og_value_release(boxed)
+        return take_value(check_handle(raw, err))  # type: ignore[return-value]
+
+    @staticmethod
+    def set_metadata_for_store(path: PathLike, metadata: Mapping[str, Any], type: Optional[str] = None,
+                               options: Optional[Mapping[str, Any]] = None) -> None:
+        """Writes the whole metadata dict of the store file at ``path`` now,
+        without adding the store (setMetadata:forPersistentStoreOfType:URL:options:);
+        NSStoreType and NSStoreUUID are kept. Raises as metadata_for_store, or
+        StoreError 134070 when the file is read-only."""
+        err = ctypes.c_void_p()
+        boxed = to_value(dict(metadata))
+        opts = to_value(dict(options)) if options is not None else None
+        try:
+            check(lib.og_store_file_set_metadata(None if type is None else encode(type), encode(path), boxed, opts,
+                                                 ctypes.byref(err)), err)
+        finally:
+            lib.og_value_release(boxed)
+            if opts is not None:
+                lib.og_value_release(opts)
+
     @property
     def stores(self) -> List[Store]:
         return list(self._stores)

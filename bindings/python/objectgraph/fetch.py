@@ -258,6 +258,43 @@ class FetchRequest(OwnedHandle):
         self._set_flag(lib.og_fetch_request_set_returns_objects_as_faults, on)
 
     @property
+    def refresh_refetched_objects(self) -> bool:
+        """shouldRefreshRefetchedObjects (default False): True makes objects
+        already registered take the fetched values, as ``refresh(obj,
+        merge=True)`` would; their own unsaved changes stay."""
+        return self._get_flag(lib.og_fetch_request_refreshes_refetched_objects)
+
+    @refresh_refetched_objects.setter
+    def refresh_refetched_objects(self, on: bool) -> None:
+        self._set_flag(lib.og_fetch_request_set_refreshes_refetched_objects, on)
+
+    @property
+    def request_type(self) -> str:
+        """NSPersistentStoreRequest requestType: always "fetch"."""
+        return "fetch"
+
+    def copy(self) -> "FetchRequest":
+        """A new, independent request with the same settings (NSFetchRequest
+        copy). It shares the same Predicate objects; changing or closing this
+        request leaves the copy alone."""
+        err = ctypes.c_void_p()
+        twin = type(self).__new__(type(self))
+        twin._h = check_handle(lib.og_fetch_request_copy(self._h, ctypes.byref(err)), err)
+        twin._closed = False
+        twin.entity = self.entity
+        twin.sort = list(self.sort)
+        twin._predicate = self._predicate
+        twin._having = self._having
+        twin._properties = list(self._properties)
+        twin._group_by = list(self._group_by)
+        twin._stores = list(self._stores)
+        twin._prefetch = list(getattr(self, "_prefetch", []))
+        return twin
+
+    def __copy__(self) -> "FetchRequest":
+        return self.copy()
+
+    @property
     def prefetch(self) -> List[str]:
         """relationshipKeyPathsForPrefetching: relationship key paths read with
         the fetch, one store read per relationship, not one per object."""
@@ -347,6 +384,7 @@ class FetchRequest(OwnedHandle):
         request._having = None
         request._properties = []
         request._group_by = []
+        request._prefetch = []
         return request
 
     def _release(self) -> None:

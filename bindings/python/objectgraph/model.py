@@ -483,6 +483,14 @@ class Entity:
             raise _invalid("entity")
         return name
 
+    @name.setter
+    def name(self, value: str) -> None:
+        """Renames the entity before the model is used (setName:): ``model[new]``
+        works and every reference follows. ModelError 140008 when the model is in
+        use; UsageError 140002 when the name is empty or taken."""
+        err = ctypes.c_void_p()
+        check(lib.og_entity_set_name(self._h, encode(value), ctypes.byref(err)), err)
+
     @property
     def superentity(self) -> Optional["Entity"]:
         return self._model._entity_or_none(lib.og_entity_superentity(self._h))
@@ -736,6 +744,14 @@ class Property:
         if name is None:
             raise _invalid("property")
         return name
+
+    @name.setter
+    def name(self, value: str) -> None:
+        """Renames the property before the model is used (setName:): the entity
+        is re-keyed and every reference follows. ModelError 140008 when the model
+        is in use; UsageError 140002 when the name is empty or taken."""
+        err = ctypes.c_void_p()
+        check(lib.og_property_set_name(self._h, encode(value), ctypes.byref(err)), err)
 
     @property
     def entity(self) -> "Entity":

@@ -195,3 +195,48 @@ def test_insert_sets_several_integers_in_one_call_and_still_checks_them(tmp_path
     ctx.close()
     coordinator.close()
     gc.collect()
+
+
+def test_copy_is_independent_and_shares_the_predicate() -> None:
+    import copy
+
+    where = og.Predicate("title BEGINSWITH %@", "E")
+    r = og.FetchRequest("Book", sort=["title"], where=where)
+    r.limit = 2
+    r.refresh_refetched_objects = True
+    assert r.request_type == "fetch"
+    for twin in (copy.copy(r), r.copy()):
+        assert isinstance(twin, og.FetchRequest) and twin is not r
+        assert twin.predicate is where
+        assert twin.sort == [("title", True)] and twin.limit == 2 and twin.refresh_refetched_objects
+        assert twin.request_type == "fetch"
+    kept = r.copy()
+    r.limit = 0
+    r.add_sort("author.name")
+    r.predicate = None
+    assert kept.limit == 2 and kept.sort == [("title", True)] and kept.predicate is where
+    r.close()
+    assert kept.limit == 2 and not kept.closed
+    kept.close()
+
+
+def test_refresh_refetched_objects(stack, books_model) -> None:
+    kind, path, ctx = stack
+    if kind != "SQLite":
+        pytest.skip("another coordinator changes the file")
+    dawn = ctx.fetch("Book", None, "title == 'Dawn'")[0]
+    assert dawn.title == "Dawn"
+    rename_behind_the_back(path, books_model, "Dawn", "Dusk")
+    assert og.FetchRequest("Book").refresh_refetched_objects is False
+    assert ctx.fetch("Book", "title")[0].title == "Dawn"  # registered objects keep their values
+    assert ctx.count("Book", refresh_refetched_objects=True) == 5
+    assert [i.primary_key for i in ctx.fetch_ids("Book", "title", refresh_refetched_objects=True)]
+    refreshed = ctx.fetch("Book", "title", "author.name == 'Butler'", refresh_refetched_objects=True)
+    assert dawn in refreshed and dawn.title == "Dusk"
+    # Unsaved changes stay, as with refresh(obj, merge=True).
+    dawn.title = "Mine"
+    rename_behind_the_back(path, books_model, "Dusk", "Noon")
+    request = og.FetchRequest("Book", sort="title")
+    request.refresh_refetched_objects = True
+    ctx.fetch(request)
+    assert dawn.title == "Mine"

@@ -93,6 +93,13 @@ def test_expressions_distinct_group_by_and_having(ctx) -> None:
     assert ctx.fetch("Book", result_type="count") == 6
 
 
+def test_grouped_fetch_sorts_by_an_expression_name(ctx) -> None:
+    rows = ctx.fetch_dicts("Book", sort=["-headcount", "author.name"], where="author != nil",
+                           properties=["author.name", og.Expression("count:(title)", name="headcount")],
+                           group_by=["author.name"])
+    assert rows == [{"author.name": "Terry", "headcount": 3}, {"author.name": "Neil", "headcount": 2}]
+
+
 def test_errors(ctx) -> None:
     with pytest.raises(og.UnknownKeyError) as info:
         ctx.fetch_dicts("Book", properties=["titel"])

@@ -284,6 +284,26 @@ def test_refresh_and_reset(lib: Library) -> None:
     assert ctx.registered_count == 0
 
 
+def test_objects_did_change_reports_changes_of_pending_inserts(lib: Library) -> None:
+    ctx = lib.ctx
+    a = ctx.insert("Author", name="Jo")
+    ctx.process_pending_changes()
+    changes: List[og.Notification] = []
+    observer = ctx.observe("objects_did_change", changes.append)
+    a.name = "Jon"
+    ctx.process_pending_changes()
+    assert len(changes) == 1 and changes[0].updated == [a] and changes[0].inserted == []
+    ctx.delete(a)
+    ctx.process_pending_changes()
+    assert len(changes) == 2 and changes[1].deleted == [a]
+    # Inserted and deleted in one event: the two cancel out.
+    b = ctx.insert("Author", name="Brief")
+    ctx.delete(b)
+    ctx.process_pending_changes()
+    assert len(changes) == 2
+    observer.remove()
+
+
 def test_notifications(lib: Library) -> None:
     ctx = lib.ctx
     changes: List[og.Notification] = []

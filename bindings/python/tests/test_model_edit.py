@@ -378,3 +378,67 @@ def test_released_model_raises_invalid_handle():
     for attempt in attempts:
         with pytest.raises(og.InvalidHandleError):
             attempt()
+
+
+def test_entities_and_properties_are_renamable_before_use(tmp_path):
+    m = build()
+    book, author = m["Book"], m["Author"]
+    m.set_entities_for_configuration("Shelf", [book])
+    book.uniqueness_constraints = [["title"]]
+    book.fetch_indexes = [og.FetchIndex("byTitle", [og.FetchIndexElement(book["title"])])]
+    before = book.version_hash
+    book.name = "Volume"
+    assert book.name == "Volume" and m["Volume"] == book and "Book" not in m
+    with pytest.raises(og.UnknownEntityError):
+        m["Book"]
+    assert author["books"].destination == book
+    assert [e.name for e in m.entities_for_configuration("Shelf")] == ["Volume"]
+    assert book.version_hash != before and m.entity_version_hashes["Volume"] == book.version_hash
+    title = book["title"]
+    title.name = "heading"
+    book["writer"].name = "author"
+    assert book["heading"] == title and "title" not in book
+    with pytest.raises(og.UnknownKeyError):
+        book["title"]
+    assert author["books"].inverse.name == "author"
+    assert book.uniqueness_constraints == [["heading"]]
+    assert book.fetch_indexes[0].elements[0].property_name == "heading" and title.indexed
+    for bad in ("", "Author"):
+        with pytest.raises(og.UsageError) as info:
+            book.name = bad
+        assert info.value.code == 140002
+    for bad in ("", "pages"):
+        with pytest.raises(og.UsageError) as info:
+            title.name = bad
+        assert info.value.code == 140002
+    coordinator = og.Coordinator(m)
+    coordinator.add_store("SQLite", str(tmp_path / "renamed.sqlite"))
+    with og.Context(coordinator) as ctx:
+        writer = ctx.insert("Author", name="Ann")
+        ctx.insert("Volume", heading="Mort", author=writer)
+        ctx.save()
+        assert ctx.count("Volume", "author.name == 'Ann'") == 1
+    with pytest.raises(og.ModelError) as info:
+        book.name = "Tome"
+    assert info.value.code == 140008
+    with pytest.raises(og.ModelError) as info:
+        title.name = "caption"
+    assert info.value.code == 140008
+    coordinator.close()
+
+
+def test_renamed_xcode_model_writes_back_with_every_reference(tmp_path):
+    m = og.Model.load(os.path.join(FIXTURES, "Library.xcdatamodeld"))
+    m["Book"].name = "Volume"
+    m["Volume"]["title"].name = "heading"
+    m["Shelf"]["label"].name = "name"
+    out = tmp_path / "Renamed.xcdatamodel"
+    m.write(out)
+    text = (out / "contents").read_text()
+    assert 'destinationEntity="Volume"' in text and 'inverseEntity="Volume"' in text
+    assert 'entity name="Book"' not in text and 'Entity="Book"' not in text  # the class name stays "Book"
+    assert '<constraint value="heading"/>' in text and 'property="name"' in text
+    back = og.Model.load(out)
+    assert back["Author"]["books"].destination.name == "Volume"
+    assert back["Volume"].uniqueness_constraints == [["heading"]]
+    assert back["Shelf"].fetch_indexes[0].elements[0].property_name == "name"

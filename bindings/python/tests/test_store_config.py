@@ -240,3 +240,48 @@ def test_moving_a_store_and_its_metadata(tmp_path, coordinator) -> None:
         ctx.save()
     assert og.Coordinator.metadata_value(second, "Owner") == "shop"
     assert not (tmp_path / "a.binary").exists()
+
+
+def test_metadata_for_store_without_adding_it(tmp_path, books_model) -> None:
+    import os
+
+    path = tmp_path / "meta.sqlite"
+    coordinator = og.Coordinator(books_model)
+    store = coordinator.add_store("SQLite", str(path))
+    uuid = store.uuid
+    coordinator.close()
+    metadata = og.Coordinator.metadata_for_store(path)
+    assert metadata["NSStoreType"] == "SQLite" and metadata["NSStoreUUID"] == uuid
+    hashes = metadata["NSStoreModelVersionHashes"]
+    assert "Book" in hashes
+    assert all(isinstance(h, bytes) and len(h) == 32 for h in hashes.values())
+    assert og.Coordinator.metadata_for_store(str(path), "SQLite", options={"NSReadOnlyPersistentStoreOption": True}) == metadata
+    og.Coordinator.set_metadata_for_store(path, {"Owner": "shop", "NSStoreUUID": "other", "NSStoreType": "Binary"})
+    again = og.Coordinator.metadata_for_store(path)
+    assert again["Owner"] == "shop" and again["NSStoreUUID"] == uuid and again["NSStoreType"] == "SQLite"
+    assert "NSStoreModelVersionHashes" not in again  # the whole dict was written
+    with pytest.raises(og.StoreError) as info:
+        og.Coordinator.metadata_for_store(path, "Binary")
+    assert info.value.code == 134010
+    with pytest.raises(og.StoreError) as info:
+        og.Coordinator.metadata_for_store(tmp_path / "missing.sqlite")
+    assert info.value.code == 134080
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(b"no store here")
+    with pytest.raises(og.StoreError) as info:
+        og.Coordinator.metadata_for_store(junk)
+    assert info.value.code == 134080
+    with pytest.raises(og.StoreError) as info:
+        og.Coordinator.set_metadata_for_store(path, metadata, options={"NSReadOnlyPersistentStoreOption": True})
+    assert info.value.code == 134070
+    os.chmod(path, 0o444)
+    try:
+        with pytest.raises(og.StoreError) as info:
+            og.Coordinator.set_metadata_for_store(path, metadata)
+        assert info.value.code == 134070
+    finally:
+        os.chmod(path, 0o644)
+    og.Coordinator.set_metadata_for_store(path, metadata, type="SQLite")
+    reopened = og.Coordinator(books_model)
+    assert reopened.add_store("SQLite", str(path)).uuid == uuid
+    reopened.close()
