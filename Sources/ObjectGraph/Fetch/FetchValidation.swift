@@ -64,6 +64,7 @@ enum FetchValidation {
         var current = entity
         var throughToMany = false
         var end: End? = nil
+        var isEntity = false
         let components = KeyPath.components(path)
         for (i, key) in components.enumerated() {
             if KeyPath.isCollectionOperator(key) {
@@ -74,6 +75,13 @@ enum FetchValidation {
             if case .attribute? = end, key == "length" { continue }
             let property: PropertyDescription?
             if case .attribute? = end { property = nil } else { property = current.property(named: key) }
+            // `entity` is an object's own entity, whose `name` can be read, unless a property takes the name.
+            if property == nil, key == "entity", !isEntity, end.map({ if case .attribute = $0 { false } else { true } }) ?? true {
+                isEntity = true
+                end = .attribute
+                continue
+            }
+            if isEntity, key == "name", i == components.count - 1 { continue }
             guard let property else {
                 var e = ObjectGraphError.unknownKey(key, entity: current.name)
                 e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(current.name)' has no property named '\(key)' to follow"
