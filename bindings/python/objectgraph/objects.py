@@ -74,9 +74,14 @@ class ManagedObject:
     @property
     def object_id(self) -> str:
         """The object ID as a URI: x-coredata:///Book/t... until saved,
-        x-coredata://<store UUID>/Book/p<key> after."""
+        x-coredata://<store UUID>/Book/p<key> after. It is an og.ObjectID, so
+        as a predicate argument it matches this object."""
+        from .results import ObjectID  # results imports objects' modules
+        from .values import take_value
+
         err = _c_void_p()
-        return take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err)) or ""
+        value = take_value(check_handle(lib.og_value_new_object_id(self._h, _byref(err)), err))
+        return value if isinstance(value, ObjectID) else ObjectID(value or "")
 
     def _flag(self, getter: Any) -> bool:
         out = ctypes.c_bool()
@@ -227,7 +232,10 @@ class ManagedObject:
 
     def __repr__(self) -> str:
         try:
-            return f"<{self._layout.name} {self.object_id}>"
+            err = _c_void_p()
+            # The URI's text alone: one call, without the typed ID value.
+            uri = take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err))
+            return f"<{self._layout.name} {uri}>"
         except Exception:
             return f"<{self._layout.name} (inaccessible)>"
 
