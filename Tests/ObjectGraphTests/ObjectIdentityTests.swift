@@ -150,6 +150,19 @@ final class ObjectIdentityTests: XCTestCase {
         XCTAssertEqual(store.explain(byPending, entity: books).bindings.last, .integer(0))
     }
 
+    func testEntityKeyPathsAreCheckedBeforeTheFetch() throws {
+        let lib = try library(StoreType.sqlite)
+        let ctx = lib.stack.context
+        let byEntity = FetchRequest(entityName: "Book", predicate: nil, sortKeys: [SortKey("entity")])
+        XCTAssertEqual(expectError { _ = try ctx.fetch(byEntity) }?.code, ErrorCode.typeMismatch)
+        let byName = FetchRequest(entityName: "Book", predicate: nil, sortKeys: [SortKey("entity.name", ascending: false), SortKey("title")])
+        XCTAssertEqual(try ctx.fetch(byName).first.map { try $0.value(forKey: "title") }, .string("Sandman"))
+        let misspelt = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "entity.nmae == 'Book'"))
+        XCTAssertEqual(expectError { _ = try ctx.fetch(misspelt) }?.code, ErrorCode.unknownKey)
+        let ordered = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "entity < %@", arguments: [entity(lib.stack, "Book")]))
+        XCTAssertEqual(expectError { _ = try ctx.fetch(ordered) }?.code, ErrorCode.predicateEvaluation)
+    }
+
     func testEvaluatingOnAnObjectAndPrinting() throws {
         let lib = try library(StoreType.inMemory)
         let p = try ObjectPredicate(format: "author == %@ AND entity == %@", arguments: [.object(lib.pratchett.objectID), entity(lib.stack, "Book")])

@@ -56,6 +56,11 @@ static void object_ids(void) {
         OK(og_value_get_object_id(id, &uri, &err));
         char *expected = NN(og_object_id_uri(pratchett, &err));
         STREQ(uri, expected);
+        /* It reads as its URI, and is no managed object. */
+        OK(og_value_get_uri(id, &uri, &err));
+        STREQ(uri, expected);
+        og_object *none = NULL;
+        FAILS(og_value_get_object(id, &none, &err), OG_ERROR_TYPE_MISMATCH, "ID");
         INTEQ(count_matching(context, "Book", "author == %@", id), 2);
         INTEQ(count_matching(context, "Book", "author != %@", id), 2);
         INTEQ(count_matching(context, "Author", "SELF == %@", id), 1);

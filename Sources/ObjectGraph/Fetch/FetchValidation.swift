@@ -56,6 +56,8 @@ enum FetchValidation {
         case attribute
         case toOne(EntityDescription)
         case toMany(EntityDescription)
+        /// `entity`: an object's own entity (no sort key).
+        case entity
     }
 
     /// Follows a key path through the model and returns where it ends: nil after a
@@ -64,7 +66,6 @@ enum FetchValidation {
         var current = entity
         var throughToMany = false
         var end: End? = nil
-        var isEntity = false
         let components = KeyPath.components(path)
         for (i, key) in components.enumerated() {
             if KeyPath.isCollectionOperator(key) {
@@ -73,15 +74,19 @@ enum FetchValidation {
             }
             // A string attribute's `length` reads like NSString's.
             if case .attribute? = end, key == "length" { continue }
-            let property: PropertyDescription?
-            if case .attribute? = end { property = nil } else { property = current.property(named: key) }
-            // `entity` is an object's own entity, whose `name` can be read, unless a property takes the name.
-            if property == nil, key == "entity", !isEntity, end.map({ if case .attribute = $0 { false } else { true } }) ?? true {
-                isEntity = true
+            if case .entity? = end {
+                // An entity's `name` is a string.
+                guard key == "name" else { throw unknownKey(key, "entity", path, entity) }
                 end = .attribute
                 continue
             }
-            if isEntity, key == "name", i == components.count - 1 { continue }
+            let property: PropertyDescription?
+            if case .attribute? = end { property = nil } else { property = current.property(named: key) }
+            // `entity` is an object's own entity unless a property takes the name.
+            if property == nil, key == "entity", end.map({ if case .attribute = $0 { false } else { true } }) ?? true {
+                end = .entity
+                continue
+            }
             guard let property else {
                 var e = ObjectGraphError.unknownKey(key, entity: current.name)
                 e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(current.name)' has no property named '\(key)' to follow"
@@ -101,6 +106,12 @@ enum FetchValidation {
             }
         }
         return end
+    }
+
+    private static func unknownKey(_ key: String, _ owner: String, _ path: String, _ entity: EntityDescription) -> ObjectGraphError {
+        var e = ObjectGraphError.unknownKey(key, entity: owner)
+        e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(owner)' has no property named '\(key)' to follow"
+        return e
     }
 
     private static func check(_ p: ObjectPredicate, _ entity: EntityDescription, variables: [String: EntityDescription]) throws(ObjectGraphError) {

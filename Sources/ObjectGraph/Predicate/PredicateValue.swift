@@ -40,7 +40,7 @@ public enum PredicateValue: @unchecked Sendable {
         case .scalar(let v): v.kindName
         case .collection: "collection"
         case .dictionary: "dictionary"
-        case .object: "object"
+        case .object(let o): o is EntityDescription ? "entity" : o is any ObjectIDConstant ? "object ID" : "object"
         }
     }
 

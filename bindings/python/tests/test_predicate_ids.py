@@ -105,3 +105,20 @@ def test_a_malformed_object_id_is_refused() -> None:
     with pytest.raises(og.Error) as info:
         og.Predicate("SELF == %@", og.ObjectID("x-coredata://store/Book/q1"))
     assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
+
+
+def test_an_object_id_in_store_metadata_is_kept_as_its_uri(tmp_path) -> None:
+    model = build_model()
+    with og.Coordinator(model) as coordinator:
+        store = coordinator.add_store("SQLite", str(tmp_path / "meta.sqlite"))
+        with og.Context(coordinator) as ctx:
+            author = ctx.insert("Author", name="Pratchett")
+            ctx.save()
+            coordinator.set_metadata(store, {"favourite": author.object_id, "all": [author.object_id]})
+            kept = coordinator.metadata(store)
+            assert kept["favourite"] == author.object_id and type(kept["favourite"]) is str
+            assert kept["all"] == [author.object_id]
+        with pytest.raises(og.Error) as info:
+            coordinator.set_metadata(store, {"entity": model.entity("Book")})
+        assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
+    gc.collect()
