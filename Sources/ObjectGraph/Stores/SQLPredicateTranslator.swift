@@ -333,7 +333,7 @@ struct SQLPredicateTranslator {
         case .object(is EntityDescription):
             return Operand(sql: "", kind: .entity, constant: v)
         case .object(let o):
-            // An unsaved object is no stored row's destination: it compares as a row that is absent.
+            // An unsaved object is no stored row: it binds a key no row has (see `value`).
             return Operand(sql: "", kind: .identity, constant: v, entity: storedRow(o)?.entity)
         case .collection:
             return Operand(sql: "", kind: .other, constant: v)
@@ -344,9 +344,11 @@ struct SQLPredicateTranslator {
 
     /// The stored row an object or object-ID constant is in this store, if it is one.
     private func storedRow(_ o: any KeyValueReading) -> (entity: EntityDescription, primaryKey: Int64)? {
+        let ref = o.objectReference
+        // An object or ID of another store is no row of this one.
+        if let mine = storeIdentifier, let theirs = ref?.storeIdentifier, mine != theirs { return nil }
         guard o is any ObjectIDConstant else { return o.storedIdentity }
-        guard let ref = o.objectReference, ref.temporaryURI == nil, ref.primaryKey > 0 else { return nil }
-        if let mine = storeIdentifier, let theirs = ref.storeIdentifier, mine != theirs { return nil }
+        guard let ref, ref.temporaryURI == nil, ref.primaryKey > 0 else { return nil }
         guard let entity = schemaEntity(named: ref.entityName) else { return nil }
         return (entity, ref.primaryKey)
     }

@@ -19,6 +19,7 @@ from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, encode_value, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error, take_error
+from .results import ObjectID
 from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_double, to_seconds, to_value
 
 if TYPE_CHECKING:
@@ -76,9 +77,6 @@ class ManagedObject:
         """The object ID as a URI: x-coredata:///Book/t... until saved,
         x-coredata://<store UUID>/Book/p<key> after. It is an og.ObjectID, so
         as a predicate argument it matches this object."""
-        from .results import ObjectID  # results imports objects' modules
-        from .values import take_value
-
         err = _c_void_p()
         value = take_value(check_handle(lib.og_value_new_object_id(self._h, _byref(err)), err))
         return value if isinstance(value, ObjectID) else ObjectID(value or "")
