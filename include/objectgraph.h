@@ -136,7 +136,8 @@ typedef enum og_value_type {
     OG_VALUE_ARRAY = 10,       /* a collection, for predicate arguments and objects */
     OG_VALUE_DICTIONARY = 11,  /* string keys to values, to evaluate predicates on */
     OG_VALUE_OBJECT = 12,      /* a managed object, for predicate arguments and evaluation */
-    OG_VALUE_OBJECT_ID = 13    /* an object ID (a to-one of a dictionary result): og_value_get_object_id */
+    OG_VALUE_OBJECT_ID = 13,   /* an object ID (a to-one of a dictionary result, og_value_new_object_id): og_value_get_object_id */
+    OG_VALUE_ENTITY = 14       /* an entity, for predicate arguments (og_value_new_entity) */
 } og_value_type;
 
 /* Comparison operators, with NSPredicateOperatorType's numbers. */
@@ -476,6 +477,24 @@ og_value *og_value_new_dictionary(const char *const *keys, og_value *const *valu
 /* A NEW value referring to a managed object (it keeps the object alive, not
  * its context): an argument (`author == %@`) or an object to evaluate. */
 og_value *og_value_new_object(og_object *object, og_error **error);
+
+/* A NEW OG_VALUE_OBJECT_ID value holding the object's current ID (temporary
+ * until its first save). As a predicate argument (`author == %@`,
+ * `SELF IN %@` with an array of them) it matches the object with that ID, on
+ * every store and among pending changes. */
+og_value *og_value_new_object_id(const og_object *object, og_error **error);
+
+/* A NEW OG_VALUE_OBJECT_ID value from an ID's URI (og_object_id_uri's form),
+ * no coordinator needed: it matches the object with that store, entity and
+ * key (a temporary URI, the pending object with that ID). A string that is
+ * not such a URI is OG_ERROR_INVALID_ARGUMENT. */
+og_value *og_value_new_object_id_uri(const char *uri, og_error **error);
+
+/* A NEW OG_VALUE_ENTITY value: as a predicate argument, `entity == %@` and
+ * `entity IN %@` compare an object's own entity exactly (an instance of a
+ * subentity does not equal its superentity). Entities match by name, so an
+ * entity of another copy of the model may be given. */
+og_value *og_value_new_entity(const og_entity *entity, og_error **error);
 
 /* The number of items of an array or dictionary value; 0 for anything else. */
 size_t og_value_count(const og_value *value);

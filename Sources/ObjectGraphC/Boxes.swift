@@ -39,10 +39,15 @@ final class ValueBox: HandleBox {
     static let kindName = "an og_value"
     /// A scalar, or a collection, dictionary or managed object for predicates.
     let content: PredicateValue
-    /// The scalar, or nil for a value that is not one.
-    var value: AttributeValue { if case .scalar(let v) = content { v } else { .null } }
-    /// The scalar; a collection, dictionary or object is a type mismatch.
+    /// The scalar (an object ID reads as its URI), or nil for a value that is not one.
+    var value: AttributeValue {
+        if case .scalar(let v) = content { return v }
+        if let uri = objectIDURI { return .uri(uri) }
+        return .null
+    }
+    /// The scalar; a collection, dictionary, object or entity is a type mismatch.
     func scalar() throws(ObjectGraphError) -> AttributeValue {
+        if let uri = objectIDURI { return .uri(uri) }
         guard case .scalar(let v) = content else {
             throw ObjectGraphError(
                 domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.typeMismatch,
@@ -69,13 +74,18 @@ final class ValueBox: HandleBox {
     }()
     /// The context handle that lends the managed objects inside the value, if any.
     var owner: OpaquePointer?
-    /// Set for an object ID (a to-one column of a dictionary result): its URI, which the
-    /// value also holds as its URI.
-    var objectID: CString?
+    /// Set for an object ID (OG_VALUE_OBJECT_ID): its URI, which the value also reads as.
+    private(set) var objectIDURI: String?
+    lazy var objectID: CString? = objectIDURI.map(CString.init)
     init(_ value: AttributeValue) { content = .scalar(value) }
     init(content: PredicateValue, owner: OpaquePointer? = nil) {
         self.content = content
         self.owner = owner
+        // An object ID is a predicate constant that matches its object.
+        if case .object(let o) = content {
+            if let id = o as? ManagedObjectID { objectIDURI = id.uriRepresentation }
+            if let id = o as? ObjectIDReference { objectIDURI = id.uriRepresentation }
+        }
     }
     deinit { if case .data = value, bytes.baseAddress != nil { bytes.deallocate() } }
 }

@@ -140,12 +140,9 @@ private func keys(_ e: OpaquePointer?, _ index: Int) -> [CString] {
     return all[index]
 }
 
-/// A NEW og_value holding an object ID (OG_VALUE_OBJECT_ID), its URI as the value.
+/// A NEW og_value holding an object ID (OG_VALUE_OBJECT_ID), which reads as its URI.
 func objectIDValue(_ id: ManagedObjectID) -> OpaquePointer {
-    let uri = id.uriRepresentation
-    let box = ValueBox(.uri(uri))
-    box.objectID = CString(uri)
-    return handles.make(box)
+    handles.make(ValueBox(content: .object(id)))
 }
 
 @_cdecl("og_error_conflict_key_count")

@@ -2,7 +2,7 @@ import FoundationEssentials
 import ObjectGraph
 
 // og_predicate_*, and the composite og_value kinds predicates take as arguments and
-// evaluate against: arrays, dictionaries and managed objects.
+// evaluate against: arrays, dictionaries, managed objects, object IDs and entities.
 
 private func contents(_ items: UnsafePointer<OpaquePointer?>?, _ count: Int, _ what: String) throws(ObjectGraphError) -> [PredicateValue] {
     guard count >= 0 else { throw .invalidArgument("the number of \(what) is negative") }
@@ -46,6 +46,27 @@ public func og_value_new_object(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaqueP
     handle(err) { () throws(ObjectGraphError) in 
         handles.make(ValueBox(content: .object(try handles.get(o, ObjectBox.self).object), owner: try handles.owner(of: o)))
     }
+}
+
+@_cdecl("og_value_new_object_id")
+public func og_value_new_object_id(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in objectIDValue(try handles.get(o, ObjectBox.self).object.objectID) }
+}
+
+@_cdecl("og_value_new_object_id_uri")
+public func og_value_new_object_id_uri(_ uri: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let text = try string(uri, "the URI")
+        guard let id = ObjectIDReference(uriRepresentation: text) else {
+            throw .invalidArgument("'\(text)' is not an object ID URI (x-coredata://<store>/<Entity>/p<key> or x-coredata:///<Entity>/t<id>)")
+        }
+        return handles.make(ValueBox(content: .object(id)))
+    }
+}
+
+@_cdecl("og_value_new_entity")
+public func og_value_new_entity(_ e: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in handles.make(ValueBox(content: .object(try handles.get(e, EntityBox.self).entity))) }
 }
 
 @_cdecl("og_value_count")

@@ -40,8 +40,11 @@ private func plist(_ v: PredicateValue, _ what: String) throws(ObjectGraphError)
         var out: [String: PropertyListValue] = [:]
         for (k, item) in d { if let p = try plist(item, what) { out[k] = p } }
         return .dictionary(out)
+    // An object ID is kept as its URI, the text it reads as.
+    case .object(let id as ManagedObjectID): return .string(id.uriRepresentation)
+    case .object(let id as ObjectIDReference): return .string(id.uriRepresentation)
     case .object:
-        throw .invalidArgument("\(what) cannot hold a managed object")
+        throw .invalidArgument("\(what) cannot hold a managed object or an entity")
     }
 }
 

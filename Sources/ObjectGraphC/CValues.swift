@@ -77,11 +77,12 @@ func typeTag(_ v: AttributeValue) -> Int32 {
 @_cdecl("og_value_type_of")
 public func og_value_type_of(_ v: OpaquePointer?) -> Int32 {
     guard let box = try? handles.get(v, ValueBox.self) else { return 0 }
-    if box.objectID != nil { return 13 }
+    if box.objectIDURI != nil { return 13 }
     switch box.content {
     case .scalar(let s): return typeTag(s)
     case .collection: return 10
     case .dictionary: return 11
+    case .object(is EntityDescription): return 14
     case .object: return 12
     }
 }

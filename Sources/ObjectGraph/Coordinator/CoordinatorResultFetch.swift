@@ -32,6 +32,6 @@ extension PersistentStoreCoordinator {
             },
             members: { [self] (row, r) throws(ObjectGraphError) in
                 try lock.withLock { () throws(ObjectGraphError) in try record.store.fetchMembers(of: row.primaryKey, through: r) }
-            })
+            }, storeIdentifier: record.store.identifier)
     }
 }

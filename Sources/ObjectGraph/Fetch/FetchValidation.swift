@@ -61,6 +61,8 @@ enum FetchValidation {
         case attribute
         case toOne(EntityDescription)
         case toMany(EntityDescription)
+        /// `entity`: an object's own entity (no sort key).
+        case entity
     }
 
     /// Follows a key path through the model and returns where it ends: nil after a
@@ -77,8 +79,19 @@ enum FetchValidation {
             }
             // A string attribute's `length` reads like NSString's.
             if case .attribute? = end, key == "length" { continue }
+            if case .entity? = end {
+                // An entity's `name` is a string.
+                guard key == "name" else { throw unknownKey(key, "entity", path, entity) }
+                end = .attribute
+                continue
+            }
             let property: PropertyDescription?
             if case .attribute? = end { property = nil } else { property = current.property(named: key) }
+            // `entity` is an object's own entity unless a property takes the name.
+            if property == nil, key == "entity", end.map({ if case .attribute = $0 { false } else { true } }) ?? true {
+                end = .entity
+                continue
+            }
             guard let property else {
                 var e = ObjectGraphError.unknownKey(key, entity: current.name)
                 e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(current.name)' has no property named '\(key)' to follow"
@@ -98,6 +111,12 @@ enum FetchValidation {
             }
         }
         return end
+    }
+
+    private static func unknownKey(_ key: String, _ owner: String, _ path: String, _ entity: EntityDescription) -> ObjectGraphError {
+        var e = ObjectGraphError.unknownKey(key, entity: owner)
+        e.message = "the key path '\(path)' is not valid for entity '\(entity.name)': '\(owner)' has no property named '\(key)' to follow"
+        return e
     }
 
     private static func check(_ p: ObjectPredicate, _ entity: EntityDescription, variables: [String: EntityDescription]) throws(ObjectGraphError) {

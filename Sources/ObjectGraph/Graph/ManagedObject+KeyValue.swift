@@ -5,6 +5,8 @@ extension ManagedObject: KeyValueReading {
     public func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue {
         let context = try context()
         guard let slot = entity.slot(forKey: key) else {
+            // `entity` is the object's own entity unless a property takes the name.
+            if key == "entity" { return .object(entity) }
             throw .predicateEvaluation("entity '\(entity.name)' has no property named '\(key)'", keyPath: key)
         }
         switch entity.layout.kinds[slot] {
@@ -17,4 +19,6 @@ extension ManagedObject: KeyValueReading {
     public var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? {
         objectID.isTemporaryID ? nil : (entity, objectID.primaryKey)
     }
+
+    public var objectReference: ObjectReference? { objectID.objectReference }
 }

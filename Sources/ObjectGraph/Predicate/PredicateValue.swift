@@ -9,10 +9,15 @@ public protocol KeyValueReading: AnyObject {
     /// The stored row this object is, if it has one: lets a store compare relationships
     /// with it in SQL.
     var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { get }
+    /// The object ID this reader is or reads, if any: lets an object-ID argument match it.
+    var objectReference: ObjectReference? { get }
 }
 
 extension KeyValueReading {
     public var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { nil }
+    public var objectReference: ObjectReference? {
+        storedIdentity.map { ObjectReference(entityName: $0.entity.name, primaryKey: $0.primaryKey, storeIdentifier: nil, temporaryURI: nil) }
+    }
 }
 
 /// A value met while evaluating a predicate: a scalar, a collection, a dictionary, or an
@@ -35,7 +40,7 @@ public enum PredicateValue: @unchecked Sendable {
         case .scalar(let v): v.kindName
         case .collection: "collection"
         case .dictionary: "dictionary"
-        case .object: "object"
+        case .object(let o): o is EntityDescription ? "entity" : o is any ObjectIDConstant ? "object ID" : "object"
         }
     }
 

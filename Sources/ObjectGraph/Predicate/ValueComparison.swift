@@ -18,7 +18,7 @@ enum ValueComparison {
     static func equal(_ a: PredicateValue, _ b: PredicateValue, _ options: StringCompareOptions = []) -> Bool {
         switch (a, b) {
         case (.scalar(let x), .scalar(let y)): return equal(x, y, options)
-        case (.object(let x), .object(let y)): return x === y || sameStoredRow(x, y)
+        case (.object(let x), .object(let y)): return x === y || (ObjectIdentity.equal(x, y) ?? sameStoredRow(x, y))
         case (.collection(let x), .collection(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, options) }
         case (.dictionary(let x), .dictionary(let y)):

@@ -8,6 +8,8 @@ final class RowSource {
 
     private let load: Load
     private let members: Members
+    /// The UUID of the store the rows come from, so object-ID arguments of another store miss.
+    let storeIdentifier: String?
     /// Rows met so far by key; nil when the store has no such row.
     private var rows: [RowKey: RowSnapshot?] = [:]
 
@@ -16,16 +18,18 @@ final class RowSource {
         let primaryKey: Int64
     }
 
-    init(load: @escaping Load, members: @escaping Members) {
+    init(load: @escaping Load, members: @escaping Members, storeIdentifier: String? = nil) {
         self.load = load
         self.members = members
+        self.storeIdentifier = storeIdentifier
     }
 
     /// Reads related rows straight from `store` (the caller holds the coordinator's lock).
     convenience init(store: PersistentStore) {
         self.init(
             load: { (e, k) throws(ObjectGraphError) in try store.fetchRow(entity: e, primaryKey: k) },
-            members: { (r, rel) throws(ObjectGraphError) in try store.fetchMembers(of: r.primaryKey, through: rel) })
+            members: { (r, rel) throws(ObjectGraphError) in try store.fetchMembers(of: r.primaryKey, through: rel) },
+            storeIdentifier: store.identifier)
     }
 
     /// The reader of a row already at hand.
@@ -63,6 +67,7 @@ final class RowReader: KeyValueReading {
     func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue {
         let entity = row.entity
         guard let slot = entity.slot(forKey: key) else {
+            if key == "entity" { return .object(entity) }
             throw .predicateEvaluation("entity '\(entity.name)' has no property named '\(key)'", keyPath: key)
         }
         switch entity.layout.kinds[slot] {
@@ -77,4 +82,8 @@ final class RowReader: KeyValueReading {
     }
 
     var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { (row.entity, row.primaryKey) }
+
+    var objectReference: ObjectReference? {
+        ObjectReference(entityName: row.entity.name, primaryKey: row.primaryKey, storeIdentifier: source.storeIdentifier, temporaryURI: nil)
+    }
 }

@@ -8,10 +8,15 @@ import FoundationEssentials
 /// call `og_str`, which shares its code with the evaluator.
 struct SQLPredicateTranslator {
     let schema: SQLiteSchema
+    /// The UUID of the store queried: an object-ID argument of another store matches no row.
+    let storeIdentifier: String?
     private(set) var bindings: [AttributeValue] = []
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema) { self.schema = schema }
+    init(schema: SQLiteSchema, storeIdentifier: String? = nil) {
+        self.schema = schema
+        self.storeIdentifier = storeIdentifier
+    }
 
     /// One table in a FROM clause, with the joins key paths from it needed.
     final class Scope {
@@ -33,6 +38,8 @@ struct SQLPredicateTranslator {
 
     private enum Kind: Equatable {
         case number, string, date, identity, other, null
+        /// An entity: a row's `Z_ENT`, or an entity constant bound as its number.
+        case entity
     }
 
     /// A translated operand: SQL text, or a constant still to bind.
@@ -96,7 +103,7 @@ struct SQLPredicateTranslator {
     mutating func orderTerm(_ key: SortKey, _ scope: Scope) -> String? {
         let context = Context(current: scope)
         guard case .operand(let o)? = resolve(KeyPath.components(key.key), in: scope, context),
-            o.kind != .identity
+            o.kind != .identity, o.kind != .entity
         else { return nil }
         var term = o.sql
         if o.kind == .string, let collation = key.comparison.collation { term += " COLLATE \(collation)" }
@@ -299,9 +306,13 @@ struct SQLPredicateTranslator {
             default: return nil
             }
             return "?"
+        case .object(let entity as EntityDescription):
+            // An entity this store does not number is no row's entity.
+            bindings.append(.integer(schemaEntity(named: entity.name).map { Int64(schema.number($0)) } ?? -1))
+            return "?"
         case .object(let object):
-            guard let identity = object.storedIdentity else { return "NULL" }
-            bindings.append(.integer(identity.primaryKey))
+            // An unsaved object, or an ID of another store, is no stored row: 0 is never a Z_PK.
+            bindings.append(.integer(storedRow(object)?.primaryKey ?? 0))
             return "?"
         default: return nil
         }
@@ -319,14 +330,32 @@ struct SQLPredicateTranslator {
             default: kind = .other
             }
             return Operand(sql: "", kind: kind, constant: v)
+        case .object(is EntityDescription):
+            return Operand(sql: "", kind: .entity, constant: v)
         case .object(let o):
-            // An unsaved object is no stored row's destination: it compares as a row that is absent.
-            return Operand(sql: "", kind: .identity, constant: v, entity: o.storedIdentity?.entity)
+            // An unsaved object is no stored row: it binds a key no row has (see `value`).
+            return Operand(sql: "", kind: .identity, constant: v, entity: storedRow(o)?.entity)
         case .collection:
             return Operand(sql: "", kind: .other, constant: v)
         case .dictionary:
             return nil
         }
+    }
+
+    /// The stored row an object or object-ID constant is in this store, if it is one.
+    private func storedRow(_ o: any KeyValueReading) -> (entity: EntityDescription, primaryKey: Int64)? {
+        let ref = o.objectReference
+        // An object or ID of another store is no row of this one.
+        if let mine = storeIdentifier, let theirs = ref?.storeIdentifier, mine != theirs { return nil }
+        guard o is any ObjectIDConstant else { return o.storedIdentity }
+        guard let ref, ref.temporaryURI == nil, ref.primaryKey > 0 else { return nil }
+        guard let entity = schemaEntity(named: ref.entityName) else { return nil }
+        return (entity, ref.primaryKey)
+    }
+
+    /// This store's entity of a name (constants may come from another copy of the model).
+    private func schemaEntity(named name: String) -> EntityDescription? {
+        schema.entityByNumber.values.first { $0.name == name }
     }
 
     // MARK: Expressions
@@ -387,7 +416,11 @@ struct SQLPredicateTranslator {
         while i < components.count {
             let key = components[i]
             let last = i == components.count - 1
-            guard let slot = entity.slot(forKey: key) else { return nil }
+            guard let slot = entity.slot(forKey: key) else {
+                // `entity` is the row's own entity (unless a property takes the name).
+                guard key == "entity", last else { return nil }
+                return .operand(Operand(sql: "\(alias).Z_ENT", kind: .entity))
+            }
             let mapping = schema.mapping(entity)
             let column = mapping.columnBySlot[slot]
             let table = schema.tables[mapping.tableIndex]

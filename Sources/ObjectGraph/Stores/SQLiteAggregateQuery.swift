@@ -29,7 +29,7 @@ extension SQLiteStore {
 
     /// Only Z_PK and Z_ENT, when the predicate and order translate exactly.
     public func fetchIdentities(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)]? {
-        var translator = SQLPredicateTranslator(schema: schema)
+        var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
         let scope = translator.makeScope(entity)
         var terms: [String] = []
         for key in request.sortKeys {
@@ -92,7 +92,7 @@ extension SQLiteStore {
 
     private func aggregateQuery(_ plan: DictionaryPlan, _ request: FetchRequest, _ entity: EntityDescription) -> AggregateQuery? {
         if plan.isDistinct && plan.isAggregating && plan.columns.count > plan.visibleCount { return nil }
-        var translator = SQLPredicateTranslator(schema: schema)
+        var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
         let scope = translator.makeScope(entity)
         var select: [String] = []
         var readers: [ColumnReader] = []

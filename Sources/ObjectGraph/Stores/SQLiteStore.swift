@@ -562,7 +562,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     private func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
         var query = SelectQuery()
-        var translator = SQLPredicateTranslator(schema: schema)
+        var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
         let scope = translator.makeScope(entity)
         var conditions: [String] = []
         if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }

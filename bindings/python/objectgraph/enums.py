@@ -97,6 +97,7 @@ class ValueType(IntEnum):
     DICTIONARY = 11
     OBJECT = 12
     OBJECT_ID = 13
+    ENTITY = 14
 
 
 _TYPE_ALIASES = {

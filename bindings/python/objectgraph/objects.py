@@ -19,6 +19,7 @@ from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, encode_value, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error, take_error
+from .results import ObjectID
 from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_double, to_seconds, to_value
 
 if TYPE_CHECKING:
@@ -74,9 +75,11 @@ class ManagedObject:
     @property
     def object_id(self) -> str:
         """The object ID as a URI: x-coredata:///Book/t... until saved,
-        x-coredata://<store UUID>/Book/p<key> after."""
+        x-coredata://<store UUID>/Book/p<key> after. It is an og.ObjectID, so
+        as a predicate argument it matches this object."""
         err = _c_void_p()
-        return take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err)) or ""
+        value = take_value(check_handle(lib.og_value_new_object_id(self._h, _byref(err)), err))
+        return value if isinstance(value, ObjectID) else ObjectID(value or "")
 
     def _flag(self, getter: Any) -> bool:
         out = ctypes.c_bool()
@@ -227,7 +230,10 @@ class ManagedObject:
 
     def __repr__(self) -> str:
         try:
-            return f"<{self._layout.name} {self.object_id}>"
+            err = _c_void_p()
+            # The URI's text alone: one call, without the typed ID value.
+            uri = take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err))
+            return f"<{self._layout.name} {uri}>"
         except Exception:
             return f"<{self._layout.name} (inaccessible)>"
 

@@ -93,6 +93,11 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         return lib.og_value_new_int64(check_int64(value))
     if isinstance(value, float):
         return lib.og_value_new_double(value)
+    if attribute_type is None:
+        # Object IDs and entities are predicate constants, never attribute values.
+        reference = _new_reference(value)
+        if reference is not None:
+            return reference
     if isinstance(value, str):
         if attribute_type == AttributeType.URI:
             return check_handle(lib.og_value_new_uri(encode(value, "a URI"), ctypes.byref(err)), err)
@@ -117,6 +122,21 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
     raise make_error(
         f"a {type(value).__name__} cannot be stored in an attribute", ErrorCode.TYPE_MISMATCH
     )
+
+
+def _new_reference(value: Any) -> Any:
+    """An og.ObjectID (a str, so tested before strings) or an og.Entity as a
+    predicate constant: an ID matches the object with that ID, an entity is
+    compared with objects' own entities (`entity == %@`)."""
+    from .model import Entity  # model imports this module
+    from .results import ObjectID  # results imports this module
+
+    err = ctypes.c_void_p()
+    if isinstance(value, ObjectID):
+        return check_handle(lib.og_value_new_object_id_uri(encode(value, "an object ID"), ctypes.byref(err)), err)
+    if isinstance(value, Entity):
+        return check_handle(lib.og_value_new_entity(value._h, ctypes.byref(err)), err)
+    return None
 
 
 def _new_composite(value: Any) -> Any:
@@ -212,6 +232,8 @@ def from_value(handle: int, context: Any = None) -> Value:
             key = lib.og_value_key_at(handle, i, ctypes.byref(err))
             result[(key or b"").decode()] = take_value(_item(handle, i), context)
         return result
+    if kind == ValueType.ENTITY:
+        raise make_error("an entity value is a predicate argument; it is not read back", ErrorCode.TYPE_MISMATCH)
     if kind == ValueType.OBJECT and context is not None:
         out = ctypes.c_void_p()
         if check(lib.og_value_get_object(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
