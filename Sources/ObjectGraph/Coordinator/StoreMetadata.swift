@@ -87,6 +87,11 @@ extension PersistentStoreCoordinator {
     static func sqliteMetadata(_ path: String) throws(ObjectGraphError) -> (uuid: String, plist: [String: PropertyListValue]) {
         let db = try SQLiteConnection(path: path, readOnly: true)
         defer { db.close() }
+        return try sqliteMetadata(db, path: path)
+    }
+
+    /// The metadata of the store open on `db` (a migration reads it inside its transaction).
+    static func sqliteMetadata(_ db: SQLiteConnection, path: String) throws(ObjectGraphError) -> (uuid: String, plist: [String: PropertyListValue]) {
         let s: OpaquePointer
         do { s = try db.prepare("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1") } catch {
             throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is an SQLite database but not a Core Data store (it has no Z_METADATA table)")

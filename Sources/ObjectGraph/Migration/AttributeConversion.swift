@@ -19,11 +19,6 @@ enum AttributeConversion {
         from == to || (isNumeric(from) && isNumeric(to))
     }
 
-    /// `value` as an attribute of type `type` (the store's result typing does the work).
-    static func convert(_ value: AttributeValue, to type: AttributeType) -> AttributeValue {
-        ResultTyping.convert(value, to: type)
-    }
-
     /// The SQL that turns column `column` of type `from` into a value of type `to`.
     static func sql(_ column: String, from: AttributeType, to: AttributeType) -> String {
         guard from != to else { return column }

@@ -91,7 +91,7 @@ extension MappingModel {
         _ r: RelationshipDescription, source: RelationshipDescription?, entity: EntityDescription, matches: [ObjectIdentifier: EntityDescription]
     ) throws(ObjectGraphError) {
         guard let source else {
-            if !r.isOptional && r.minCount > 0 || (!r.isOptional && !r.isToMany) {
+            if !r.isOptional && (r.minCount > 0 || !r.isToMany) {
                 throw notInferable("the required relationship is new", entity: entity, property: r.name)
             }
             return

@@ -25,6 +25,7 @@ public final class MigrationManager: @unchecked Sendable {
     private let cancellation = Mutex<ObjectGraphError?>(nil)
     var associations = MigrationAssociations()
     private var policies: [ObjectIdentifier: EntityMigrationPolicy] = [:]
+    /// Expressions parsed in this migration, by their text.
     private var parsed: [String: ObjectExpression] = [:]
 
     /// Both models are validated and become immutable (they serve as a coordinator's).
@@ -306,11 +307,11 @@ public final class MigrationManager: @unchecked Sendable {
 
     private func parsedExpression(_ text: String?, _ mapping: EntityMapping, _ property: String?) throws(ObjectGraphError) -> ObjectExpression? {
         guard let text, !text.isEmpty else { return nil }
-        let key = "\(ObjectIdentifier(mapping).hashValue)/\(property ?? "")/\(text)"
-        if let e = parsed[key] { return e }
+        // The parse depends on the text alone; a failure still names this mapping and property.
+        if let e = parsed[text] { return e }
         do throws(ObjectGraphError) {
             let e = try ObjectExpression(format: text)
-            parsed[key] = e
+            parsed[text] = e
             return e
         } catch {
             throw failed(error, mapping, property)
@@ -323,7 +324,7 @@ public final class MigrationManager: @unchecked Sendable {
             guard case .scalar(let v) = value else {
                 throw .predicateEvaluation("the attribute '\(key)' needs a single value, got a \(value.kindName)")
             }
-            try destination.setValue(AttributeConversion.convert(v, to: a.attributeType), forKey: key)
+            try destination.setValue(ResultTyping.convert(v, to: a.attributeType), forKey: key)
         } catch {
             throw failed(error, mapping, key)
         }

@@ -19,7 +19,7 @@ enum SQLiteInPlaceMigration {
         defer { db.close() }
         try db.execute("BEGIN IMMEDIATE")
         do throws(ObjectGraphError) {
-            try migrate(plan, db: db, destinationModel: destinationModel, versionHashes: versionHashes, progress: progress)
+            try migrate(plan, db: db, path: path, destinationModel: destinationModel, versionHashes: versionHashes, progress: progress)
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
@@ -31,7 +31,7 @@ enum SQLiteInPlaceMigration {
     }
 
     private static func migrate(
-        _ plan: SQLiteInPlacePlan, db: SQLiteConnection, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue],
+        _ plan: SQLiteInPlacePlan, db: SQLiteConnection, path: String, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue],
         progress: ((Double) -> Void)?
     ) throws(ObjectGraphError) {
         let existing = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
@@ -39,11 +39,7 @@ enum SQLiteInPlaceMigration {
         var aside: [String: String] = [:]
         // Set the old tables aside; their indexes go first, so the new ones can take their names.
         for (i, name) in Set(oldTables).sorted().enumerated() {
-            let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL")
-            db.bind(s, 1, text: name)
-            var indexes: [String] = []
-            while sqlite3_step(s) == SQLITE_ROW { if let t = sqlite3_column_text(s, 0) { indexes.append(String(cString: t)) } }
-            sqlite3_reset(s)
+            let indexes = try db.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL", binding: [name])
             for index in indexes { try db.execute("DROP INDEX \(sqlIdentifier(index))") }
             let temporary = "Z_MIGRATING_\(i)"
             try db.execute("ALTER TABLE \(sqlIdentifier(name)) RENAME TO \(sqlIdentifier(temporary))")
@@ -87,7 +83,7 @@ enum SQLiteInPlaceMigration {
         for temporary in aside.values.sorted() { try db.execute("DROP TABLE \(sqlIdentifier(temporary))") }
         for statement in statements where !statement.hasPrefix("CREATE TABLE") { try db.execute(statement) }
         try writeKeys(db, plan, counters)
-        try writeMetadata(db, destinationModel: destinationModel, versionHashes: versionHashes)
+        try writeMetadata(db, path: path, destinationModel: destinationModel, versionHashes: versionHashes)
         // The store keeps the model that now wrote it, as Core Data does.
         try SQLiteStore.writeModelCache(destinationModel, db: db)
     }
@@ -139,17 +135,10 @@ enum SQLiteInPlaceMigration {
 
     /// The metadata of the migrated store: the new model's version hashes and identifiers;
     /// the UUID and every other key kept.
-    private static func writeMetadata(_ db: SQLiteConnection, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue])
-        throws(ObjectGraphError)
-    {
-        let s = try db.prepare("SELECT Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1")
-        var plist: [String: PropertyListValue] = [:]
-        if sqlite3_step(s) == SQLITE_ROW {
-            let count = Int(sqlite3_column_bytes(s, 0))
-            let bytes = count > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(s, 0), count: count)) : []
-            if case .dictionary(let d)? = try? BinaryPropertyList.decode(bytes) { plist = d }
-        }
-        sqlite3_reset(s)
+    private static func writeMetadata(
+        _ db: SQLiteConnection, path: String, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) {
+        var plist = try PersistentStoreCoordinator.sqliteMetadata(db, path: path).plist
         plist[StoreMetadataKey.modelVersionHashes] = .dictionary(versionHashes)
         plist[StoreMetadataKey.modelVersionIdentifiers] = .array(destinationModel.versionIdentifiers.map { .string($0) })
         let update = try db.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")

@@ -151,7 +151,7 @@ struct SQLiteInPlacePlan {
                 for extra in dTable.columns where extra.property === r && !extra.isValue {
                     switch extra.role {
                     case .destinationEntity:
-                        let old = sTable.columns.first { $0.property === sr && { if case .destinationEntity = $0.role { true } else { false } }($0) }
+                        let old = sTable.columns.first { $0.property === sr && $0.isDestinationEntity }
                         if let old {
                             let cases = numbers.sorted { $0.key < $1.key }.map { "WHEN \($0.key) THEN \($0.value)" }.joined(separator: " ")
                             copy.expressions.append(cases.isEmpty ? "NULL" : "CASE \(old.sql) \(cases) END")
@@ -161,7 +161,7 @@ struct SQLiteInPlacePlan {
                             return nil
                         }
                     case .order:
-                        guard let old = sTable.columns.first(where: { $0.property === sr && { if case .order = $0.role { true } else { false } }($0) }) else {
+                        guard let old = sTable.columns.first(where: { $0.property === sr && $0.isOrder }) else {
                             return nil
                         }
                         copy.expressions.append(old.sql)

@@ -120,10 +120,11 @@ final class SQLiteConnection {
         if rc != SQLITE_DONE && rc != SQLITE_ROW { throw lastError(rc) }
     }
 
-    /// The first column of each row of a query, as text.
-    func strings(_ sql: String) throws(ObjectGraphError) -> [String] {
+    /// The first column of each row of a query, as text; `binding` fills its `?` in order.
+    func strings(_ sql: String, binding arguments: [String] = []) throws(ObjectGraphError) -> [String] {
         let s = try prepare(sql)
         defer { sqlite3_reset(s) }
+        for (i, text) in arguments.enumerated() { bind(s, Int32(i + 1), text: text) }
         var out: [String] = []
         while true {
             let rc = sqlite3_step(s)

@@ -25,6 +25,8 @@ struct SQLiteSchema {
         let property: PropertyDescription
         var role: ColumnRole = .value
         var isValue: Bool { if case .value = role { return true } else { return false } }
+        var isDestinationEntity: Bool { if case .destinationEntity = role { return true } else { return false } }
+        var isOrder: Bool { if case .order = role { return true } else { return false } }
 
         init(name: String, declaredType: String, property: PropertyDescription, role: ColumnRole = .value) {
             self.name = name

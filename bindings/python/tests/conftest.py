@@ -21,6 +21,25 @@ BINDING = HERE.parent
 REPO = BINDING.parent.parent
 sys.path.insert(0, str(BINDING))
 
+def run_doc_section(section: str) -> Tuple[list, dict]:
+    """Runs the Python blocks of one section of docs/python-api.md as one program
+    (in the current directory); returns the lines it printed and its namespace."""
+    import contextlib
+    import io
+    import re
+
+    text = (REPO / "docs" / "python-api.md").read_text(encoding="utf-8")
+    start = text.index(section)
+    end = text.find("\n## ", start + len(section))
+    blocks = re.findall(r"```python\n(.*?)```", text[start:end if end >= 0 else None], re.S)
+    assert len(blocks) >= 5
+    out = io.StringIO()
+    namespace: dict = {"__name__": "doc_example"}
+    with contextlib.redirect_stdout(out):
+        exec(compile("\n".join(blocks), "python-api.md", "exec"), namespace)
+    return out.getvalue().splitlines(), namespace
+
+
 if not os.environ.get("OBJECTGRAPH_LIBRARY"):
     built = REPO / "build" / "swiftpm" / "release" / "libobjectgraph.so"
     if built.exists():

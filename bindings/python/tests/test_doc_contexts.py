@@ -3,31 +3,15 @@ nested contexts run as one program and print what the text says."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import re
-
-from conftest import REPO
+from conftest import run_doc_section
 
 SECTION = "## Conflicts, merging and nested contexts"
 
 
-def section_code() -> str:
-    text = (REPO / "docs" / "python-api.md").read_text(encoding="utf-8")
-    start = text.index(SECTION)
-    end = text.find("\n## ", start + len(SECTION))
-    blocks = re.findall(r"```python\n(.*?)```", text[start:end if end >= 0 else None], re.S)
-    assert len(blocks) >= 5
-    return "\n".join(blocks)
-
-
 def test_section_examples_run(tmp_path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    out = io.StringIO()
-    namespace: dict = {"__name__": "doc_example"}
-    with contextlib.redirect_stdout(out):
-        exec(compile(section_code(), "python-api.md", "exec"), namespace)
-    assert out.getvalue().splitlines() == ["412", "896", "None", "1 2"]
+    printed, namespace = run_doc_section(SECTION)
+    assert printed == ["412", "896", "None", "1 2"]
     for name in ("child", "worker", "other", "ctx"):
         namespace[name].close()
     namespace["coord"].close()
