@@ -8,7 +8,7 @@ libobjectgraph's C interface.
     with og.Context(coord) as ctx:
         book = ctx.insert("Book", title="Strata", pages=300)
         ctx.save()
-        for b in ctx.fetch("Book", sort=["title", "-year"], where=og.Predicate("pages > %@", 200)):
+        for b in ctx.fetch("Book", "pages > %@", 200, sort=["title", "-year"]):
             print(b.title)
 
 The library is found through $OBJECTGRAPH_LIBRARY, then a libobjectgraph.so*

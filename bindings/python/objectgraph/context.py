@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
+                    Literal, overload)
 
 from ._columns import MIN_OBJECTS, Columns
 from ._layout import INT as INT_ACCESS, Layout
@@ -21,7 +22,7 @@ from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .enums import MergePolicy
 from .errors import ErrorCode, make_error, take_error
-from .fetch import FetchRequest, SortSpec, Where
+from .fetch import FetchRequest, Property, SortSpec, Where
 from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
@@ -322,16 +323,58 @@ class Context(OwnedHandle):
         finally:
             self._raise_pending()
 
-    def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-              *args: Any, **options: Any) -> Any:
+    # Fetching. Every method takes the entity (or a FetchRequest), then the
+    # predicate and its %@ arguments, then keyword-only options:
+    # ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10).
+
+    @overload
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Literal["object", None] = None, properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> List[ManagedObject]: ...
+
+    @overload
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Union[str, int], properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> Any: ...
+
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> Any:
         """The objects of ``entity`` (subentities included) that satisfy
         ``where``: a Predicate, or a format string whose ``%@`` arguments follow
-        (``ctx.fetch("Book", None, "pages > %@", 300)``). ``sort`` is a key or a
-        list of keys; a "-" prefix sorts that key descending.
+        (``ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10)``).
 
-        The FetchRequest keywords (``result_type``, ``properties``, ``distinct``,
-        ``group_by``, ``having``) choose other results: a list of ObjectIDs
-        ("object_id"), a list of dicts ("dictionary") or an int ("count")."""
+        The options are keyword-only. ``sort`` is a key or a list of keys; a
+        "-" prefix sorts that key descending. ``limit``, ``offset``,
+        ``batch_size``, ``include_subentities``, ``include_pending_changes``,
+        ``include_property_values``, ``as_faults``, ``prefetch`` and
+        ``refresh_refetched_objects`` are the FetchRequest properties of the
+        same names. ``result_type`` (with ``properties``, ``distinct``,
+        ``group_by``, ``having``) chooses other results: a list of ObjectIDs
+        ("object_id"), a list of dicts ("dictionary") or an int ("count").
+        ``stores`` limits the fetch to some of the coordinator's stores."""
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, batch_size=batch_size,
+                                 include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 include_property_values=include_property_values, as_faults=as_faults,
+                                 prefetch=prefetch, refresh_refetched_objects=refresh_refetched_objects,
+                                 result_type=result_type, properties=properties, distinct=distinct,
+                                 group_by=group_by, having=having, stores=stores)
         with _request(entity, sort, where, args, options) as request:
             kind = request.result_type
             if kind == "object_id":
@@ -347,27 +390,40 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return self._take_results(results)
 
-    def fetch_ids(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                  *args: Any, **options: Any) -> List[ObjectID]:
+    def fetch_ids(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                  limit: Optional[int] = None, offset: Optional[int] = None,
+                  include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+                  refresh_refetched_objects: Optional[bool] = None,
+                  stores: Optional[Iterable[Any]] = None) -> List[ObjectID]:
         """The IDs of the objects ``fetch`` would return, whatever the request's
         result type: unsaved changes included (new objects have temporary IDs),
-        and no object is loaded for them."""
+        and no object is loaded for them. Options as for ``fetch``."""
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 refresh_refetched_objects=refresh_refetched_objects, stores=stores)
         with _request(entity, sort, where, args, options) as request:
             return self._fetch_ids(request)
 
-    def fetch_dicts(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                    *args: Any, **options: Any) -> List[Dict[str, Any]]:
+    def fetch_dicts(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                    properties: Optional[Iterable[Property]] = None, distinct: bool = False,
+                    group_by: Optional[Iterable[str]] = None, having: Where = None,
+                    limit: Optional[int] = None, offset: Optional[int] = None,
+                    include_subentities: Optional[bool] = None,
+                    stores: Optional[Iterable[Any]] = None) -> List[Dict[str, Any]]:
         """One dict per row (or group), whatever the request's result type: keys
         in the order of ``properties``, Python values, to-ones as ObjectIDs.
         Computed from saved data: unsaved changes are not reflected."""
+        options = _fetch_options(sort=sort, properties=properties, distinct=distinct, group_by=group_by,
+                                 having=having, limit=limit, offset=offset,
+                                 include_subentities=include_subentities, stores=stores)
         with _request(entity, sort, where, args, options) as request:
             return self._fetch_dicts(request)
 
-    def fetch_values(self, entity: str, key: str, sort: SortSpec = None, where: Where = None, *args: Any,
+    def fetch_values(self, entity: str, key: str, where: Where = None, *args: Any, sort: SortSpec = None,
                      distinct: bool = False) -> List[Any]:
         """The values of one property (a key path, or a to-one as ObjectIDs) of
         the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
-        "title", "title")``. With ``distinct`` each value once."""
+        "title", sort="title")``. With ``distinct`` each value once."""
         with _request(entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
                                                   "distinct": distinct}) as request:
             err = ctypes.c_void_p()
@@ -377,12 +433,20 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return take_column(rows, key, self)
 
-    def explain(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                *args: Any, **options: Any) -> str:
+    def explain(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                limit: Optional[int] = None, offset: Optional[int] = None,
+                include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+                result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
+                distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+                stores: Optional[Iterable[Any]] = None) -> str:
         """How ``fetch`` would run this request, as text, without running it: per
         store the SQL, its bound values, SQLite's query plan, whether rows are
         filtered or sorted in memory, and whether unsaved changes are laid over
         them (lines ``key: value``; stores separated by an empty line)."""
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes, result_type=result_type,
+                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
+                                 stores=stores)
         with _request(entity, sort, where, args, options) as request:
             err = ctypes.c_void_p()
             text = take_string(check_handle(lib.og_context_explain(self._h, request._h, ctypes.byref(err)), err))
@@ -413,9 +477,21 @@ class Context(OwnedHandle):
             self._raise_pending()
         return out.value
 
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, **options: Any) -> int:
+    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any,
+              limit: Optional[int] = None, offset: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              refresh_refetched_objects: Optional[bool] = None, result_type: Union[str, int, None] = None,
+              properties: Optional[Iterable[Property]] = None, distinct: bool = False,
+              group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> int:
         """How many results ``fetch`` would return: objects (unsaved changes
-        included), or dictionaries for a "dictionary" request."""
+        included), or dictionaries for a "dictionary" request. Options as for
+        ``fetch``."""
+        options = _fetch_options(limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 refresh_refetched_objects=refresh_refetched_objects, result_type=result_type,
+                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
+                                 stores=stores)
         with _request(entity, None, where, args, options) as request:
             return self._count(request)
 
@@ -926,6 +1002,12 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     elif n == 1:
         rest = values  # one value: the ordinary path
     return rest
+
+
+def _fetch_options(**options: Any) -> Dict[str, Any]:
+    """The options given to fetch() and friends: those not left at their default."""
+    return {name: value for name, value in options.items()
+            if value is not None and name != "sort" and not (name == "distinct" and value is False)}
 
 
 def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
