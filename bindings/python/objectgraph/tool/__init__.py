@@ -44,7 +44,7 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--model", help="a model file (default: the store's own)")
         sub.add_argument("--where", help="a predicate, e.g. \"pages > 300 AND title BEGINSWITH 'S'\"")
         sub.add_argument("--sort", action="append", metavar="KEY",
-                         help="a sort key, \"-key\" for descending; repeat for more keys")
+                         help="a sort key; --sort=-KEY sorts descending; repeat for more keys")
         sub.add_argument("--limit", type=int, help="at most this many rows")
 
     sub = command("dump", "an entity's rows as JSON or CSV")

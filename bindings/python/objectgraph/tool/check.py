@@ -20,7 +20,7 @@ def _property_hashes(model: Model, entity: str) -> Dict[str, bytes]:
 def differences(model: Model, stored: Dict[str, bytes], store_model: Optional[Model]) -> List[str]:
     """What differs between ``model`` and the hashes a store recorded, one line
     each; the store's own model, when it keeps one, names the properties."""
-    mine = model.entity_version_hashes()
+    mine = model.entity_version_hashes
     lines: List[str] = []
     for name in sorted(set(mine) - set(stored)):
         lines.append(f"entity {name}: in the model, not in the store")

@@ -8,7 +8,7 @@ import csv
 import json
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Dict, List, TextIO
+from typing import Any, Dict, List, Set, TextIO
 from uuid import UUID
 
 from ..objects import ManagedObject
@@ -38,11 +38,11 @@ def _text(value: Any) -> Any:
     return str(value)
 
 
-def _row(obj: ManagedObject, keys: List[str], to_many: bool) -> Dict[str, Any]:
-    row: Dict[str, Any] = {"id": str(obj.object_id)}
+def _row(obj: ManagedObject, id_key: str, keys: List[str], to_many: Set[str]) -> Dict[str, Any]:
+    row: Dict[str, Any] = {id_key: str(obj.object_id)}
     for key in keys:
         value = obj[key]
-        if to_many and value is not None and not isinstance(value, ManagedObject):
+        if key in to_many:
             value = sorted(str(o.object_id) for o in value)
         row[key] = _text(value)
     return row
@@ -59,17 +59,21 @@ def dump(args: argparse.Namespace, out: TextIO) -> int:
         to_ones = [name for name, r in entity.relationships.items() if not r.to_many and not r.transient]
         to_manys = [name for name, r in entity.relationships.items() if r.to_many and not r.transient]
         keys = attributes + to_ones + (to_manys if args.relationships else [])
+        # Each row starts with the object's URI, under a name no property has.
+        id_key = "objectID"
+        while id_key in keys:
+            id_key = "_" + id_key
         total = ctx.count(args.entity, args.where, limit=args.limit)
         progress = Progress(f"dump {args.entity}", total)
         objects = ctx.fetch(args.entity, args.where, sort=args.sort or None, limit=args.limit, batch_size=_BATCH)
         writer = None
         if args.format == "csv":
-            writer = csv.DictWriter(out, fieldnames=["id"] + keys, lineterminator="\n")
+            writer = csv.DictWriter(out, fieldnames=[id_key] + keys, lineterminator="\n")
             writer.writeheader()
         else:
             out.write("[")
         for index, obj in enumerate(objects):
-            row = _row(obj, keys, bool(to_manys))
+            row = _row(obj, id_key, keys, set(to_manys) if args.relationships else set())
             if writer is not None:
                 writer.writerow({k: json.dumps(v) if isinstance(v, list) else v for k, v in row.items()})
             else:
