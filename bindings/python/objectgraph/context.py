@@ -21,7 +21,7 @@ from ._util import _kept, check, check_handle, encode, raise_kept
 from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .enums import MergePolicy
-from .errors import ErrorCode, make_error, take_error
+from .errors import ErrorCode, UnknownEntityError, make_error, suggest, take_error
 from .fetch import FetchRequest, Property, SortSpec, Where
 from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
@@ -260,6 +260,9 @@ class Context(OwnedHandle):
         err = ctypes.c_void_p()
         try:
             handle = check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err)
+        except UnknownEntityError as error:
+            suggest(error, self._coordinator.model)
+            raise
         finally:
             self._raise_pending()
         # A new object's entity is the one named: no need to ask the library for it.
@@ -273,7 +276,8 @@ class Context(OwnedHandle):
             rest = _set_integers(obj, values) if len(values) > 1 else values
             for key, value in rest.items():
                 obj[key] = value
-        except BaseException:
+        except BaseException as error:
+            suggest(error, self._coordinator.model)
             # A failed insert leaves nothing behind: an object inserted since
             # the last save is simply forgotten when deleted.
             try:
@@ -375,7 +379,7 @@ class Context(OwnedHandle):
                                  prefetch=prefetch, refresh_refetched_objects=refresh_refetched_objects,
                                  result_type=result_type, properties=properties, distinct=distinct,
                                  group_by=group_by, having=having, stores=stores)
-        with _request(entity, sort, where, args, options) as request:
+        with _request(self, entity, sort, where, args, options) as request:
             kind = request.result_type
             if kind == "object_id":
                 return self._fetch_ids(request)
@@ -401,7 +405,7 @@ class Context(OwnedHandle):
         options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
                                  include_pending_changes=include_pending_changes,
                                  refresh_refetched_objects=refresh_refetched_objects, stores=stores)
-        with _request(entity, sort, where, args, options) as request:
+        with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_ids(request)
 
     def fetch_dicts(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
@@ -416,7 +420,7 @@ class Context(OwnedHandle):
         options = _fetch_options(sort=sort, properties=properties, distinct=distinct, group_by=group_by,
                                  having=having, limit=limit, offset=offset,
                                  include_subentities=include_subentities, stores=stores)
-        with _request(entity, sort, where, args, options) as request:
+        with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_dicts(request)
 
     def fetch_values(self, entity: str, key: str, where: Where = None, *args: Any, sort: SortSpec = None,
@@ -424,7 +428,7 @@ class Context(OwnedHandle):
         """The values of one property (a key path, or a to-one as ObjectIDs) of
         the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
         "title", sort="title")``. With ``distinct`` each value once."""
-        with _request(entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
+        with _request(self, entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
                                                   "distinct": distinct}) as request:
             err = ctypes.c_void_p()
             try:
@@ -447,7 +451,7 @@ class Context(OwnedHandle):
                                  include_pending_changes=include_pending_changes, result_type=result_type,
                                  properties=properties, distinct=distinct, group_by=group_by, having=having,
                                  stores=stores)
-        with _request(entity, sort, where, args, options) as request:
+        with _request(self, entity, sort, where, args, options) as request:
             err = ctypes.c_void_p()
             text = take_string(check_handle(lib.og_context_explain(self._h, request._h, ctypes.byref(err)), err))
             return text or ""
@@ -492,7 +496,7 @@ class Context(OwnedHandle):
                                  refresh_refetched_objects=refresh_refetched_objects, result_type=result_type,
                                  properties=properties, distinct=distinct, group_by=group_by, having=having,
                                  stores=stores)
-        with _request(entity, None, where, args, options) as request:
+        with _request(self, entity, None, where, args, options) as request:
             return self._count(request)
 
     def assign(self, obj: ManagedObject, store: Any) -> None:
@@ -953,8 +957,9 @@ def _buffer(kind: Any) -> Tuple[Any, Any]:
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...],
-                 options: Optional[Dict[str, Any]] = None) -> None:
+    def __init__(self, context: "Context", entity: Union[str, FetchRequest], sort: SortSpec, where: Where,
+                 args: Tuple[Any, ...], options: Optional[Dict[str, Any]] = None) -> None:
+        self.context = context
         if isinstance(entity, FetchRequest):
             if sort is not None or where is not None or options:
                 raise make_error("give the sort order, predicate and options to the FetchRequest, not to fetch()",
@@ -975,9 +980,11 @@ class _request:
     def __enter__(self) -> FetchRequest:
         return self.request
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: Optional[BaseException], trace: object) -> None:
         if self.owned:
             self.request.close()
+        if error is not None:
+            suggest(error, self.context._coordinator.model)  # an unknown entity or key: the closest name
 
 
 def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:

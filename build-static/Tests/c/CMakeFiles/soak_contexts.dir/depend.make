@@ -1,0 +1,2 @@
+# Empty dependencies file for soak_contexts.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for test_fetch_options.
+# This may be replaced when dependencies are built.

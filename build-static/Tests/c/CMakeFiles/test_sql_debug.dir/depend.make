@@ -1,0 +1,2 @@
+# Empty dependencies file for test_sql_debug.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty compiler generated dependencies file for abi_fuzz.
+# This may be replaced when dependencies are built.

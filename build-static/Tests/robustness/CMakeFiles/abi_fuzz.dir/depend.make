@@ -1,0 +1,2 @@
+# Empty dependencies file for abi_fuzz.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for og_iofault.
+# This may be replaced when dependencies are built.
