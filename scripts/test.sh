@@ -14,7 +14,7 @@ source scripts/lib/deps.sh
 
 og_ensure_swift &&
   og_ensure_tools cc pkg-config sqlite cmake valgrind python3 &&
-  og_ensure_pytest || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
+  og_ensure_pytest && og_ensure_mypy || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
 
 build=${OBJECTGRAPH_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)

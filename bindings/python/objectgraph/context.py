@@ -229,15 +229,15 @@ class Context(OwnedHandle):
         except BaseException:
             lib.og_results_release(results)
             raise
-        columns = Columns(results, self._counter, count)
+        columns = Columns(results, self._counter, count)  # type: ignore[arg-type]  # set: count >= MIN_OBJECTS
         self._columns.add(columns)
         known = self._objects
         ref = _HandleRef
         gone = self._gone
-        out = []
+        out: List[ManagedObject] = []
         append = out.append
         row = 0
-        last_entity, cls, layout = None, None, None
+        last_entity, cls, layout = None, None, None  # type: Any, Any, Any
         for handle, entity in zip(handles, entities):
             found = known.get(handle)
             wrapper = found() if found is not None else None
@@ -921,6 +921,7 @@ class _HandleRef(weakref.ref):  # type: ignore[type-arg]
     """A weak reference to a wrapper that remembers the handle it wraps."""
 
     __slots__ = ("handle",)
+    handle: int
 
     def __new__(cls, wrapper: Any, callback: Any, handle: int) -> "_HandleRef":
         self = super().__new__(cls, wrapper, callback)
@@ -928,7 +929,7 @@ class _HandleRef(weakref.ref):  # type: ignore[type-arg]
         return self
 
     def __init__(self, wrapper: Any, callback: Any, handle: int) -> None:
-        super().__init__(wrapper, callback)
+        super().__init__(wrapper, callback)  # type: ignore[call-arg]
 
 
 def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRef], None]:

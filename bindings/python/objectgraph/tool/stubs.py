@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import keyword
-from typing import Dict, List, TextIO
+from typing import Dict, List, Set, TextIO
 
 from ..enums import AttributeType
 from ..model import Entity, Model
@@ -68,7 +68,7 @@ def write_stubs(model: Model, source: str, out: TextIO) -> None:
     out.write(f'"""Typed classes of the entities of {source}; written by `objectgraph stubs`."""\n\n')
     out.write("from datetime import datetime\nfrom decimal import Decimal\n"
               "from typing import Any, Optional\nfrom uuid import UUID\n\nimport objectgraph as og\n")
-    done: set = set()
+    done: Set[str] = set()
 
     def emit(entity: Entity) -> None:
         if entity.name in done:
