@@ -158,3 +158,24 @@ def test_python_dash_m_runs_the_tool(books) -> None:
     result = subprocess.run([sys.executable, "-m", "objectgraph", "entities", str(store)],
                             capture_output=True, text=True, env=env, check=True)
     assert "Book    3" in result.stdout
+
+
+def test_progress_shows_on_a_terminal_only() -> None:
+    from objectgraph.tool._progress import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    shown = Terminal()
+    progress = Progress("dump Book", 3, shown)
+    for done in (1, 2, 3):
+        progress.update(done)
+    progress.finish()
+    assert "dump Book: 3/3 (100%)" in shown.getvalue() and shown.getvalue().endswith("\r\x1b[K")
+    piped = io.StringIO()
+    quiet = Progress("dump Book", 3, piped)
+    quiet.update(3)
+    quiet.fraction(1.0)
+    quiet.finish()
+    assert piped.getvalue() == ""
