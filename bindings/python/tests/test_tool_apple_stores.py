@@ -75,3 +75,12 @@ def test_schema_is_apples(tmp_path) -> None:
     store = copy(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
     status, text = run("schema", str(store))
     assert status == 0 and "CREATE TABLE ZCAR ( Z_PK INTEGER PRIMARY KEY" in text and "Z_MODELCACHE" in text
+
+
+def test_a_store_without_a_cached_model_asks_for_one(tmp_path, capsys) -> None:
+    store = copy(tmp_path, "mwkcoredata/MWKCoreDataTests.sqlite")
+    assert run("entities", str(store))[0] == 2
+    assert "give its model with --model" in capsys.readouterr().err
+    model = ROOT / "mwkcoredata" / "MWKCoreDataTests.xcdatamodeld"
+    status, text = run("entities", str(store), "--model", str(model))
+    assert status == 0 and text.splitlines()[1:] == ["Employee  3"]

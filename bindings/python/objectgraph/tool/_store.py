@@ -8,6 +8,7 @@ from typing import Optional, Tuple
 
 from ..context import Context
 from ..coordinator import Coordinator, Store
+from ..errors import ErrorCode, MigrationError
 from ..model import Model
 
 __all__ = ["load_model", "store_type", "open_store", "ToolError"]
@@ -52,7 +53,13 @@ def store_model(path: str, model: Optional[str], type: str) -> Model:
         return load_model(model)
     if type != "SQLite":
         raise ToolError(f"{path}: a {type} store keeps no model of itself; give one with --model")
-    return Model.from_store(path)
+    try:
+        return Model.from_store(path)
+    except MigrationError as error:
+        if error.code != ErrorCode.MIGRATION_MISSING_SOURCE_MODEL:
+            raise
+        raise ToolError(f"{path}: the store keeps no model of itself (no Z_MODELCACHE table); "
+                        "give its model with --model") from None
 
 
 def open_store(path: str, model: Optional[str] = None, type: Optional[str] = None,
