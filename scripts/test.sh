@@ -3,9 +3,9 @@
 # robustness tools (ctest), the Python binding's tests (pytest) against the library
 # CMake built, and short runs of the libFuzzer targets (docs/testing.md).
 # Installs what is missing first. Exits non-zero when any step fails, and ends
-# with the steps' outcome and one line counting tests: "tests: N passed, N
-# failed, N skipped" (tests that need fixtures outside the repository count as
-# skipped when those are absent).
+# with the steps' outcome, the counts by runner, and one line counting tests
+# alone: "tests: N passed, N failed, N skipped" (tests that need fixtures
+# outside the repository count as skipped when those are absent).
 #
 # OBJECTGRAPH_BUILD_DIR chooses the CMake build directory (default: build).
 set -uo pipefail
@@ -14,7 +14,7 @@ source scripts/lib/deps.sh
 
 og_ensure_swift &&
   og_ensure_tools cc pkg-config sqlite cmake valgrind python3 &&
-  og_ensure_pytest || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
+  og_ensure_pytest && og_ensure_mypy || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
 
 build=${OBJECTGRAPH_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -81,13 +81,16 @@ fi
 # Counts of tests, from each runner's own summary (XCTest's last "Executed" line,
 # ctest's "out of N" and "(Skipped)" lines, pytest's closing line).
 count_tests() {
-  python3 - "$logs" <<'PY'
+  python3 - "$logs" "$1" <<'PY'
 import pathlib, re, sys
 logs = pathlib.Path(sys.argv[1])
 def text(name):
     p = logs / name
     return p.read_text(errors="replace") if p.exists() else ""
 passed = failed = skipped = 0
+# A step that failed without a failing test of its own (a build, a runner that
+# stopped early) still counts as a failure on the closing line.
+step_failures = int(sys.argv[2])
 parts = []
 xc = re.findall(r"Executed (\d+) tests?, with (?:(\d+) tests? skipped and )?(\d+) failures?", text("swift_test.log"))
 if xc:
@@ -108,12 +111,14 @@ if py:
     p_, f_, s_ = get("passed"), get("failed") + get("error"), get("skipped")
     passed += p_; failed += f_; skipped += s_
     parts.append(f"pytest {p_}/{f_}/{s_}")
-print(f"tests: {passed} passed, {failed} failed, {skipped} skipped ({', '.join(parts)} passed/failed/skipped)")
+print(f"by runner (passed/failed/skipped): {', '.join(parts) or 'none ran'}")
+# The closing line, alone: the number of tests, not of steps.
+print(f"tests: {passed} passed, {failed if failed else step_failures} failed, {skipped} skipped")
 PY
 }
 
 printf '\n'
 printf '%s\n' "${report[@]}"
-echo "steps: $passed passed, $failed failed"
-count_tests
+echo "steps: $passed of $((passed + failed)) succeeded"
+count_tests "$failed"
 [ "$failed" -eq 0 ]

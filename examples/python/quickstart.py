@@ -57,7 +57,7 @@ def main() -> None:
         for author in ctx.fetch("Author", sort="name"):
             titles = sorted(b.title for b in author.books)
             print(f"{author.name}: {len(titles)} book(s): {', '.join(titles)}")
-        older = ctx.fetch("Book", "title", "year < %@ AND author.name CONTAINS[c] %@", 1985, "terry")
+        older = ctx.fetch("Book", "year < %@ AND author.name CONTAINS[c] %@", 1985, "terry", sort="title")
         print("before 1985 by Terry:", ", ".join(b.title for b in older))
         try:
             ctx.insert("Book", title="Untitled", colour="red")

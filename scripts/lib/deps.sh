@@ -78,3 +78,28 @@ og_ensure_pytest() {
     og_apt_install python3-pytest
   python3 -m pytest --version >/dev/null 2>&1 || { echo "deps: pytest unavailable" >&2; return 1; }
 }
+
+# og_ensure_pip_package MODULE REQUIREMENT [CHECK]: a Python package the tests
+# or scripts use (mypy for the typing test; setuptools and wheel for the
+# wheel), installed by pip when `import MODULE` fails or the Python
+# expression CHECK (about MODULE) is false.
+og_ensure_pip_package() {
+  local check="import $1${3:+; assert $3}"
+  python3 -c "$check" >/dev/null 2>&1 && return 0
+  python3 -m pip --version >/dev/null 2>&1 || og_apt_install python3-pip || true
+  export PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1
+  echo "deps: pip install $2"
+  python3 -m pip install -q "$2" || python3 -m pip install -q --break-system-packages "$2"
+  python3 -c "$check" >/dev/null 2>&1 || { echo "deps: $2 unavailable" >&2; return 1; }
+}
+
+# mypy, pinned: bindings/python/tests/test_typing.py names the same version.
+og_ensure_mypy() { og_ensure_pip_package mypy "mypy==2.4.1"; }
+
+# What scripts/wheel.sh builds with: setuptools that reads SPDX licence
+# expressions (77), and wheel for the platform tag.
+og_ensure_wheel_tools() {
+  og_ensure_pip_package setuptools "setuptools>=77" "int(setuptools.__version__.split('.')[0]) >= 77" &&
+    og_ensure_pip_package wheel wheel
+}
+

@@ -25,7 +25,11 @@ class LibraryNotFoundError(ImportError):
 
 
 def _load() -> "tuple[ctypes.CDLL, str]":
+    """$OBJECTGRAPH_LIBRARY when set; else the library bundled in this package
+    (a wheel's); else the system loader's. A file that exists but does not load
+    is named with the loader's reason."""
     tried: List[str] = []
+    broken: List[str] = []  # files that exist but did not load, with the loader's reason
 
     explicit = os.environ.get(ENV_VAR)
     if explicit:
@@ -33,18 +37,18 @@ def _load() -> "tuple[ctypes.CDLL, str]":
         try:
             return ctypes.CDLL(explicit), explicit
         except OSError as exc:
-            raise LibraryNotFoundError(
-                f"{ENV_VAR}={explicit!r} could not be loaded: {exc}"
-            ) from exc
+            why = "the file does not exist" if not os.path.exists(explicit) else f"it was found but did not load: {exc}"
+            raise LibraryNotFoundError(f"{ENV_VAR}={explicit!r} could not be loaded: {why}") from exc
     tried.append(f"${ENV_VAR} (not set)")
 
     here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in sorted(glob.glob(os.path.join(here, "libobjectgraph.so*"))):
+    bundled = sorted(glob.glob(os.path.join(here, "libobjectgraph.so*")))
+    for candidate in bundled:
         try:
             return ctypes.CDLL(candidate), candidate
         except OSError as exc:
-            tried.append(f"{candidate} ({exc})")
-    else:
+            broken.append(str(exc) if candidate in str(exc) else f"{candidate}: {exc}")
+    if not bundled:
         tried.append(f"{here}/libobjectgraph.so* (none)")
 
     names: List[Optional[str]] = [ctypes.util.find_library("objectgraph"), "libobjectgraph.so.0"]
@@ -55,8 +59,18 @@ def _load() -> "tuple[ctypes.CDLL, str]":
         try:
             return ctypes.CDLL(name), name
         except OSError as exc:
-            tried.append(f"{name} ({exc})")
+            message = str(exc)
+            if "cannot open shared object file" in message and name in message.split(":")[0]:
+                tried.append(f"{name} (not found by the system loader)")
+            else:
+                broken.append(f"{name}: {exc}")
 
+    if broken:
+        hint = ""
+        if any("libswift" in reason or "libFoundation" in reason for reason in broken):
+            hint = (" (this library was built to use the Swift runtime's shared libraries; "
+                    "build it with -DOBJECTGRAPH_STATIC_STDLIB=ON to carry the runtime inside)")
+        raise LibraryNotFoundError("libobjectgraph was found but could not be loaded: " + "; ".join(broken) + hint)
     raise LibraryNotFoundError(
         "libobjectgraph.so was not found. Set OBJECTGRAPH_LIBRARY to its full path, "
         "put it next to the objectgraph package, or install it where the system "

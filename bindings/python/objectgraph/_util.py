@@ -26,7 +26,7 @@ def encode(text: Union[str, bytes, "os.PathLike[str]"], what: str = "a name or p
         raw = text.encode("utf-8", "surrogatepass")
     else:
         try:
-            path = os.fspath(text)  # type: ignore[arg-type]
+            path = os.fspath(text)
         except TypeError:
             raise make_error(f"{what} must be text, not {type(text).__name__}", ErrorCode.INVALID_ARGUMENT) from None
         raw = path if isinstance(path, bytes) else path.encode("utf-8", "surrogatepass")

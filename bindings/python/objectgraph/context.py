@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import ctypes
 import weakref
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
+                    Literal, overload)
 
 from ._columns import MIN_OBJECTS, Columns
 from ._layout import INT as INT_ACCESS, Layout
@@ -20,8 +21,8 @@ from ._util import _kept, check, check_handle, encode, raise_kept
 from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .enums import MergePolicy
-from .errors import ErrorCode, make_error, take_error
-from .fetch import FetchRequest, SortSpec, Where
+from .errors import ErrorCode, UnknownEntityError, make_error, suggest, take_error
+from .fetch import FetchRequest, Property, SortSpec, Where
 from .values import INT64_MAX, INT64_MIN
 from .results import ObjectID, take_column, take_object_ids, take_rows
 from .predicate import Predicate
@@ -228,15 +229,15 @@ class Context(OwnedHandle):
         except BaseException:
             lib.og_results_release(results)
             raise
-        columns = Columns(results, self._counter, count)
+        columns = Columns(results, self._counter, count)  # type: ignore[arg-type]  # set: count >= MIN_OBJECTS
         self._columns.add(columns)
         known = self._objects
         ref = _HandleRef
         gone = self._gone
-        out = []
+        out: List[ManagedObject] = []
         append = out.append
         row = 0
-        last_entity, cls, layout = None, None, None
+        last_entity, cls, layout = None, None, None  # type: Any, Any, Any
         for handle, entity in zip(handles, entities):
             found = known.get(handle)
             wrapper = found() if found is not None else None
@@ -259,6 +260,9 @@ class Context(OwnedHandle):
         err = ctypes.c_void_p()
         try:
             handle = check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err)
+        except UnknownEntityError as error:
+            suggest(error, self._coordinator.model)
+            raise
         finally:
             self._raise_pending()
         # A new object's entity is the one named: no need to ask the library for it.
@@ -272,7 +276,8 @@ class Context(OwnedHandle):
             rest = _set_integers(obj, values) if len(values) > 1 else values
             for key, value in rest.items():
                 obj[key] = value
-        except BaseException:
+        except BaseException as error:
+            suggest(error, self._coordinator.model)
             # A failed insert leaves nothing behind: an object inserted since
             # the last save is simply forgotten when deleted.
             try:
@@ -322,17 +327,59 @@ class Context(OwnedHandle):
         finally:
             self._raise_pending()
 
-    def fetch(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-              *args: Any, **options: Any) -> Any:
+    # Fetching. Every method takes the entity (or a FetchRequest), then the
+    # predicate and its %@ arguments, then keyword-only options:
+    # ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10).
+
+    @overload
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Literal["object", None] = None, properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> List[ManagedObject]: ...
+
+    @overload
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Union[str, int], properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> Any: ...
+
+    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> Any:
         """The objects of ``entity`` (subentities included) that satisfy
         ``where``: a Predicate, or a format string whose ``%@`` arguments follow
-        (``ctx.fetch("Book", None, "pages > %@", 300)``). ``sort`` is a key or a
-        list of keys; a "-" prefix sorts that key descending.
+        (``ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10)``).
 
-        The FetchRequest keywords (``result_type``, ``properties``, ``distinct``,
-        ``group_by``, ``having``) choose other results: a list of ObjectIDs
-        ("object_id"), a list of dicts ("dictionary") or an int ("count")."""
-        with _request(entity, sort, where, args, options) as request:
+        The options are keyword-only. ``sort`` is a key or a list of keys; a
+        "-" prefix sorts that key descending. ``limit``, ``offset``,
+        ``batch_size``, ``include_subentities``, ``include_pending_changes``,
+        ``include_property_values``, ``as_faults``, ``prefetch`` and
+        ``refresh_refetched_objects`` are the FetchRequest properties of the
+        same names. ``result_type`` (with ``properties``, ``distinct``,
+        ``group_by``, ``having``) chooses other results: a list of ObjectIDs
+        ("object_id"), a list of dicts ("dictionary") or an int ("count").
+        ``stores`` limits the fetch to some of the coordinator's stores."""
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, batch_size=batch_size,
+                                 include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 include_property_values=include_property_values, as_faults=as_faults,
+                                 prefetch=prefetch, refresh_refetched_objects=refresh_refetched_objects,
+                                 result_type=result_type, properties=properties, distinct=distinct,
+                                 group_by=group_by, having=having, stores=stores)
+        with _request(self, entity, sort, where, args, options) as request:
             kind = request.result_type
             if kind == "object_id":
                 return self._fetch_ids(request)
@@ -347,28 +394,41 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return self._take_results(results)
 
-    def fetch_ids(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                  *args: Any, **options: Any) -> List[ObjectID]:
+    def fetch_ids(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                  limit: Optional[int] = None, offset: Optional[int] = None,
+                  include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+                  refresh_refetched_objects: Optional[bool] = None,
+                  stores: Optional[Iterable[Any]] = None) -> List[ObjectID]:
         """The IDs of the objects ``fetch`` would return, whatever the request's
         result type: unsaved changes included (new objects have temporary IDs),
-        and no object is loaded for them."""
-        with _request(entity, sort, where, args, options) as request:
+        and no object is loaded for them. Options as for ``fetch``."""
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 refresh_refetched_objects=refresh_refetched_objects, stores=stores)
+        with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_ids(request)
 
-    def fetch_dicts(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                    *args: Any, **options: Any) -> List[Dict[str, Any]]:
+    def fetch_dicts(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                    properties: Optional[Iterable[Property]] = None, distinct: bool = False,
+                    group_by: Optional[Iterable[str]] = None, having: Where = None,
+                    limit: Optional[int] = None, offset: Optional[int] = None,
+                    include_subentities: Optional[bool] = None,
+                    stores: Optional[Iterable[Any]] = None) -> List[Dict[str, Any]]:
         """One dict per row (or group), whatever the request's result type: keys
         in the order of ``properties``, Python values, to-ones as ObjectIDs.
         Computed from saved data: unsaved changes are not reflected."""
-        with _request(entity, sort, where, args, options) as request:
+        options = _fetch_options(sort=sort, properties=properties, distinct=distinct, group_by=group_by,
+                                 having=having, limit=limit, offset=offset,
+                                 include_subentities=include_subentities, stores=stores)
+        with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_dicts(request)
 
-    def fetch_values(self, entity: str, key: str, sort: SortSpec = None, where: Where = None, *args: Any,
+    def fetch_values(self, entity: str, key: str, where: Where = None, *args: Any, sort: SortSpec = None,
                      distinct: bool = False) -> List[Any]:
         """The values of one property (a key path, or a to-one as ObjectIDs) of
         the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
-        "title", "title")``. With ``distinct`` each value once."""
-        with _request(entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
+        "title", sort="title")``. With ``distinct`` each value once."""
+        with _request(self, entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
                                                   "distinct": distinct}) as request:
             err = ctypes.c_void_p()
             try:
@@ -377,13 +437,21 @@ class Context(OwnedHandle):
                 self._raise_pending()
             return take_column(rows, key, self)
 
-    def explain(self, entity: Union[str, FetchRequest], sort: SortSpec = None, where: Where = None,
-                *args: Any, **options: Any) -> str:
+    def explain(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+                limit: Optional[int] = None, offset: Optional[int] = None,
+                include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+                result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
+                distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+                stores: Optional[Iterable[Any]] = None) -> str:
         """How ``fetch`` would run this request, as text, without running it: per
         store the SQL, its bound values, SQLite's query plan, whether rows are
         filtered or sorted in memory, and whether unsaved changes are laid over
         them (lines ``key: value``; stores separated by an empty line)."""
-        with _request(entity, sort, where, args, options) as request:
+        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes, result_type=result_type,
+                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
+                                 stores=stores)
+        with _request(self, entity, sort, where, args, options) as request:
             err = ctypes.c_void_p()
             text = take_string(check_handle(lib.og_context_explain(self._h, request._h, ctypes.byref(err)), err))
             return text or ""
@@ -413,10 +481,22 @@ class Context(OwnedHandle):
             self._raise_pending()
         return out.value
 
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, **options: Any) -> int:
+    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any,
+              limit: Optional[int] = None, offset: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              refresh_refetched_objects: Optional[bool] = None, result_type: Union[str, int, None] = None,
+              properties: Optional[Iterable[Property]] = None, distinct: bool = False,
+              group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> int:
         """How many results ``fetch`` would return: objects (unsaved changes
-        included), or dictionaries for a "dictionary" request."""
-        with _request(entity, None, where, args, options) as request:
+        included), or dictionaries for a "dictionary" request. Options as for
+        ``fetch``."""
+        options = _fetch_options(limit=limit, offset=offset, include_subentities=include_subentities,
+                                 include_pending_changes=include_pending_changes,
+                                 refresh_refetched_objects=refresh_refetched_objects, result_type=result_type,
+                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
+                                 stores=stores)
+        with _request(self, entity, None, where, args, options) as request:
             return self._count(request)
 
     def assign(self, obj: ManagedObject, store: Any) -> None:
@@ -841,6 +921,7 @@ class _HandleRef(weakref.ref):  # type: ignore[type-arg]
     """A weak reference to a wrapper that remembers the handle it wraps."""
 
     __slots__ = ("handle",)
+    handle: int
 
     def __new__(cls, wrapper: Any, callback: Any, handle: int) -> "_HandleRef":
         self = super().__new__(cls, wrapper, callback)
@@ -848,7 +929,7 @@ class _HandleRef(weakref.ref):  # type: ignore[type-arg]
         return self
 
     def __init__(self, wrapper: Any, callback: Any, handle: int) -> None:
-        super().__init__(wrapper, callback)
+        super().__init__(wrapper, callback)  # type: ignore[call-arg]
 
 
 def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRef], None]:
@@ -877,8 +958,9 @@ def _buffer(kind: Any) -> Tuple[Any, Any]:
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, entity: Union[str, FetchRequest], sort: SortSpec, where: Where, args: Tuple[Any, ...],
-                 options: Optional[Dict[str, Any]] = None) -> None:
+    def __init__(self, context: "Context", entity: Union[str, FetchRequest], sort: SortSpec, where: Where,
+                 args: Tuple[Any, ...], options: Optional[Dict[str, Any]] = None) -> None:
+        self.context = context
         if isinstance(entity, FetchRequest):
             if sort is not None or where is not None or options:
                 raise make_error("give the sort order, predicate and options to the FetchRequest, not to fetch()",
@@ -899,9 +981,11 @@ class _request:
     def __enter__(self) -> FetchRequest:
         return self.request
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, error: Optional[BaseException], trace: object) -> None:
         if self.owned:
             self.request.close()
+        if error is not None:
+            suggest(error, self.context._coordinator.model)  # an unknown entity or key: the closest name
 
 
 def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
@@ -926,6 +1010,12 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     elif n == 1:
         rest = values  # one value: the ordinary path
     return rest
+
+
+def _fetch_options(**options: Any) -> Dict[str, Any]:
+    """The options given to fetch() and friends: those not left at their default."""
+    return {name: value for name, value in options.items()
+            if value is not None and name != "sort" and not (name == "distinct" and value is False)}
 
 
 def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:

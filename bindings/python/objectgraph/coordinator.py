@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ctypes
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ._layout import Layout, Layouts
 from ._handle import OwnedHandle
@@ -36,7 +36,7 @@ _libc.malloc.restype = ctypes.c_void_p
 _libc.malloc.argtypes = [ctypes.c_size_t]
 
 # Registered tables by serial number: the ctypes callbacks must outlive the library's use of them.
-_tables: Dict[int, tuple] = {}
+_tables: Dict[int, Tuple[Any, ...]] = {}
 _serial = [0]
 
 
@@ -89,7 +89,7 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
             pass
 
     for fn in (on_load, on_save, on_release):
-        fn._og_callback = True  # type: ignore[attr-defined]
+        setattr(fn, "_og_callback", True)
 
     table = _AtomicStoreCallbacks(key, _LOAD(on_load), _SAVE(on_save), _RELEASE(on_release))
     _tables[key] = (table, on_load, on_save, on_release)

@@ -9,9 +9,12 @@ never holds a C handle.
 from __future__ import annotations
 
 import ctypes
+import difflib
+import errno as _errno
+import os
 from enum import IntEnum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from ._lib import lib
 
@@ -195,6 +198,22 @@ class InvalidHandleError(UsageError):
 
 class UnknownEntityError(UsageError):
     """No entity of that name, or an abstract one (140004)."""
+
+
+class ModelFileNotFoundError(UsageError, FileNotFoundError):
+    """A model file or folder that does not exist (140002). Also a
+    FileNotFoundError: ``errno``, ``strerror`` and ``filename`` give the
+    operating system's reason."""
+
+    def __init__(self, message: str, code: int = ErrorCode.INVALID_ARGUMENT, domain: str = DOMAIN_OBJECTGRAPH,
+                 user_info: Optional[Mapping[str, str]] = None, details: Sequence["Error"] = ()) -> None:
+        UsageError.__init__(self, message, code, domain, user_info, details)
+        self.filename = self.user_info.get("NSFilePath")
+        self.errno = _errno.ENOENT
+        self.strerror = os.strerror(_errno.ENOENT)
+
+    def __str__(self) -> str:
+        return Error.__str__(self)
 
 
 class UnknownKeyError(UsageError):
@@ -425,3 +444,33 @@ def take_error(slot: ctypes.c_void_p, context: Optional["Context"] = None) -> Er
     finally:
         lib.og_error_release(handle)
         slot.value = None
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """"; did you mean 'title'?" for the candidate closest to ``name``, or ""."""
+    close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in candidates}
+        close = [lowered[name.lower()]] if name.lower() in lowered else []
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def suggest(error: BaseException, model: Any) -> None:
+    """Adds a "did you mean" hint to an unknown entity or key ``error``, from
+    the names of ``model``'s entities and properties."""
+    if not isinstance(error, (UnknownEntityError, UnknownKeyError)) or "did you mean" in error.message:
+        return
+    try:
+        entity = error.user_info.get("entity")
+        if isinstance(error, UnknownEntityError):
+            hint = did_you_mean(entity or "", [e.name for e in model.entities if not e.abstract])
+        else:
+            key = error.user_info.get(_KEY_PROPERTY) or ""
+            names = [p.name for p in model[entity].properties] if entity else []
+            hint = did_you_mean(key.split(".")[-1], names)
+    except Exception:  # a hint is a courtesy: never an error of its own
+        return
+    if hint:
+        error.message += hint
+        error.args = (error.message,)
+

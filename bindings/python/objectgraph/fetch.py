@@ -80,7 +80,7 @@ class FetchRequest(OwnedHandle):
             self.add_sort(key, ascending)
         if where is not None:
             self.predicate = where if isinstance(where, Predicate) else Predicate(where)
-        self.result_type = result_type  # type: ignore[assignment]
+        self.result_type = result_type
         for p in properties or []:
             self.add_property(p)
         if distinct:

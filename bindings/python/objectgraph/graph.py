@@ -157,10 +157,12 @@ def _error_for(exc: BaseException, key: Optional[bytes]) -> Optional[int]:
         if isinstance(exc, Error) and exc.code:
             # An og.Error keeps its own domain and code through the save.
             message = exc.message or type(exc).__name__
-            return lib.og_error_new_in_domain(exc.domain.encode("utf-8", "replace"), int(exc.code),
-                                              message.encode("utf-8", "replace"), key)
+            handle: Optional[int] = lib.og_error_new_in_domain(exc.domain.encode("utf-8", "replace"), int(exc.code),
+                                                               message.encode("utf-8", "replace"), key)
+            return handle
         message = str(exc) or type(exc).__name__
-        return lib.og_error_new(int(ErrorCode.VALIDATION), message.encode("utf-8", "replace"), key)
+        made: Optional[int] = lib.og_error_new(int(ErrorCode.VALIDATION), message.encode("utf-8", "replace"), key)
+        return made
     except BaseException:  # noqa: BLE001 - the save still fails, with the library's own error
         return None
 

@@ -225,7 +225,7 @@ class PropertyMapping(OwnedHandle):
                                                              ctypes.byref(err)), err))
         if user_info:
             try:
-                self.user_info = user_info  # type: ignore[assignment]
+                self.user_info = user_info
             except BaseException:
                 self.close()
                 raise
@@ -300,17 +300,17 @@ class EntityMapping(OwnedHandle):
                                                            ctypes.byref(err)), err))
         try:
             if number:
-                self.kind = number  # type: ignore[assignment]
+                self.kind = number
             if source_entity is not None:
                 self.source_entity = source_entity
             if destination_entity is not None:
                 self.destination_entity = destination_entity
-            self.attribute_mappings = attribute_mappings  # type: ignore[assignment]
-            self.relationship_mappings = relationship_mappings  # type: ignore[assignment]
+            self.attribute_mappings = attribute_mappings
+            self.relationship_mappings = relationship_mappings
             if source_expression is not None:
                 self.source_expression = source_expression
             if user_info:
-                self.user_info = user_info  # type: ignore[assignment]
+                self.user_info = user_info
             if source_entity_version_hash is not None:
                 self.source_entity_version_hash = source_entity_version_hash
             if destination_entity_version_hash is not None:
@@ -466,7 +466,7 @@ class MappingModel(OwnedHandle):
         self._adopt(lib.og_mapping_model_new())
         if entity_mappings is not None:
             try:
-                self.entity_mappings = entity_mappings  # type: ignore[assignment]
+                self.entity_mappings = entity_mappings
             except BaseException:
                 self.close()
                 raise
@@ -699,14 +699,14 @@ class MigrationManager(OwnedHandle):
             for m in reversed(list(mapping.entity_mappings) if mapping is not None else []):
                 self._by_name[m.name] = m  # the first of a name wins, as in Core Data
             self._running = True
-            _managers[self._h] = self
+            _managers[self._h or 0] = self
             err = ctypes.c_void_p()
             if lib.og_migration_manager_migrate(self._h, source, types[0], boxed[0],
                                                 mapping._h if mapping is not None else None, destination, types[1],
                                                 boxed[1], ctypes.byref(err)) == ERROR:
                 error = take_error(err)
         finally:
-            _managers.pop(self._h, None)
+            _managers.pop(self._h or 0, None)
             self._end()
             lib.og_migration_manager_set_progress_callback(self._h, MIGRATION_PROGRESS_FN(), None, None)
             for value in boxed:
@@ -730,7 +730,7 @@ class MigrationManager(OwnedHandle):
                 self._pending.append(normalize(exc))
                 lib.og_migration_manager_cancel(self._h, None, None)
 
-        return on_progress  # type: ignore[no-any-return]
+        return on_progress
 
     def _end(self) -> None:
         """Closes what the finished migration lent: its contexts, policies and mappings."""
@@ -811,7 +811,7 @@ class MigrationManager(OwnedHandle):
         if context is None:
             lib.og_results_release(results)
             return []
-        return context._take_results(results)  # type: ignore[no-any-return]
+        return context._take_results(results)
 
     def _create_default_destination(self, source: ManagedObject, entity_mapping: EntityMapping) -> None:
         _set(lib.og_migration_manager_create_default_destination, self._h, _target(source),

@@ -8,7 +8,9 @@ later call passes NULL and the library reports OG_ERROR_INVALID_HANDLE.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -16,8 +18,28 @@ from ._handle import OwnedHandle
 from ._lib import lib
 from ._util import PathLike, check, check_handle, decode, encode, take_string
 from .enums import AttributeType, DeleteRule, PropertyKind
-from .errors import ErrorCode, make_error
+from .errors import Error, ErrorCode, ModelFileNotFoundError, UnknownEntityError, make_error, suggest
 from .values import Value, take_value, to_value
+
+
+@contextlib.contextmanager
+def _missing_file(path: PathLike) -> Iterator[None]:
+    """A model file that does not exist raises ModelFileNotFoundError, which is
+    also a FileNotFoundError, with the operating system's reason."""
+    try:
+        yield
+    except Error as error:
+        try:
+            os.stat(path)
+        except FileNotFoundError as missing:
+            name = os.fsdecode(path)
+            raise ModelFileNotFoundError(f"cannot read the model file {name!r}: {missing.strerror}", error.code,
+                                         error.domain, {**error.user_info, "NSFilePath": name}) from error
+        except (OSError, TypeError, ValueError):
+            pass
+        raise
+
+
 
 if TYPE_CHECKING:
     from .fetch_index import FetchIndex
@@ -178,7 +200,8 @@ class Model(OwnedHandle):
     def load(cls, path: PathLike) -> "Model":
         """Reads a model file (``.json``, in ObjectGraph's model format)."""
         err = ctypes.c_void_p()
-        return cls._new(check_handle(lib.og_model_load(encode(path), ctypes.byref(err)), err))
+        with _missing_file(path):
+            return cls._new(check_handle(lib.og_model_load(encode(path), ctypes.byref(err)), err))
 
     @classmethod
     def from_store(cls, path: PathLike) -> "Model":
@@ -198,7 +221,8 @@ class Model(OwnedHandle):
         (None: the current one)."""
         err = ctypes.c_void_p()
         name = encode(version) if version is not None else None
-        return cls._new(check_handle(lib.og_model_load_version(encode(path), name, ctypes.byref(err)), err))
+        with _missing_file(path):
+            return cls._new(check_handle(lib.og_model_load_version(encode(path), name, ctypes.byref(err)), err))
 
     def write(self, path: PathLike) -> None:
         """Writes the model in the format the extension names: ``.json``,
@@ -414,9 +438,14 @@ class Model(OwnedHandle):
         return result
 
     def entity(self, name: str) -> "Entity":
-        """The entity ``name``; UnknownEntityError when there is none."""
+        """The entity ``name``; UnknownEntityError when there is none (with the
+        closest name as a hint)."""
         err = ctypes.c_void_p()
-        return self._entity(check_handle(lib.og_model_entity(self._h, encode(name), ctypes.byref(err)), err))
+        try:
+            return self._entity(check_handle(lib.og_model_entity(self._h, encode(name), ctypes.byref(err)), err))
+        except UnknownEntityError as error:
+            suggest(error, self)
+            raise
 
     __getitem__ = entity
 

@@ -18,7 +18,7 @@ from ._columns import NOT_READ, Columns
 from ._lib import ERROR, NULL, OK, lib
 from ._util import check, check_handle, encode, encode_value, take_string
 from .enums import AttributeType
-from .errors import ErrorCode, make_error, take_error
+from .errors import ErrorCode, did_you_mean, make_error, suggest, take_error
 from .results import ObjectID
 from .values import INT64_MAX, INT64_MIN, Value, check_int64, from_seconds, take_value, to_double, to_seconds, to_value
 
@@ -211,19 +211,33 @@ class ManagedObject:
     def __getitem__(self, key: str) -> Any:
         accessors = self._layout.accessors.get(key)
         if accessors is None:
-            return self.get_value(key)  # the library names the unknown key
+            try:
+                return self.get_value(key)  # a key path, or an unknown key the library names
+            except Exception as error:
+                suggest(error, self._context._coordinator.model)
+                raise
         return accessors[0](self)
 
     def __setitem__(self, key: str, value: Any) -> None:
         accessors = self._layout.accessors.get(key)
         if accessors is None:
-            self.set_value(key, value)  # the library names the unknown key
+            try:
+                self.set_value(key, value)  # the library names the unknown key
+            except Exception as error:
+                suggest(error, self._context._coordinator.model)
+                raise
         else:
             accessors[1](self, value)
 
     def __getattr__(self, name: str) -> Any:
         # Only reached for names that are not accessors of the entity's class.
-        raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}")
+        raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}"
+                             + did_you_mean(name, self._layout.slots))
+
+    if TYPE_CHECKING:
+        # Writes of the entity's properties are typed as its reads are (Any), so
+        # `book.title = "Mort"` passes mypy --strict; stubs (objectgraph stubs) type them exactly.
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __dir__(self) -> Iterable[str]:
         return list(super().__dir__()) + list(self._layout.slots)
@@ -233,7 +247,10 @@ class ManagedObject:
             err = _c_void_p()
             # The URI's text alone: one call, without the typed ID value.
             uri = take_string(check_handle(lib.og_object_id_uri(self._h, _byref(err)), err))
-            return f"<{self._layout.name} {uri}>"
+            if self.is_deleted and not self.is_inserted:
+                return f"<{self._layout.name} {uri} (deleted)>"
+            values = " ".join(f"{k}={_short(v)}" for k, v in self.to_dict().items())
+            return f"<{self._layout.name} {uri}{' ' if values else ''}{values}>"
         except Exception:
             return f"<{self._layout.name} (inaccessible)>"
 
@@ -662,3 +679,10 @@ def _position(index: int, count: int) -> int:
     if not 0 <= i < count:
         raise IndexError(f"index {index} is out of range for {count} member{'' if count == 1 else 's'}")
     return i
+
+
+def _short(value: Any) -> str:
+    """A value in an object's repr: long text and data cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+

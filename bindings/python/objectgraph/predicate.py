@@ -122,7 +122,7 @@ class Predicate(OwnedHandle):
         text = lib.og_predicate_format(self._h, ctypes.byref(err))
         if text is None:
             check(-1, err)
-        return text.decode()
+        return bytes(text).decode()
 
     def evaluate(self, obj: Any, variables: Optional[Mapping[str, Any]] = None) -> bool:
         """Whether ``obj`` (a dict, list, value or ManagedObject) satisfies the

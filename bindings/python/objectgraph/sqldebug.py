@@ -37,7 +37,7 @@ _installed = False
 def _uninstall() -> None:
     # At exit no message may reach Python while the interpreter goes away.
     if _installed:
-        lib.og_set_sql_log_callback(ctypes.cast(None, SQL_LOG_FN), None, None)
+        lib.og_set_sql_log_callback(SQL_LOG_FN(), None, None)
 
 
 def set_sql_debug(level: int) -> None:

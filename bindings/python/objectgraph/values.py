@@ -225,20 +225,20 @@ def from_value(handle: int, context: Any = None) -> Value:
         text = _borrowed_text(lib.og_value_get_object_id, handle)
         return None if text is None else ObjectID(text)
     if kind == ValueType.ARRAY:
-        return [take_value(_item(handle, i), context) for i in range(lib.og_value_count(handle))]
+        return [take_value(_item(handle, i), context) for i in range(lib.og_value_count(handle))]  # type: ignore[return-value]
     if kind == ValueType.DICTIONARY:
         result = {}
         for i in range(lib.og_value_count(handle)):
             key = lib.og_value_key_at(handle, i, ctypes.byref(err))
             result[(key or b"").decode()] = take_value(_item(handle, i), context)
-        return result
+        return result  # type: ignore[return-value]
     if kind == ValueType.ENTITY:
         raise make_error("an entity value is a predicate argument; it is not read back", ErrorCode.TYPE_MISMATCH)
     if kind == ValueType.OBJECT and context is not None:
         out = ctypes.c_void_p()
         if check(lib.og_value_get_object(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
             return None
-        return context._wrap(out.value)
+        return context._wrap(out.value)  # type: ignore[no-any-return]
     raise make_error(f"the library returned a value of unknown type {kind}", ErrorCode.TYPE_MISMATCH)
 
 

@@ -199,5 +199,5 @@ def test_a_sort_key_that_is_not_a_string_is_a_usage_error(open_stack) -> None:
     ctx = saved(open_stack).context
     for sort in ([None], [3], 3, [("title", True, 1)]):
         with pytest.raises(og.UsageError) as info:
-            ctx.fetch("Book", sort)
+            ctx.fetch("Book", sort=sort)
         assert info.value.code == og.ErrorCode.INVALID_ARGUMENT == 140002

@@ -36,7 +36,7 @@ def rename_behind_the_back(path, books_model, title, new_title):
     other = og.Coordinator(books_model)
     other.add_store("SQLite", path)
     with og.Context(other) as ctx:
-        book = ctx.fetch("Book", None, "title == %@", title)[0]
+        book = ctx.fetch("Book", "title == %@", title)[0]
         book.title = new_title
         ctx.save()
     other.close()
@@ -62,25 +62,25 @@ def test_request_options_have_core_datas_defaults() -> None:
 def test_limit_and_offset_apply_after_sorting_and_pending_changes(stack) -> None:
     _, _, ctx = stack
     ctx.insert("Book", title="Beta")
-    assert [b.title for b in ctx.fetch("Book", "title", offset=1, limit=2)] == ["Dawn", "Earthsea"]
-    assert ctx.fetch("Book", "title", offset=10) == []
+    assert [b.title for b in ctx.fetch("Book", offset=1, limit=2, sort="title")] == ["Dawn", "Earthsea"]
+    assert ctx.fetch("Book", offset=10, sort="title") == []
     assert ctx.count("Book", limit=2) == 2
 
 
 def test_pending_changes_can_be_left_out(stack) -> None:
     _, _, ctx = stack
-    books = ctx.fetch("Book", "title")
+    books = ctx.fetch("Book", sort="title")
     fresh = ctx.insert("Book", title="Aardvark")
     ctx.delete(books[0])
-    assert [b.title for b in ctx.fetch("Book", "title")][:2] == ["Aardvark", "Earthsea"]
-    stored = ctx.fetch("Book", "title", include_pending_changes=False)
+    assert [b.title for b in ctx.fetch("Book", sort="title")][:2] == ["Aardvark", "Earthsea"]
+    stored = ctx.fetch("Book", include_pending_changes=False, sort="title")
     assert fresh not in stored and books[0] in stored and len(stored) == 5
     assert ctx.count("Book", include_pending_changes=False) == 5
 
 
 def test_fetched_objects_are_faults_with_their_rows(stack, books_model) -> None:
     kind, path, ctx = stack
-    books = ctx.fetch("Book", "title")
+    books = ctx.fetch("Book", sort="title")
     assert all(b.is_fault for b in books)
     if kind == "SQLite":
         rename_behind_the_back(path, books_model, "Dawn", "Dusk")
@@ -92,7 +92,7 @@ def test_fetched_objects_are_faults_with_their_rows(stack, books_model) -> None:
 
 def test_without_property_values_a_fault_reads_the_store(stack, books_model) -> None:
     kind, path, ctx = stack
-    books = ctx.fetch("Book", "title", include_property_values=False)
+    books = ctx.fetch("Book", include_property_values=False, sort="title")
     assert len(books) == 5 and all(b.is_fault for b in books)
     if kind == "SQLite":
         rename_behind_the_back(path, books_model, "Dawn", "Dusk")
@@ -101,7 +101,7 @@ def test_without_property_values_a_fault_reads_the_store(stack, books_model) -> 
 
 def test_batches_load_together(stack, books_model) -> None:
     kind, path, ctx = stack
-    books = ctx.fetch("Book", "title", batch_size=2)
+    books = ctx.fetch("Book", batch_size=2, sort="title")
     assert len(books) == 5 and all(b.is_fault for b in books)
     assert books[0].title == "Dawn"
     if kind == "SQLite":
@@ -115,12 +115,12 @@ def test_batches_load_together(stack, books_model) -> None:
 
 def test_prefetching(stack, books_model) -> None:
     kind, path, ctx = stack
-    authors = ctx.fetch("Author", "name", prefetch=["books"])
+    authors = ctx.fetch("Author", prefetch=["books"], sort="name")
     if kind == "SQLite":
         rename_behind_the_back(path, books_model, "Kindred", "Kindred 2")
     assert [a.name for a in authors] == ["Banks", "Butler", "Le Guin"]
     assert sorted(b.title for b in authors[1].books) == ["Dawn", "Imago", "Kindred"]
-    lathe = og.Context(ctx.coordinator).fetch("Book", None, "title == 'Lathe'", prefetch=["author.books"])[0]
+    lathe = og.Context(ctx.coordinator).fetch("Book", "title == 'Lathe'", prefetch=["author.books"])[0]
     assert lathe.author.name == "Le Guin" and len(lathe.author.books) == 2
     with pytest.raises(og.Error) as info:
         ctx.fetch("Book", prefetch=["writer"])
@@ -128,9 +128,8 @@ def test_prefetching(stack, books_model) -> None:
     with pytest.raises(og.Error) as info:
         ctx.fetch("Book", prefetch=["title"])
     assert info.value.code == og.ErrorCode.TYPE_MISMATCH
-    with pytest.raises(og.Error) as info:
-        ctx.fetch("Book", speed="fast")
-    assert info.value.code == og.ErrorCode.INVALID_ARGUMENT
+    with pytest.raises(TypeError, match="speed"):
+        ctx.fetch("Book", speed="fast")  # type: ignore[call-overload]
 
 
 def test_numbers_of_a_large_result_are_read_by_column_and_stay_right(tmp_path, books_model) -> None:
@@ -141,7 +140,7 @@ def test_numbers_of_a_large_result_are_read_by_column_and_stay_right(tmp_path, b
             seed.insert("Book", title=f"b{i:03}", pages=i, rating=None if i % 7 == 0 else i / 2)
         seed.save()
     ctx = og.Context(coordinator)
-    books = ctx.fetch("Book", "title")
+    books = ctx.fetch("Book", sort="title")
     assert [b.pages for b in books] == list(range(100))
     assert books[7].rating is None and books[8].rating == 4.0
     assert not books[50].is_fault  # read in bulk: fired like a property read
@@ -150,10 +149,10 @@ def test_numbers_of_a_large_result_are_read_by_column_and_stay_right(tmp_path, b
     ctx.rollback()
     assert books[3].pages == 3
     other = og.Context(coordinator)
-    changed = other.fetch("Book", None, "pages == 5")[0]
+    changed = other.fetch("Book", "pages == 5")[0]
     changed.pages = 55
     other.save()
-    again = ctx.fetch("Book", "title")
+    again = ctx.fetch("Book", sort="title")
     ctx.refresh(again[5])
     assert again[5].pages == 55
     ctx.close()
@@ -174,7 +173,7 @@ def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
     ctx = og.Context(coordinator)
     awoken = []
     ctx.set_hooks("Book", awake_from_fetch=lambda o: awoken.append(1))
-    books = ctx.fetch("Book", "pages")
+    books = ctx.fetch("Book", sort="pages")
     assert [b.pages for b in books] == list(range(40))
     assert len(awoken) == 40  # every object fired through its own read
     ctx.close()
@@ -224,14 +223,14 @@ def test_refresh_refetched_objects(stack, books_model) -> None:
     kind, path, ctx = stack
     if kind != "SQLite":
         pytest.skip("another coordinator changes the file")
-    dawn = ctx.fetch("Book", None, "title == 'Dawn'")[0]
+    dawn = ctx.fetch("Book", "title == 'Dawn'")[0]
     assert dawn.title == "Dawn"
     rename_behind_the_back(path, books_model, "Dawn", "Dusk")
     assert og.FetchRequest("Book").refresh_refetched_objects is False
-    assert ctx.fetch("Book", "title")[0].title == "Dawn"  # registered objects keep their values
+    assert ctx.fetch("Book", sort="title")[0].title == "Dawn"  # registered objects keep their values
     assert ctx.count("Book", refresh_refetched_objects=True) == 5
-    assert [i.primary_key for i in ctx.fetch_ids("Book", "title", refresh_refetched_objects=True)]
-    refreshed = ctx.fetch("Book", "title", "author.name == 'Butler'", refresh_refetched_objects=True)
+    assert [i.primary_key for i in ctx.fetch_ids("Book", refresh_refetched_objects=True, sort="title")]
+    refreshed = ctx.fetch("Book", "author.name == 'Butler'", refresh_refetched_objects=True, sort="title")
     assert dawn in refreshed and dawn.title == "Dusk"
     # Unsaved changes stay, as with refresh(obj, merge=True).
     dawn.title = "Mine"

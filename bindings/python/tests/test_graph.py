@@ -522,15 +522,15 @@ def test_library_scenario(tmp_path: Path) -> None:
     ctx = reopened.ctx
     assert ctx.count("Author") == 2 and ctx.count("Book") == 2
     assert ctx.count("Loan") == 0 and ctx.count("Tag") == 2
-    (e,) = ctx.fetch("Book", None, "title == %@", "A Wizard of Earthsea")
+    (e,) = ctx.fetch("Book", "title == %@", "A Wizard of Earthsea")
     assert e.value_for_key_path("author.name") == "Ursula K. Le Guin"
     assert [t.name for t in e.tags] == ["fantasy"]
-    (d,) = ctx.fetch("Book", None, "title == %@", "The Dispossessed")
+    (d,) = ctx.fetch("Book", "title == %@", "The Dispossessed")
     assert d.value_for_key_path("author.name") == "Anon" and d.pages == 387
-    (lg,) = ctx.fetch("Author", None, "name BEGINSWITH %@", "Ursula")
+    (lg,) = ctx.fetch("Author", "name BEGINSWITH %@", "Ursula")
     assert list(lg.books) == [e]
-    assert ctx.fetch("Book", None, "title == %@", "Mort") == []
-    (sf2,) = ctx.fetch("Tag", None, "name == %@", "sf")
+    assert ctx.fetch("Book", "title == %@", "Mort") == []
+    (sf2,) = ctx.fetch("Tag", "name == %@", "sf")
     assert sf2.book is d
     reopened.close()
 
@@ -561,7 +561,7 @@ def test_collected_wrappers_give_their_handles_back(lib: Library) -> None:
     gc.collect()
     # Every handle went back to the library: fetching again lends new ones, and the
     # objects read the same.
-    second = fresh.fetch("Book", ["title"])
+    second = fresh.fetch("Book", sort=["title"])
     assert not handles & {b._h for b in second}
     assert [b.title for b in second][:2] == ["B0", "B1"]
     # A changed object stays in the context even when its wrapper goes.
@@ -571,6 +571,6 @@ def test_collected_wrappers_give_their_handles_back(lib: Library) -> None:
     assert fresh.has_changes
     fresh.save()
     check = og.Context(lib.coordinator)
-    assert [b.title for b in check.fetch("Book", ["title"]) if b.title == "Changed"] == ["Changed"]
+    assert [b.title for b in check.fetch("Book", sort=["title"]) if b.title == "Changed"] == ["Changed"]
     check.close()
     fresh.close()

@@ -45,17 +45,17 @@ def library(request, tmp_path):
 
 
 def titles(ctx: og.Context, where: str, *args) -> list:
-    return sorted(b.title for b in ctx.fetch("Book", None, where, *args))
+    return sorted(b.title for b in ctx.fetch("Book", where, *args))
 
 
 def names(ctx: og.Context, where: str, *args) -> list:
-    return sorted(a.name for a in ctx.fetch("Author", None, where, *args))
+    return sorted(a.name for a in ctx.fetch("Author", where, *args))
 
 
 def test_object_ids_match_their_objects(library) -> None:
     _, ctx = library
-    pratchett = ctx.fetch("Author", None, "name == 'Pratchett'")[0]
-    mort = ctx.fetch("Book", None, "title == 'Mort'")[0]
+    pratchett = ctx.fetch("Author", "name == 'Pratchett'")[0]
+    mort = ctx.fetch("Book", "title == 'Mort'")[0]
     oid = pratchett.object_id
     assert isinstance(oid, og.ObjectID) and isinstance(oid, str)
     assert titles(ctx, "author == %@", oid) == ["Mort", "Sourcery"]
@@ -67,13 +67,13 @@ def test_object_ids_match_their_objects(library) -> None:
     # A plain str stays a string: it matches no object.
     assert titles(ctx, "author == %@", str(oid)) == []
     # IDs read back from a fetch of IDs work too.
-    ids = ctx.fetch("Book", None, "title BEGINSWITH 'S'", result_type="object_id")
+    ids = ctx.fetch("Book", "title BEGINSWITH 'S'", result_type="object_id")
     assert titles(ctx, "SELF IN %@", ids) == ["Sandman", "Sourcery"]
 
 
 def test_pending_objects_match_their_temporary_ids(library) -> None:
     _, ctx = library
-    mort = ctx.fetch("Book", None, "title == 'Mort'")[0]
+    mort = ctx.fetch("Book", "title == 'Mort'")[0]
     pratchett = mort.author
     rincewind = ctx.insert("Author", name="Rincewind")
     ctx.insert("Book", title="Wizzard", author=rincewind)

@@ -141,9 +141,9 @@ def test_fetch_with_predicates(books_model: og.Model, open_stack: Any) -> None:
         ctx.insert("Book", title=title, pages=pages, author=author)
     ctx.save()
 
-    long_ones = ctx.fetch("Book", ["title"], "pages > %@", 200)
+    long_ones = ctx.fetch("Book", "pages > %@", 200, sort=["title"])
     assert [b.title for b in long_ones] == ["Guards! Guards!", "Sourcery", "mort"]
-    by_author = ctx.fetch("Book", "-pages", og.Predicate("author == %@", gaiman))
+    by_author = ctx.fetch("Book", og.Predicate("author == %@", gaiman), sort="-pages")
     assert [b.title for b in by_author] == ["Coraline", "file10", "file2"]
     assert ctx.count("Book", "author.name BEGINSWITH[c] 'terry'") == 3
     assert ctx.count("Author", "ANY books.pages < 5") == 1
@@ -161,14 +161,14 @@ def test_fetch_with_predicates(books_model: og.Model, open_stack: Any) -> None:
     # Pending changes are matched on their in-memory values.
     coraline = by_author[0]
     coraline.pages = 999
-    assert coraline in ctx.fetch("Book", None, "pages > %@", 900)
+    assert coraline in ctx.fetch("Book", "pages > %@", 900)
     assert og.Predicate("pages > 900 AND author.name == 'Neil Gaiman'").evaluate(coraline)
 
     with pytest.raises(og.UnknownKeyError) as unknown:
-        ctx.fetch("Book", None, "autor.name == 'x'")
+        ctx.fetch("Book", "autor.name == 'x'")
     assert "autor" in str(unknown.value)
     with pytest.raises(og.UsageError):
-        ctx.fetch(og.FetchRequest("Book"), None, "pages > 1")
+        ctx.fetch(og.FetchRequest("Book"), "pages > 1")
 
 
 def test_fetch_request_from_template(tmp_path: Path) -> None:

@@ -29,17 +29,17 @@ def test_levels_reach_the_logger(open_stack, books_model, sql_records) -> None:
     assert og.sql_debug_level() == 1
     sql_records.clear()
     fresh = og.Context(stack.coordinator)
-    assert len(fresh.fetch("Book", None, "pages > %@", 150)) == 1
+    assert len(fresh.fetch("Book", "pages > %@", 150)) == 1
     lines = [r.getMessage() for r in sql_records.records if r.name == "objectgraph.sql"]
     assert any(line.startswith("ObjectGraph: sql: SELECT") and "?" in line for line in lines)
     og.set_sql_debug(2)
     sql_records.clear()
-    og.Context(stack.coordinator).fetch("Book", None, "pages > %@", 150)
+    og.Context(stack.coordinator).fetch("Book", "pages > %@", 150)
     lines = [r.getMessage() for r in sql_records.records]
     assert any("150" in line for line in lines if "ZBOOK" in line)
     og.set_sql_debug(3)
     sql_records.clear()
-    og.Context(stack.coordinator).fetch("Book", None, "pages > %@", 150)
+    og.Context(stack.coordinator).fetch("Book", "pages > %@", 150)
     lines = [r.getMessage() for r in sql_records.records]
     assert any("sql execution time" in line and "rows: 1" in line for line in lines)
     og.set_sql_debug(0)
@@ -79,7 +79,7 @@ def test_explain(open_stack, books_model) -> None:
     ctx = stack.context
     ctx.insert("Book", title="Dune", pages=400)
     ctx.save()
-    text = ctx.explain("Book", ["title"], "pages > %@", 150)
+    text = ctx.explain("Book", "pages > %@", 150, sort=["title"])
     lines = text.splitlines()
     assert lines[0].startswith("store: ") and lines[0].endswith("(SQLite)")
     assert any(line.startswith("sql: SELECT") and "ZBOOK" in line for line in lines)

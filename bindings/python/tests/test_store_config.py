@@ -89,8 +89,8 @@ def test_fetches_merge_overlapping_stores_and_assignment_routes_new_objects(coor
         with pytest.raises(og.UsageError):
             ctx.assign(entry, everything)
     with og.Context(coordinator) as ctx:
-        assert names(ctx.fetch("Customer", "name")) == ["Al", "Bo", "Cy", "Di"]
-        assert names(ctx.fetch("Customer", "-rank", stores=[everything])) == ["Di", "Bo"]
+        assert names(ctx.fetch("Customer", sort="name")) == ["Al", "Bo", "Cy", "Di"]
+        assert names(ctx.fetch("Customer", stores=[everything], sort="-rank")) == ["Di", "Bo"]
         request = og.FetchRequest("Customer", "name", affected_stores=[sales])
         assert names(ctx.fetch(request)) == ["Al", "Cy"]
         assert request.affected_stores == [sales]

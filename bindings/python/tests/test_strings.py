@@ -33,8 +33,8 @@ def test_values_keep_embedded_nuls(tmp_path, store_type) -> None:
             ctx.save()
         with og.Context(coordinator) as ctx:
             assert sorted(b.title for b in ctx.fetch("Book")) == sorted(titles + ["x\0y"])
-            assert [b.title for b in ctx.fetch("Book", None, "title == %@", "a\0b")] == ["a\0b"]
-            assert sorted(b.title for b in ctx.fetch("Book", None, "title BEGINSWITH %@", "a\0")) == ["a\0b", "a\0c"]
+            assert [b.title for b in ctx.fetch("Book", "title == %@", "a\0b")] == ["a\0b"]
+            assert sorted(b.title for b in ctx.fetch("Book", "title BEGINSWITH %@", "a\0")) == ["a\0b", "a\0c"]
             assert og.Predicate("title == %@", "a\0b").evaluate({"title": "a\0b"})
             assert not og.Predicate("title == %@", "a\0b").evaluate({"title": "a"})
 
@@ -49,8 +49,8 @@ def test_names_and_paths_with_a_nul_are_refused_before_the_call(tmp_path) -> Non
         assert list(tmp_path.iterdir()) == []  # nothing created at the path cut short
         coordinator.add_store("SQLite", target)
         with og.Context(coordinator) as ctx:
-            for call in (lambda: ctx.insert("Book\0Author"), lambda: ctx.fetch("Book", "title\0"),
-                         lambda: ctx.fetch("Book", None, "title == 'x'\0 OR TRUEPREDICATE"),
+            for call in (lambda: ctx.insert("Book\0Author"), lambda: ctx.fetch("Book", sort="title\0"),
+                         lambda: ctx.fetch("Book", "title == 'x'\0 OR TRUEPREDICATE"),
                          lambda: ctx.insert("Book").get_value("title\0x"), lambda: og.Predicate("a == 1\0")):
                 with pytest.raises(og.UsageError):
                     call()

@@ -1,0 +1,120 @@
+"""The store tool: ``objectgraph COMMAND ...`` or ``python -m objectgraph COMMAND ...``.
+
+Looks inside ObjectGraph and Core Data stores. Works on stores written by
+Apple's Core Data without their model file: an SQLite store keeps the model
+that wrote it (Z_MODELCACHE), and every command that needs a model uses it
+unless ``--model`` names one. Stores are opened read-only except by
+``convert`` and ``migrate``, which write a new file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Dict, List, Optional, TextIO
+
+from ..errors import Error
+from ._store import ToolError
+
+__all__ = ["main"]
+
+Command = Callable[[argparse.Namespace, TextIO], int]
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="objectgraph",
+        description="Look inside ObjectGraph and Core Data stores; without --model, an SQLite store's own "
+                    "cached model (Z_MODELCACHE) is used.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def command(name: str, help: str, store: bool = True) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=help, description=help)
+        if store:
+            sub.add_argument("store", help="the store file")
+            sub.add_argument("--type", help="the store type (default: found from the file)")
+        return sub
+
+    command("info", "the store's type, UUID, metadata and entity version hashes")
+
+    sub = command("entities", "the entities of the store's model with their row counts")
+    sub.add_argument("--model", help="a model file (default: the store's own)")
+
+    def fetch_options(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("entity", help="the entity to fetch (subentities included)")
+        sub.add_argument("--model", help="a model file (default: the store's own)")
+        sub.add_argument("--where", help="a predicate, e.g. \"pages > 300 AND title BEGINSWITH 'S'\"")
+        sub.add_argument("--sort", action="append", metavar="KEY",
+                         help="a sort key; --sort=-KEY sorts descending; repeat for more keys")
+        sub.add_argument("--limit", type=int, help="at most this many rows")
+
+    sub = command("dump", "an entity's rows as JSON or CSV")
+    fetch_options(sub)
+    sub.add_argument("--format", choices=["json", "csv"], default="json")
+    sub.add_argument("--relationships", action="store_true", help="include to-many relationships (as URI lists)")
+
+    sub = command("check", "whether a model opens a store, and what differs when it does not", store=False)
+    sub.add_argument("model", help="the model file (.json, .xcdatamodel, .xcdatamodeld, .mom, .momd)")
+    sub.add_argument("store", help="the store file")
+    sub.add_argument("--type", help="the store type (default: found from the file)")
+    sub.add_argument("--configuration", help="check only this configuration of the model")
+
+    sub = commands.add_parser("schema", help="the SQL schema of an SQLite store, or of the store a model makes",
+                              description="The SQL schema of an SQLite store (STORE), or of the store a model "
+                                          "makes (--model alone).")
+    sub.add_argument("store", nargs="?", help="the store file")
+    sub.add_argument("--model", help="a model file: its schema, when no store is given")
+    sub.add_argument("--type", help="the store type (default: found from the file)")
+
+    sub = command("explain", "the SQL a fetch runs, and whether rows are filtered or sorted in memory")
+    fetch_options(sub)
+
+    sub = command("convert", "copy a store into a store of another type (same model, same UUID)")
+    sub.add_argument("destination", help="the new store file")
+    sub.add_argument("--to", required=True, help="the new store's type: SQLite or Binary")
+    sub.add_argument("--model", help="a model file (default: the store's own)")
+    sub.add_argument("--force", action="store_true", help="replace the destination when it exists")
+
+    sub = command("migrate", "migrate a store to another version of its model")
+    sub.add_argument("--to-model", required=True, help="the model to migrate to")
+    sub.add_argument("--model", help="the store's model (default: the store's own)")
+    sub.add_argument("--mapping", help="a mapping model file (default: the inferred mapping)")
+    sub.add_argument("--output", help="write the migrated store here (default: replace the store)")
+    sub.add_argument("--to", help="the migrated store's type (default: the store's)")
+    sub.add_argument("--force", action="store_true", help="replace --output when it exists")
+
+    sub = commands.add_parser("stubs", help="a .pyi file with one typed class per entity of a model",
+                              description="Writes a .pyi file with one typed class per entity of a model.")
+    sub.add_argument("model", help="the model file")
+    sub.add_argument("-o", "--output", help="the .pyi file (default: standard output)")
+    return parser
+
+
+def _commands() -> Dict[str, Command]:
+    from .check import check
+    from .convert import convert, migrate
+    from .dump import dump
+    from .inspect import entities, explain, info, schema
+    from .stubs import stubs
+
+    return {"info": info, "entities": entities, "dump": dump, "check": check, "schema": schema,
+            "explain": explain, "convert": convert, "migrate": migrate, "stubs": stubs}
+
+
+def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
+    """Runs one command; returns the exit status (0 done, 1 an incompatible
+    store for ``check``, 2 an error)."""
+    args = _parser().parse_args(argv)
+    stream = out if out is not None else sys.stdout
+    try:
+        return _commands()[args.command](args, stream)
+    except BrokenPipeError:  # `objectgraph dump ... | head`
+        return 0
+    except (ToolError, Error, OSError) as exc:
+        stream.flush()
+        print(f"objectgraph {args.command}: {exc}", file=sys.stderr)
+        return 2
+
+
+def run() -> None:
+    """The console script's entry point."""
+    sys.exit(main())
