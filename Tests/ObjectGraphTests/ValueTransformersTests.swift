@@ -146,4 +146,21 @@ final class ValueTransformersTests: XCTestCase {
         XCTAssertEqual(try note.value(forKey: "extra"), .transformable(["level": 2, "names": ["x"]]))
         XCTAssertEqual(expectError { try extra.setDefaultValue(.decimal(1)) }?.code, ErrorCode.modelImmutable)
     }
+
+    /// A store Apple's Core Data wrote: the default transformer's archive of an NSString.
+    func testReadsATransformableAppleWrote() throws {
+        guard FileManager.default.fileExists(atPath: AppleStoreTests.root) else { throw XCTSkip("no Apple fixtures at \(AppleStoreTests.root)") }
+        let path = try AppleStoreTests.copy(AppleStoreTests.book)
+        let model = try ManagedObjectModel(contentsOf: "\(AppleStoreTests.root)/\(AppleStoreTests.book.model)", version: AppleStoreTests.book.version)
+        let stack = try Stack(model: model, path: path)
+        let request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'The Trial'"))
+        let book = try XCTUnwrap(try stack.context.fetch(request).first)
+        XCTAssertEqual(try book.value(forKey: "fileURL"), .transformable("The Trial.file"))
+        // Written back unchanged, the value keeps Apple's bytes; a new value is our archive, read back.
+        try book.setValue("Another.file", forKey: "fileURL")
+        try stack.context.save()
+        let again = try Stack(model: model, path: path)
+        let reread = try XCTUnwrap(try again.context.fetch(request).first)
+        XCTAssertEqual(try reread.value(forKey: "fileURL"), .transformable("Another.file"))
+    }
 }

@@ -50,8 +50,13 @@ enum SecureArchive {
     static func decode(_ bytes: Data, allows: @escaping (String) -> Bool) throws(ObjectGraphError) -> TransformableValue {
         let archive: KeyedArchive
         do { archive = try KeyedArchive(Array(bytes)) } catch { throw refused("the stored bytes are not a keyed archive: \(error.description)") }
+        return try read(archive, Object.uid(archive.root), allows: allows)
+    }
+
+    /// The value `ref` refers to inside an archive (a default value in a compiled model).
+    static func read(_ archive: KeyedArchive, _ ref: Object?, allows: @escaping (String) -> Bool) throws(ObjectGraphError) -> TransformableValue {
         var reader = Reader(archive: archive, allows: allows)
-        return try reader.value(Object.uid(archive.root))
+        return try reader.value(ref)
     }
 
     static func refused(_ message: String) -> ObjectGraphError {
