@@ -177,3 +177,27 @@ def test_a_default_value(tmp_path) -> None:
     assert note.extra == {"level": 2, "names": ["x"]}
     model = notes_model(default=[1, "two"])
     assert model["Note"].attributes["extra"].default == [1, "two"]
+
+
+def test_the_guide_examples_run(tmp_path, monkeypatch) -> None:
+    """The blocks of docs/python-api.md's "Transformable values" run and print what they say."""
+    import contextlib
+    import io
+    import re
+    import sys
+    import types
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "python-api.md").read_text(encoding="utf-8")
+    start = text.index("### Transformable values")
+    section = text[start:text.index("\n## ", start)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 3
+    monkeypatch.chdir(tmp_path)
+    # A dataclass looks its module up in sys.modules.
+    module = types.ModuleType("doc_example")
+    monkeypatch.setitem(sys.modules, "doc_example", module)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile("\n".join(blocks), "python-api.md", "exec"), module.__dict__)
+    assert out.getvalue().splitlines() == ["['a', 'b']", "Point(x=1.0, y=2.0)", "['a', 'b']"]
