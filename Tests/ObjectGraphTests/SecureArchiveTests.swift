@@ -122,5 +122,11 @@ final class SecureArchiveTests: XCTestCase {
         let top: Object = .dict(["$version": .int(100000), "$archiver": .string("NSKeyedArchiver"), "$top": .dict(["root": .uid(1)]), "$objects": .array(objects)])
         let cyclic = Data(BinaryPropertyList.encode(top, uniquing: false))
         XCTAssertEqual(expectError { _ = try SecureArchive.decode(cyclic, allows: { _ in true }) }?.code, ErrorCode.typeMismatch)
+        // Arrays nested far deeper than any value: refused before the stack runs out.
+        var nested: [Object] = [.string("$null"), classEntry("NSArray", "NSObject")]
+        for i in 0..<100_000 { nested.append(.dict(["NS.objects": .array(i == 99_999 ? [] : [.uid(nested.count + 1)]), "$class": .uid(1)])) }
+        let deepTop: Object = .dict(["$version": .int(100000), "$archiver": .string("NSKeyedArchiver"), "$top": .dict(["root": .uid(2)]), "$objects": .array(nested)])
+        let deep = Data(BinaryPropertyList.encode(deepTop, uniquing: false))
+        XCTAssertTrue(expectError { _ = try SecureArchive.decode(deep, allows: { _ in true }) }?.message.contains("deep") ?? false)
     }
 }

@@ -44,6 +44,18 @@ final class ValueTransformersTests: XCTestCase {
         XCTAssertEqual(try note.value(forKey: "extra"), .transformable(sample))
     }
 
+    func testDictionaryResultsGiveValues() throws {
+        let stack = try Stack(model: try model(), path: dir + "/n.sqlite")
+        let note = try stack.context.insertObject(entityName: "Note")
+        try note.setValue(.transformable(["k": [1, 2]]), forKey: "extra")
+        try stack.context.save()
+        var request = FetchRequest(entityName: "Note")
+        request.resultType = .dictionary
+        request.propertiesToFetch = [.property("extra")]
+        let rows = try stack.context.fetchDictionaries(request)
+        XCTAssertEqual(rows.first?["extra"], .value(.transformable(["k": [1, 2]])))
+    }
+
     func testAnEqualValueIsNoChange() throws {
         let stack = try Stack(model: try model(), path: dir + "/n.sqlite")
         let note = try stack.context.insertObject(entityName: "Note")

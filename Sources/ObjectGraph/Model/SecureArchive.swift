@@ -63,6 +63,9 @@ enum SecureArchive {
         ObjectGraphError(domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.typeMismatch, message: message)
     }
 
+    /// How deeply archived objects may nest: deeper input is refused, not recursed into.
+    static let maxDepth = 256
+
     /// Reads each archived object once (shared ones are remembered), refusing cycles.
     private struct Reader {
         let archive: KeyedArchive
@@ -77,6 +80,7 @@ enum SecureArchive {
             if uid == 0 { return .null }
             if let known = done[uid] { return known }
             guard open.insert(uid).inserted else { throw refused("the archive's object \(uid) contains itself") }
+            guard open.count <= SecureArchive.maxDepth else { throw refused("the archive nests objects more than \(SecureArchive.maxDepth) deep") }
             let v = try object(archive.objects[uid])
             open.remove(uid)
             done[uid] = v
