@@ -92,6 +92,10 @@ final class ValueTransformersTests: XCTestCase {
         let third = try Stack(model: stack.model, path: path)
         let unread = try XCTUnwrap(try third.context.fetch(FetchRequest(entityName: "Note")).first)
         XCTAssertEqual(expectError { _ = try unread.value(forKey: "extra") }?.code, ErrorCode.typeMismatch)
+        // A value that cannot be read can still be replaced.
+        try unread.setValue("replaced", forKey: "extra")
+        try third.context.save()
+        XCTAssertEqual(try unread.value(forKey: "extra"), .transformable("replaced"))
         try ValueTransformers.registerArchivableClass("TestPoint")
     }
 

@@ -18,7 +18,8 @@ extension ManagedObject {
         guard let description = layout.properties[slot] as? AttributeDescription else { throw notAnAttribute(slot, key: nil) }
         let stored = try value.coerced(to: .transformable, key: description.name, entity: entity.name)
         if case .transformable(let t) = stored { try ValueTransformers.checkSettable(t, for: description) }
-        if try attribute(at: slot, key: description.name, context) == stored { return }
+        // A stored value that cannot be read is replaced, not compared.
+        if (try? attribute(at: slot, key: description.name, context)) == stored { return }
         if current == nil { try makeWritable(context) }
         context.willChange(self)
         current![slot] = stored

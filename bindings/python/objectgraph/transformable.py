@@ -145,7 +145,11 @@ def fields_of(value: Any) -> Dict[str, Any]:
             raise make_error(f"{type(value).__qualname__}.__getstate__ returned {type(state).__name__}, not a dict",
                              ErrorCode.TYPE_MISMATCH)
         return state
-    return dict(vars(value))
+    try:
+        return dict(vars(value))
+    except TypeError:
+        raise make_error(f"a {type(value).__qualname__} has no fields to archive (no __dict__ or __getstate__)",
+                         ErrorCode.TYPE_MISMATCH) from None
 
 
 def build(name: str, fields: Dict[str, Any]) -> Any:
