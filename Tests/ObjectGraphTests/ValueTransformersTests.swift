@@ -56,6 +56,13 @@ final class ValueTransformersTests: XCTestCase {
         XCTAssertEqual(rows.first?["extra"], .value(.transformable(["k": [1, 2]])))
     }
 
+    func testADefaultValueSurvivesACompiledModel() throws {
+        let value: TransformableValue = ["level": 2, "names": ["x", .date(Date(timeIntervalSinceReferenceDate: 3))]]
+        let read = try CompiledModelReader.read(CompiledModelWriter.write(try model(default: .transformable(value))), source: "test")
+        XCTAssertEqual(read.loadWarnings, [])
+        XCTAssertEqual(read.entity(named: "Note")?.attributesByName["extra"]?.defaultValue, .transformable(value))
+    }
+
     func testAnEqualValueIsNoChange() throws {
         let stack = try Stack(model: try model(), path: dir + "/n.sqlite")
         let note = try stack.context.insertObject(entityName: "Note")
