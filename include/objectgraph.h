@@ -137,7 +137,8 @@ typedef enum og_value_type {
     OG_VALUE_DICTIONARY = 11,  /* string keys to values, to evaluate predicates on */
     OG_VALUE_OBJECT = 12,      /* a managed object, for predicate arguments and evaluation */
     OG_VALUE_OBJECT_ID = 13,   /* an object ID (a to-one of a dictionary result, og_value_new_object_id): og_value_get_object_id */
-    OG_VALUE_ENTITY = 14       /* an entity, for predicate arguments (og_value_new_entity) */
+    OG_VALUE_ENTITY = 14,      /* an entity, for predicate arguments (og_value_new_entity) */
+    OG_VALUE_ARCHIVED_OBJECT = 15 /* an instance of an archivable class in a transformable value: og_value_class_name, fields as a dictionary */
 } og_value_type;
 
 /* Comparison operators, with NSPredicateOperatorType's numbers. */
@@ -496,7 +497,22 @@ og_value *og_value_new_object_id_uri(const char *uri, og_error **error);
  * entity of another copy of the model may be given. */
 og_value *og_value_new_entity(const og_entity *entity, og_error **error);
 
-/* The number of items of an array or dictionary value; 0 for anything else. */
+/* A NEW OG_VALUE_ARCHIVED_OBJECT value: an instance of the class `class_name`
+ * with the fields of `fields` (an OG_VALUE_DICTIONARY whose values are
+ * transformable values, copied; NULL for none). A transformable attribute
+ * takes it when the class is registered (og_register_archivable_class) or the
+ * attribute has a named transformer. OG_ERROR_INVALID_ARGUMENT for an empty
+ * name or fields that are not a dictionary; OG_ERROR_TYPE_MISMATCH for a
+ * field value that is no transformable value (an object, an entity). */
+og_value *og_value_new_archived_object(const char *class_name, const og_value *fields, og_error **error);
+
+/* The class name of an OG_VALUE_ARCHIVED_OBJECT value. BORROWED: valid until
+ * the value is released. OG_ERROR_TYPE_MISMATCH for other types. Its fields
+ * read as a dictionary's: og_value_count, og_value_key_at, og_value_item_at. */
+og_status og_value_class_name(const og_value *value, const char **out, og_error **error);
+
+/* The number of items of an array or dictionary value (fields of an archived
+ * object); 0 for anything else. */
 size_t og_value_count(const og_value *value);
 
 /* Item `index` of an array, or the value of key `index` of a dictionary (keys
@@ -998,6 +1014,55 @@ char *og_property_user_info(const og_property *property, const char *key, og_err
 /* A transformable attribute's value transformer name, or NULL (the default
  * transformer). Owned string. */
 char *og_attribute_value_transformer_name(const og_property *attribute, og_error **error);
+
+/* ---- Transformable values ---------------------------------------------- */
+
+/* A transformable attribute holds a value: null, bool, int64, double,
+ * string, data, date, UUID, URI, arrays and dictionaries of these, and
+ * archived objects (OG_VALUE_ARCHIVED_OBJECT); og_object_set_value takes
+ * OG_VALUE_ARRAY and OG_VALUE_DICTIONARY values for it. Its value transformer
+ * turns the value into the bytes the store keeps when a save writes it, and
+ * back when the value is read. Without a transformer name (or with
+ * "NSSecureUnarchiveFromData") the value is kept as Apple's secure keyed
+ * archive, which Apple's Core Data reads and writes; reading an archive with
+ * a class that is neither a plist class nor registered fails with
+ * OG_ERROR_TYPE_MISMATCH, and nothing is instantiated. Setting an archived
+ * object of a class not registered fails the same way. "NSKeyedUnarchiveFromData"
+ * reads the same archives and writes plist values only. A name no transformer
+ * is registered under fails the save with 134060 (NSCoreDataError), writing
+ * nothing. */
+
+/* Allows instances of `class_name` under the default transformer (the allowed
+ * classes of NSSecureUnarchiveFromDataTransformer), process-wide. Registering a
+ * name again does nothing. OG_ERROR_INVALID_ARGUMENT for an empty name or a
+ * plist class name ("NSArray"). Any thread. */
+og_status og_register_archivable_class(const char *class_name, og_error **error);
+
+/* Withdraws an archivable class. OG_ERROR_INVALID_ARGUMENT when it is not
+ * registered. Any thread. */
+og_status og_unregister_archivable_class(const char *class_name, og_error **error);
+
+/* Forward: turns `value` (LENT for the call) into bytes; return a NEW
+ * OG_VALUE_DATA value (og_value_new_data) holding them, which the library
+ * releases. Reverse: turns `length` bytes at `bytes` (LENT for the call) into
+ * a NEW value (any value a transformable takes), which the library releases.
+ * To fail, return NULL and optionally store an error made with og_error_new in
+ * *error (the library takes it over; the save or read fails with it, else
+ * with 134060). Called on the thread that saves (forward) or reads the
+ * attribute (reverse). */
+typedef og_value *(*og_transform_forward_fn)(const og_value *value, og_error **error, void *userdata);
+typedef og_value *(*og_transform_reverse_fn)(const void *bytes, size_t length, og_error **error, void *userdata);
+
+/* Registers a value transformer under `name` (+[NSValueTransformer
+ * setValueTransformer:forName:]) for the attributes whose transformer name it
+ * is, process-wide. OG_ERROR_INVALID_ARGUMENT for an empty or built-in name, a
+ * name already registered, or a NULL callback. Any thread. */
+og_status og_register_value_transformer(const char *name, og_transform_forward_fn forward, og_transform_reverse_fn reverse,
+                                        void *userdata, og_error **error);
+
+/* Unregisters a value transformer; its callbacks are not called afterwards.
+ * OG_ERROR_INVALID_ARGUMENT when no transformer has that name. Any thread. */
+og_status og_unregister_value_transformer(const char *name, og_error **error);
 
 /* A fetched property's request: the entity it fetches and its predicate format
  * (NULL when it has none). Owned strings. OG_ERROR_TYPE_MISMATCH for other kinds. */

@@ -104,6 +104,15 @@ static og_status fz_stub_og_migration_object_fn(og_migration_manager *manager, o
     (void)manager; (void)object; (void)mapping; (void)error; (void)user;
     return fz_refuse ? OG_ERROR : OG_OK;
 }
+/* Transformers: refuse, or give a value (data forward, null reverse). */
+static og_value *fz_stub_og_transform_forward_fn(const og_value *value, og_error **error, void *user) {
+    (void)value; (void)error; (void)user;
+    return fz_refuse ? NULL : og_value_new_data("x", 1, NULL);
+}
+static og_value *fz_stub_og_transform_reverse_fn(const void *bytes, size_t length, og_error **error, void *user) {
+    (void)bytes; (void)length; (void)error; (void)user;
+    return fz_refuse ? NULL : og_value_new_null();
+}
 
 #include "abi_calls.h"
 

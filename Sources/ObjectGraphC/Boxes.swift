@@ -55,7 +55,10 @@ final class ValueBox: HandleBox {
         }
         return v
     }
-    lazy var keys: [String] = { if case .dictionary(let d) = content { d.keys.sorted() } else { [] } }()
+    lazy var keys: [String] = {
+        if case .dictionary(let d) = content { return d.keys.sorted() }
+        return fields?.map(\.0) ?? []
+    }()
     lazy var cKeys: [CString] = keys.map(CString.init)
     lazy var text: CString? = {
         switch value {
@@ -77,7 +80,60 @@ final class ValueBox: HandleBox {
     /// Set for an object ID (OG_VALUE_OBJECT_ID): its URI, which the value also reads as.
     private(set) var objectIDURI: String?
     lazy var objectID: CString? = objectIDURI.map(CString.init)
-    init(_ value: AttributeValue) { content = .scalar(value) }
+    /// A transformable value's arrays and dictionaries become collections and dictionaries;
+    /// an archived object stays a scalar (OG_VALUE_ARCHIVED_OBJECT).
+    init(_ value: AttributeValue) { content = Self.content(value) }
+
+    static func content(_ value: AttributeValue) -> PredicateValue {
+        guard case .transformable(let t) = value else { return .scalar(value) }
+        switch t {
+        case .array(let items): return .collection(items.map { content($0.attributeValue) })
+        case .dictionary(let d): return .dictionary(d.mapValues { content($0.attributeValue) })
+        default: return .scalar(t.attributeValue)
+        }
+    }
+
+    /// A value C gave, as a transformable value: collections are arrays; objects and
+    /// entities are none.
+    static func transformable(_ p: PredicateValue) throws(ObjectGraphError) -> TransformableValue {
+        switch p {
+        case .scalar(let v):
+            if let t = TransformableValue(v) { return t }
+        case .collection(let items):
+            var out: [TransformableValue] = []
+            for i in items { out.append(try transformable(i)) }
+            return .array(out)
+        case .dictionary(let d):
+            var out: [String: TransformableValue] = [:]
+            for (k, v) in d { out[k] = try transformable(v) }
+            return .dictionary(out)
+        case .object(let o):
+            if let id = o as? ManagedObjectID { return .url(id.uriRepresentation) }
+            if let id = o as? ObjectIDReference { return .url(id.uriRepresentation) }
+        }
+        throw ObjectGraphError(domain: ObjectGraphError.objectGraphDomain, code: ErrorCode.typeMismatch,
+                               message: "a \(p.kindName) is not a transformable value")
+    }
+
+    /// The value to set on an attribute: a scalar, or an array or dictionary as a
+    /// transformable value.
+    func attributeValue() throws(ObjectGraphError) -> AttributeValue {
+        switch content {
+        case .collection, .dictionary: return .transformable(try Self.transformable(content))
+        default: return try scalar()
+        }
+    }
+
+    /// An archived object's fields, sorted by name (what og_value_count and the item
+    /// and key accessors walk).
+    lazy var fields: [(String, PredicateValue)]? = {
+        guard case .scalar(.transformable(.object(let o))) = content else { return nil }
+        return o.fields.keys.sorted().map { ($0, Self.content(o.fields[$0]!.attributeValue)) }
+    }()
+    lazy var className: CString? = {
+        guard case .scalar(.transformable(.object(let o))) = content else { return nil }
+        return CString(o.className)
+    }()
     init(content: PredicateValue, owner: OpaquePointer? = nil) {
         self.content = content
         self.owner = owner

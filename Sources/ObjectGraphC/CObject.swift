@@ -88,7 +88,9 @@ private func read<T>(_ o: OpaquePointer?, _ out: UnsafeMutablePointer<T>?, _ zer
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
         _ = try required(out, "out")
-        let (name, v) = try locate(x)
+        var (name, v) = try locate(x)
+        // A transformable's plist scalar reads with the typed getter of its type.
+        if case .transformable(let t) = v { v = t.attributeValue }
         do throws(ObjectGraphError) { return try readValue(v, out, zero, wanted, convert) } catch {
             throw ObjectGraphError.wrongKind(key: name(x), entity: x.entity.name, expected: "readable as \(wanted) (it holds \(v.kindName))")
         }
@@ -245,7 +247,7 @@ public func og_object_get_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?,
 
 @_cdecl("og_object_set_value")
 public func og_object_set_value(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>?, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
-    set(o, k, err) { () throws(ObjectGraphError) in try handles.get(v, ValueBox.self).scalar() }
+    set(o, k, err) { () throws(ObjectGraphError) in try handles.get(v, ValueBox.self).attributeValue() }
 }
 
 // MARK: Access by slot
@@ -311,7 +313,7 @@ public func og_object_get_value_at(_ o: OpaquePointer?, _ slot: Int, _ out: Unsa
 public func og_object_set_value_at(_ o: OpaquePointer?, _ slot: Int, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
-        try x.setValue(try handles.get(v, ValueBox.self).scalar(), atSlot: slot)
+        try x.setValue(try handles.get(v, ValueBox.self).attributeValue(), atSlot: slot)
         return OG_OK
     }
 }

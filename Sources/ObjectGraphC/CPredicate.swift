@@ -75,7 +75,7 @@ public func og_value_count(_ v: OpaquePointer?) -> Int {
     switch box.content {
     case .collection(let items): return items.count
     case .dictionary(let d): return d.count
-    default: return 0
+    default: return box.fields?.count ?? 0
     }
 }
 
@@ -87,7 +87,9 @@ public func og_value_item_at(_ v: OpaquePointer?, _ index: Int, _ err: ErrorOut)
         switch box.content {
         case .collection(let c): items = c
         case .dictionary(let d): items = box.keys.map { d[$0]! }
-        default: throw .invalidArgument("the value is a \(box.content.kindName), not an array or dictionary")
+        default:
+            guard let fields = box.fields else { throw .invalidArgument("the value is a \(box.content.kindName), not an array or dictionary") }
+            items = fields.map(\.1)
         }
         guard index >= 0, index < items.count else { throw .invalidArgument("index \(index) is out of range (there are \(items.count))") }
         return handles.make(ValueBox(content: items[index], owner: box.owner))
@@ -98,13 +100,19 @@ public func og_value_item_at(_ v: OpaquePointer?, _ index: Int, _ err: ErrorOut)
 public func og_value_key_at(_ v: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> UnsafePointer<CChar>? {
     do throws(ObjectGraphError) {
         let box = try handles.get(v, ValueBox.self)
-        guard case .dictionary = box.content else { throw ObjectGraphError.invalidArgument("the value is a \(box.content.kindName), not a dictionary") }
+        guard box.content.isDictionary || box.fields != nil else {
+            throw ObjectGraphError.invalidArgument("the value is a \(box.content.kindName), not a dictionary")
+        }
         guard index >= 0, index < box.keys.count else { throw ObjectGraphError.invalidArgument("index \(index) is out of range (there are \(box.keys.count))") }
         return UnsafePointer(box.cKeys[index].pointer)
     } catch {
         report(error, err)
         return nil
     }
+}
+
+extension PredicateValue {
+    var isDictionary: Bool { if case .dictionary = self { true } else { false } }
 }
 
 @_cdecl("og_predicate_parse")

@@ -73,7 +73,7 @@ public func og_attribute_default(_ p: OpaquePointer?, _ err: ErrorOut) -> Opaque
 public func og_attribute_set_default(_ p: OpaquePointer?, _ v: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let a = try attribute(p)
-        try a.setDefaultValue(try handles.get(v, ValueBox.self).scalar())
+        try a.setDefaultValue(try handles.get(v, ValueBox.self).attributeValue())
         return OG_OK
     }
 }

@@ -31,6 +31,7 @@ private func plist(_ v: PredicateValue, _ what: String) throws(ObjectGraphError)
         case .decimal(let d): return .string(d.description)
         case .uuid(let u): return .string(u.uuidString)
         case .uri(let u): return .string(u)
+        case .transformable: throw .invalidArgument("\(what) cannot hold \(s.kindName)")
         }
     case .collection(let items):
         var out: [PropertyListValue] = []

@@ -71,6 +71,10 @@ func typeTag(_ v: AttributeValue) -> Int32 {
     case .decimal: 7
     case .uuid: 8
     case .uri: 9
+    case .transformable(.object): 15
+    case .transformable(.array): 10
+    case .transformable(.dictionary): 11
+    case .transformable(let t): typeTag(t.attributeValue)
     }
 }
 

@@ -118,6 +118,8 @@ public func fuzzModel() -> ManagedObjectModel {
         try person.addAttribute(named: "photo", type: .binaryData)
         try person.addAttribute(named: "tag", type: .uuid)
         try person.addAttribute(named: "home", type: .uri)
+        // Its keyed archive is untrusted input too: reading it must refuse, never crash.
+        try person.addAttribute(named: "extra", type: .transformable)
         let pet = try model.addEntity(named: "Pet")
         try pet.addAttribute(named: "name", type: .string, optional: false, defaultValue: "pet")
         let dog = try model.addEntity(named: "Dog")
@@ -160,6 +162,8 @@ public func makeSeedStore(type: String, path: String, model: ManagedObjectModel,
         try p.setValue(.data(Data(repeating: UInt8(i), count: i * 10)), forKey: "photo")
         try p.setValue(.uuid(UUID()), forKey: "tag")
         try p.setValue(.uri(URL(string: "https://example.com/\(i)")!), forKey: "home")
+        try p.setValue(.transformable(["tags": ["a", .integer(Int64(i))], "at": .date(Date(timeIntervalSinceReferenceDate: Double(i))),
+                                       "id": .uuid(UUID()), "link": .url("https://example.com/\(i)"), "none": [.null]]), forKey: "extra")
         let pet = try context.insertObject(entityName: i % 2 == 0 ? "Dog" : "Pet")
         try pet.setValue(.string("pet \(i)"), forKey: "name")
         try pet.setObject(p, forKey: "owner")
@@ -263,6 +267,7 @@ public func sample(_ type: AttributeType, _ seed: UInt8) -> AttributeValue {
     case .binaryData: return .data(Data([0, 1, 2, 255]))
     case .uuid: return .uuid(UUID())
     case .uri: return .uri(URL(string: "https://example.com/a%20b")!)
+    case .transformable: return .transformable([["k": .integer(Int64(pick))], "x", .data(Data([1]))])
     default: return .null
     }
 }

@@ -27,7 +27,7 @@ public enum StoreOrder {
         case .null: 0
         case .integer, .double, .boolean, .date, .decimal: 1
         case .string, .uri: 2
-        case .data, .uuid: 3
+        case .data, .uuid, .transformable: 3
         }
     }
 

@@ -11,7 +11,9 @@ extension ManagedObjectContext {
         try checkThread()
         var quietEntity: EntityDescription? = nil
         for (i, o) in objects.enumerated() {
-            guard o.link === link, !o.detached, slot >= 0, slot < o.layout.kinds.count, case .attribute = o.layout.kinds[slot] else { continue }
+            guard o.link === link, !o.detached, slot >= 0, slot < o.layout.kinds.count, case .attribute(let type) = o.layout.kinds[slot],
+                type != .transformable  // read one by one: their bytes are decoded on access
+            else { continue }
             if o.entity !== quietEntity {
                 guard !o.hasLifecycleHooks(in: self) else { continue }
                 quietEntity = o.entity

@@ -52,14 +52,28 @@ extension ManagedObjectContext {
         let record = try persistentStoreCoordinator.dictionaryStore(asDictionaries, entity: entity)
         let rows = try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity, from: record)
         let storeIdentifier = record.ref.identifier
-        return rows.map { row in
-            ResultDictionary(keys: keys, values: row.map { v in
-                switch v {
-                case .value(let a): .value(a)
-                case .row(let e, let k): .objectID(ManagedObjectID(entity: e, primaryKey: k, storeIdentifier: storeIdentifier))
-                }
-            })
+        // Transformable columns hold stored bytes: they are given as their values.
+        var transformables: [Int: AttributeDescription] = [:]
+        for (i, c) in plan.columns.prefix(plan.visibleCount).enumerated() {
+            if case .attribute(_, let a) = c.source, a.attributeType == .transformable { transformables[i] = a }
         }
+        var out: [ResultDictionary] = []
+        out.reserveCapacity(rows.count)
+        for row in rows {
+            var values: [FetchedValue] = []
+            values.reserveCapacity(row.count)
+            for (i, v) in row.enumerated() {
+                switch v {
+                case .value(.data(let bytes)) where transformables[i] != nil:
+                    let t = try ValueTransformers.decode(bytes, for: transformables[i]!)
+                    values.append(.value(t == .null ? .null : .transformable(t)))
+                case .value(let a): values.append(.value(a))
+                case .row(let e, let k): values.append(.objectID(ManagedObjectID(entity: e, primaryKey: k, storeIdentifier: storeIdentifier)))
+                }
+            }
+            out.append(ResultDictionary(keys: keys, values: values))
+        }
+        return out
     }
 
     /// The keys of the dictionaries `request` gives (also when it matches nothing), in order.

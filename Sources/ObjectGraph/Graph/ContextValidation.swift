@@ -28,7 +28,12 @@ extension ManagedObject {
         for slot in slots {
             let property = layout.properties[slot]
             let value: PredicateValue
-            do { value = try predicateValue(forKey: property.name) } catch { errors.append(error); continue }
+            if !checksEverything, case .attribute(.transformable) = layout.kinds[slot], case .data(let bytes)? = loadedValue(slot) {
+                // Stored bytes are a value; the model's rules need not decode them.
+                value = .scalar(.data(bytes))
+            } else {
+                do { value = try predicateValue(forKey: property.name) } catch { errors.append(error); continue }
+            }
             let before = errors.count
             modelRules(property, value, context, into: &errors)
             if errors.count == before {

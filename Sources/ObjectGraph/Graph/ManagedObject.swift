@@ -223,8 +223,8 @@ open class ManagedObject: CustomStringConvertible {
 
     public final func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
         // The common case without touching the context: a loaded attribute on the owner thread.
-        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute = layout.kinds[slot],
-            let value = readyValue(slot)
+        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute(let type) = layout.kinds[slot],
+            type != .transformable, let value = readyValue(slot)
         {
             return value
         }
@@ -235,12 +235,12 @@ open class ManagedObject: CustomStringConvertible {
 
     @inline(__always)
     func attribute(at slot: Int, key: String?, _ context: ManagedObjectContext) throws(ObjectGraphError) -> AttributeValue {
-        guard case .attribute = layout.kinds[slot] else { throw notAnAttribute(slot, key: key) }
-        if let value = readyValue(slot) { return value }
+        guard case .attribute(let type) = layout.kinds[slot] else { throw notAnAttribute(slot, key: key) }
+        if let value = readyValue(slot) { return type == .transformable ? try transformed(value, at: slot) : value }
         try fireFault(context)
         // awakeFromFetch may have set values.
         guard let value = readyValue(slot) else { throw .objectInaccessible("\(description) has no values to read") }
-        return value
+        return type == .transformable ? try transformed(value, at: slot) : value
     }
 
     /// A slot's value when reading it needs no fault to fire: changed or loaded values, not
@@ -273,6 +273,7 @@ open class ManagedObject: CustomStringConvertible {
 
     func setAttribute(_ value: AttributeValue, at slot: Int, _ context: ManagedObjectContext) throws(ObjectGraphError) {
         guard case .attribute(let type) = layout.kinds[slot] else { throw notAnAttribute(slot, key: nil) }
+        if type == .transformable { return try setTransformable(value, at: slot, context) }
         let stored = value.isStored(as: type) ? value : try value.coerced(to: type, key: layout.properties[slot].name, entity: entity.name)
         if current == nil { try makeWritable(context) }
         context.willChange(self)

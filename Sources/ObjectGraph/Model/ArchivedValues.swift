@@ -21,6 +21,7 @@ enum ArchivedValues {
             return archive.object(nil, "NSUUID") { [("NS.uuidbytes", .data(bytes))] }
         case .uri(let s): return archive.object(nil, "NSURL") { [("NS.base", KeyedArchiveWriter.null), ("NS.relative", archive.string(s))] }
         case .decimal(let d): return decimal(d, archive)
+        case .transformable(let t): return SecureArchive.write(t, archive)
         }
     }
 

@@ -256,6 +256,12 @@ struct CompiledModelReader {
         default: break
         }
         if let v = ArchivedValues.read(archive, ref) { return v }
+        // A transformable's default array or dictionary of plist values.
+        if type == .transformable, let name = archive.className(ref), SecureArchive.plistClasses.contains(name),
+            let v = try? SecureArchive.read(archive, ref, allows: { _ in false }), v != .null
+        {
+            return .transformable(v)
+        }
         warnings.append("\(source): skipped a default value archived as \(archive.className(ref) ?? "an unknown object")")
         return nil
     }

@@ -48,6 +48,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         /// Slots of to-one and of to-many relationships: what a save walks for each object.
         let toOneSlots: [Int]
         let toManySlots: [Int]
+        /// Slots of transformable attributes, whose values a save turns into bytes.
+        let transformableSlots: [Int]
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
             self.properties = properties
@@ -57,6 +59,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.ruledSlots = properties.indices.filter { Self.hasRules(properties[$0]) }
             self.toOneSlots = kinds.indices.filter { if case .toOne = kinds[$0] { true } else { false } }
             self.toManySlots = kinds.indices.filter { if case .toMany = kinds[$0] { true } else { false } }
+            self.transformableSlots = kinds.indices.filter { if case .attribute(.transformable) = kinds[$0] { true } else { false } }
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {

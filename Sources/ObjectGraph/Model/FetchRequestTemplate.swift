@@ -123,8 +123,8 @@ enum PredicateVariables {
         case .date(let d): return "CAST(\(d.timeIntervalSinceReferenceDate), \"NSDate\")"
         case .uuid(let u): return quoted(u.uuidString)
         case .uri(let u): return quoted(u)
-        case .data:
-            throw .invalidArgument("substitution variable $\(variable): binary data has no predicate literal")
+        case .data, .transformable:
+            throw .invalidArgument("substitution variable $\(variable): \(value.kindName) has no predicate literal")
         }
     }
 

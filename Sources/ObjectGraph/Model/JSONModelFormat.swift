@@ -306,9 +306,14 @@ private struct JSONModelReader {
         case (.date, .string(let s)):
             guard let d = ValueText.date(s) else { throw bad }
             return .date(d)
-        case (.binaryData, .string(let s)), (.transformable, .string(let s)):
+        case (.binaryData, .string(let s)):
             guard let d = Data(base64Encoded: s) else { throw bad }
             return .data(d)
+        case (.transformable, .string(let s)):
+            // The secure archive of the value; bytes that are none are taken as a data value.
+            guard let d = Data(base64Encoded: s) else { throw bad }
+            let value = (try? SecureArchive.decode(d, allows: { _ in true })) ?? .data(d)
+            return value == .null ? .null : .transformable(value)
         case (.uuid, .string(let s)):
             guard let u = UUID(uuidString: s) else { throw bad }
             return .uuid(u)
@@ -458,6 +463,8 @@ private struct JSONModelWriter {
         case .decimal(let d): .string(d.description)
         case .uuid(let u): .string(u.uuidString)
         case .uri(let u): .string(u)
+        // A transformable's value as its secure archive, which Apple's transformer reads.
+        case .transformable(let t): .string(SecureArchive.encode(t).base64EncodedString())
         }
     }
 }

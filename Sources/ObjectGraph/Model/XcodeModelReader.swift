@@ -351,7 +351,7 @@ enum XcodeNames {
     /// Xcode's spelling of a default or bound value (dates are written as intervals).
     static func string(_ v: AttributeValue) -> String? {
         switch v {
-        case .null, .data, .date: nil
+        case .null, .data, .date, .transformable: nil
         case .integer(let i): String(i)
         case .double(let d): d == d.rounded() && abs(d) < 1e15 ? String(format1(d)) : String(d)
         case .boolean(let b): b ? "YES" : "NO"

@@ -124,6 +124,7 @@ enum PredicateFormatter {
         case .data(let d): return "<" + d.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() + ">"
         case .uuid(let u): return quote(u.uuidString)
         case .uri(let u): return quote(u)
+        case .transformable(let t): return quote(t.description)
         }
     }
 

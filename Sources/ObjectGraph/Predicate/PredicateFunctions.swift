@@ -149,7 +149,7 @@ enum PredicateFunctions {
             case .date(let d): return .scalar(.string(d.formatted(.iso8601)))
             case .uuid(let u): return .scalar(.string(u.uuidString))
             case .uri(let u): return .scalar(.string(u))
-            case .data, .null: throw wrongType("CAST to NSString", "a value with a text form", value)
+            case .data, .null, .transformable: throw wrongType("CAST to NSString", "a value with a text form", value)
             }
         }
     }

@@ -281,6 +281,8 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         case .decimal(let d): .string(d.description)
         case .uuid(let u): .string(u.uuidString)
         case .uri(let u): .string(u)
+        // A save hands the store bytes; this keeps any other value as its archive.
+        case .transformable(let t): .data(Array(SecureArchive.encode(t)))
         }
     }
 

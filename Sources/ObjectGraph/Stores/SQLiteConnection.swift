@@ -174,6 +174,8 @@ extension SQLiteConnection {
         case .uri(let v): bind(s, index, text: v)
         case .decimal(let v): bind(s, index, text: v.description)
         case .data(let v): bind(s, index, bytes: Array(v))
+        // A save hands the store bytes; a value met here (a predicate constant) is compared as its archive.
+        case .transformable(let t): bind(s, index, bytes: Array(SecureArchive.encode(t)))
         case .uuid(let v):
             let u = v.uuid
             bind(s, index, bytes: [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])

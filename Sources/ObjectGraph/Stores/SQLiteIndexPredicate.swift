@@ -90,7 +90,7 @@ enum SQLiteIndexPredicate {
         case .uuid(let u):
             let bytes = withUnsafeBytes(of: u.uuid) { Array($0) }
             return "X'" + bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16, uppercase: true) }.joined() + "'"
-        case .data, .null: return nil
+        case .data, .null, .transformable: return nil
         }
     }
 }

@@ -16,6 +16,9 @@ public enum AttributeValue: Sendable, Hashable {
     /// characters URIs do not allow (a space becomes `%20`), and a value must come back
     /// as it was set. Text crossing the API edges is checked to be an absolute URI.
     case uri(String)
+    /// The value of a transformable attribute (never `.null`: nil is `.null`). In a
+    /// transformable slot, `.data` is the stored bytes its transformer has not read yet.
+    case transformable(TransformableValue)
 
     /// A URI value of `url` (its `absoluteString`).
     public static func uri(_ url: URL) -> AttributeValue { .uri(url.absoluteString) }
@@ -38,6 +41,13 @@ public enum AttributeValue: Sendable, Hashable {
         case .decimal: "decimal"
         case .uuid: "UUID"
         case .uri: "URI"
+        case .transformable(let t):
+            switch t {
+            case .array: "array"
+            case .dictionary: "dictionary"
+            case .object(let o): "archived \(o.className)"
+            default: "transformable value"
+            }
         }
     }
 }
@@ -65,6 +75,7 @@ extension AttributeValue: CustomStringConvertible {
         case .decimal(let v): v.description
         case .uuid(let v): v.uuidString
         case .uri(let v): v
+        case .transformable(let t): t.description
         }
     }
 }
@@ -79,7 +90,7 @@ extension AttributeValue {
     func isStored(as type: AttributeType) -> Bool {
         switch (type, self) {
         case (_, .null), (.integer64, .integer), (.double, .double), (.boolean, .boolean), (.string, .string), (.date, .date),
-            (.binaryData, .data), (.uuid, .uuid), (.uri, .uri), (.decimal, .decimal), (.transformable, .data), (.undefined, _):
+            (.binaryData, .data), (.uuid, .uuid), (.uri, .uri), (.decimal, .decimal), (.transformable, .transformable), (.undefined, _):
             return true
         default:
             return false
@@ -117,8 +128,14 @@ extension AttributeValue {
         case (.boolean, .integer(let v)) where v == 0 || v == 1:
             return .boolean(v == 1)
         case (.string, .string), (.date, .date), (.binaryData, .data), (.uuid, .uuid), (.uri, .uri),
-            (.decimal, .decimal), (.transformable, .data):
+            (.decimal, .decimal):
             return self
+        case (.transformable, .transformable(.null)):
+            return .null
+        case (.transformable, let v):
+            // Every plist scalar is a transformable value; a decimal is not one.
+            guard let t = TransformableValue(v) else { throw .typeMismatch(key: key, entity: entity, expected: type, got: self) }
+            return .transformable(t)
         case (.decimal, .integer(let v)):
             return .decimal(Decimal(v))
         case (.decimal, .double(let v)):

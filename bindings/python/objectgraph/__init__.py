@@ -76,6 +76,12 @@ from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Mod
 from .objects import ManagedObject, RelatedOrderedSet, RelatedSet
 from .predicate import Predicate
 from .sqldebug import set_sql_debug, sql_debug_level
+from .transformable import (
+    register_archivable_class,
+    register_value_transformer,
+    unregister_archivable_class,
+    unregister_value_transformer,
+)
 from .undo import UndoManager
 
 __version__ = "0.1.0"
@@ -152,7 +158,11 @@ __all__ = [
     "WrongThreadError",
     "library_path",
     "library_version",
+    "register_archivable_class",
     "register_atomic_store_type",
+    "register_value_transformer",
+    "unregister_archivable_class",
+    "unregister_value_transformer",
     "register_migration_policy",
     "set_sql_debug",
     "sql_debug_level",

@@ -23,10 +23,11 @@ ORDERED = 5  # an ordered to-many: the same calls, and by index
 
 _INTEGERS = (AttributeType.INTEGER16, AttributeType.INTEGER32, AttributeType.INTEGER64)
 _REALS = (AttributeType.DOUBLE, AttributeType.FLOAT)
+_BUILT_IN_TRANSFORMERS = (None, "NSSecureUnarchiveFromData", "NSKeyedUnarchiveFromData")
 
 
 class Slot:
-    __slots__ = ("name", "key", "index", "access", "type")
+    __slots__ = ("name", "key", "index", "access", "type", "named")
 
     def __init__(self, name: str, index: int, access: int, type: Optional[AttributeType]) -> None:
         self.name = name
@@ -34,6 +35,7 @@ class Slot:
         self.index = index
         self.access = access
         self.type = type  # the attribute type; None for a relationship
+        self.named = False  # a transformable whose transformer is a named one: it takes any value
 
 
 class Layout:
@@ -49,7 +51,9 @@ class Layout:
             if isinstance(prop, Attribute):
                 kind = prop.type
                 access = INT if kind in _INTEGERS else DOUBLE if kind in _REALS else VALUE
-                self.slots[prop.name] = Slot(prop.name, index, access, kind)
+                slot = self.slots[prop.name] = Slot(prop.name, index, access, kind)
+                if kind == AttributeType.TRANSFORMABLE:
+                    slot.named = prop.value_transformer_name not in _BUILT_IN_TRANSFORMERS
             elif isinstance(prop, Relationship):
                 access = (ORDERED if prop.ordered else TO_MANY) if prop.to_many else TO_ONE
                 self.slots[prop.name] = Slot(prop.name, index, access, None)

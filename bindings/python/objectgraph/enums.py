@@ -98,6 +98,7 @@ class ValueType(IntEnum):
     OBJECT = 12
     OBJECT_ID = 13
     ENTITY = 14
+    ARCHIVED_OBJECT = 15
 
 
 _TYPE_ALIASES = {

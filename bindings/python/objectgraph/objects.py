@@ -199,7 +199,7 @@ class ManagedObject:
         elif access == _layout.DOUBLE and type(value) in (float, int):
             status = lib.og_object_set_double_at(handle, slot.index, to_double(value), _byref(err))
         else:
-            boxed = to_value(value, slot.type)
+            boxed = to_value(value, slot.type, slot.named)
             try:
                 status = lib.og_object_set_value_at(handle, slot.index, boxed, _byref(err))
             finally:
@@ -347,7 +347,7 @@ class ManagedObject:
 
     def set_value(self, key: str, value: Value) -> None:
         slot = self._layout.slots.get(key)
-        boxed = to_value(value, slot.type if slot is not None else None)
+        boxed = to_value(value, slot.type if slot is not None else None, slot is not None and slot.named)
         err = _c_void_p()
         try:
             self._settle(lib.og_object_set_value(self._h, encode(key), boxed, _byref(err)), err)
@@ -398,7 +398,7 @@ class ManagedObject:
         """Writes an attribute without change tracking, inverse or validation:
         the object is not marked updated."""
         slot = self._layout.slots.get(key)
-        boxed = to_value(value, slot.type if slot is not None else None)
+        boxed = to_value(value, slot.type if slot is not None else None, slot is not None and slot.named)
         err = _c_void_p()
         try:
             self._settle(lib.og_object_set_primitive_value(self._h, encode(key), boxed, _byref(err)), err)
@@ -434,7 +434,7 @@ class ManagedObject:
         """Checks ``value`` against the model's rules for ``key`` and the
         entity's validate_value hook; raises ValidationError, changes nothing."""
         slot = self._layout.slots.get(key)
-        boxed = to_value(value, slot.type if slot is not None and slot.type is not None else None)
+        boxed = to_value(value, slot.type if slot is not None and slot.type is not None else None, slot is not None and slot.named)
         err = _c_void_p()
         try:
             self._settle(lib.og_object_validate_value(self._h, encode(key), boxed, _byref(err)), err)

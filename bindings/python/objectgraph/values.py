@@ -12,14 +12,15 @@ import ctypes
 import datetime as _dt
 import decimal
 import uuid
-from typing import Any, Optional, Union
+from typing import Any, Dict, Optional, Union
 
+from . import transformable
 from ._lib import NULL, lib
 from ._util import check, check_handle, encode, encode_value
 from .enums import AttributeType, ValueType
 from .errors import ErrorCode, make_error
 
-__all__ = ["Value", "to_value", "to_double", "from_value", "to_seconds", "from_seconds", "check_int64"]
+__all__ = ["Value", "to_value", "to_transformable", "to_double", "from_value", "to_seconds", "from_seconds", "check_int64"]
 
 Value = Union[None, bool, int, float, str, bytes, _dt.datetime, decimal.Decimal, uuid.UUID]
 
@@ -71,8 +72,12 @@ def to_double(number: Any) -> float:
         raise make_error(f"a double is a number, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH) from None
 
 
-def to_value(value: Any, attribute_type: Optional[int] = None) -> int:
-    """A NEW og_value for ``value``; the caller releases it with og_value_release."""
+def to_value(value: Any, attribute_type: Optional[int] = None, foreign: bool = False) -> int:
+    """A NEW og_value for ``value``; the caller releases it with og_value_release.
+    A transformable attribute takes lists, dicts and registered classes too, and
+    with ``foreign`` (its transformer is a named one) any value."""
+    if attribute_type == AttributeType.TRANSFORMABLE:
+        return to_transformable(value, foreign)
     handle = _new_value(value, attribute_type)
     if not handle:  # only the constructors that cannot fail get here without raising
         raise make_error(f"the library could not box {value!r}", ErrorCode.INVALID_ARGUMENT)
@@ -122,6 +127,60 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
     raise make_error(
         f"a {type(value).__name__} cannot be stored in an attribute", ErrorCode.TYPE_MISMATCH
     )
+
+
+def to_transformable(value: Any, foreign: bool = False) -> int:
+    """A NEW og_value for the value of a transformable attribute: plist values,
+    lists and dicts of them, instances of registered archivable classes, and
+    with ``foreign`` any other value (kept here, for a named transformer)."""
+    err = ctypes.c_void_p()
+    if value is None or isinstance(value, (bool, int, float, str, bytes, bytearray, memoryview, _dt.datetime, uuid.UUID)):
+        return to_value(value)
+    if isinstance(value, (list, tuple)):
+        items = [to_transformable(v, foreign) for v in value]
+        try:
+            array = (ctypes.c_void_p * max(1, len(items)))(*items)
+            return int(check_handle(lib.og_value_new_array(array, len(items), ctypes.byref(err)), err))
+        finally:
+            for item in items:
+                lib.og_value_release(item)
+    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        return _dictionary(value, foreign)
+    name = transformable.archived_name(value)
+    if name is not None:
+        return _archived(name, transformable.fields_of(value), foreign)
+    if foreign:
+        name, key = transformable.foreign(value)
+        return _archived(name, {"id": key}, False)
+    raise make_error(
+        f"a {type(value).__name__} is not a property-list value: register its class with og.register_archivable_class, "
+        "or store it through a transformer registered with og.register_value_transformer",
+        ErrorCode.TYPE_MISMATCH,
+    )
+
+
+def _dictionary(value: Dict[str, Any], foreign: bool) -> int:
+    err = ctypes.c_void_p()
+    keys = [encode(k, "a dictionary key") for k in value]
+    items = [to_transformable(v, foreign) for v in value.values()]
+    try:
+        key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
+        value_array = (ctypes.c_void_p * max(1, len(items)))(*items)
+        return int(check_handle(lib.og_value_new_dictionary(key_array, value_array, len(items), ctypes.byref(err)), err))
+    finally:
+        for item in items:
+            lib.og_value_release(item)
+
+
+def _archived(name: str, fields: Dict[str, Any], foreign: bool) -> int:
+    err = ctypes.c_void_p()
+    if not all(isinstance(k, str) for k in fields):
+        raise make_error(f"the fields of an archived {name!r} are named by strings", ErrorCode.TYPE_MISMATCH)
+    boxed = _dictionary(fields, foreign)
+    try:
+        return int(check_handle(lib.og_value_new_archived_object(encode(name, "a class name"), boxed, ctypes.byref(err)), err))
+    finally:
+        lib.og_value_release(boxed)
 
 
 def _new_reference(value: Any) -> Any:
@@ -232,6 +291,13 @@ def from_value(handle: int, context: Any = None) -> Value:
             key = lib.og_value_key_at(handle, i, ctypes.byref(err))
             result[(key or b"").decode()] = take_value(_item(handle, i), context)
         return result  # type: ignore[return-value]
+    if kind == ValueType.ARCHIVED_OBJECT:
+        name = _borrowed_text(lib.og_value_class_name, handle) or ""
+        fields: Dict[str, Any] = {}
+        for i in range(lib.og_value_count(handle)):
+            key = lib.og_value_key_at(handle, i, ctypes.byref(err))
+            fields[(key or b"").decode()] = take_value(_item(handle, i), context)
+        return transformable.build(name, fields)
     if kind == ValueType.ENTITY:
         raise make_error("an entity value is a predicate argument; it is not read back", ErrorCode.TYPE_MISMATCH)
     if kind == ValueType.OBJECT and context is not None:
