@@ -86,12 +86,12 @@ extension ManagedObjectContext {
                 for o in share.inserts {
                     let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try rowValues(o, newKeys))
                     try tx.insert(row)
-                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
+                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
                 for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
                     let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try rowValues(o, newKeys))
                     try tx.update(row)
-                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
+                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: row.values), ref))
                 }
                 for o in share.deletes where o.isDeleted {
                     try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
