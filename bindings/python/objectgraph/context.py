@@ -909,6 +909,25 @@ class _request:
 def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     """Sets the plain-int values of integer attributes in one call
     (og_object_set_int64s_at); returns the values left to set one by one."""
+    layout = obj._layout
+    names = tuple(values)
+    plan = layout.integer_keys.get(names, False)
+    if plan is False:
+        slots = [layout.slots.get(name) for name in names]
+        every = all(slot is not None and slot.access == INT_ACCESS for slot in slots)
+        plan = layout.integer_keys[names] = (ctypes.c_size_t * len(names))(*(s.index for s in slots)) if every else None  # type: ignore[union-attr]
+    if plan is not None:
+        numbers = list(values.values())
+        if all(type(v) is int and INT64_MIN <= v <= INT64_MAX for v in numbers):
+            n = len(numbers)
+            err = ctypes.c_void_p()
+            check(lib.og_object_set_int64s_at(obj._h, plan, (ctypes.c_int64 * n)(*numbers), n, ctypes.byref(err)), err)
+            return {}
+    return _set_some_integers(obj, values)
+
+
+def _set_some_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
+    """The integers among mixed keywords in one call; returns the rest."""
     slots = obj._layout.slots
     indexes: List[int] = []
     numbers: List[int] = []
