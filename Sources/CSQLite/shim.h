@@ -12,6 +12,7 @@ static inline int og_sqlite3_set_no_checkpoint_on_close(sqlite3 *db) {
 
 /* glibc keeps memory freed by a large graph in its arenas; malloc_trim gives it back
    (ManagedObjectContext.reset after dropping many objects). Elsewhere: nothing to do. */
+#include <stdlib.h> /* defines __GLIBC__ on glibc */
 #if defined(__GLIBC__)
 #include <malloc.h>
 static inline void og_return_free_memory(void) { malloc_trim(0); }
