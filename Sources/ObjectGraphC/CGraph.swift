@@ -101,7 +101,7 @@ public func og_context_reset(_ c: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         try owned(c).reset()
         // The forgotten objects' handles go too, so that their memory comes back.
-        handles.releaseLent(by: c)
+        FreedMemory.returnToSystem(afterDropping: handles.releaseLent(by: c))
         return OG_OK
     }
 }

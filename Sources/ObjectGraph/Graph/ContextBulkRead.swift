@@ -21,8 +21,8 @@ extension ManagedObjectContext {
             let value: AttributeValue
             if let current = o.current {
                 value = current[slot]
-            } else if let snapshot = o.snapshot, !snapshot.values.isEmpty {
-                value = snapshot.values[slot]
+            } else if let snapshot = o.snapshot, snapshot.count > 0 {
+                value = snapshot[slot]
                 o.rowCached = false
             } else {
                 continue

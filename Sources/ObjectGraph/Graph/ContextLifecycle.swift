@@ -31,6 +31,7 @@ extension ManagedObjectContext {
     public func reset() throws(ObjectGraphError) {
         link.noteValuesChanged()
         try checkThread()
+        let dropped = registered.count + inserted.count
         for o in registered.values { o.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
@@ -45,6 +46,7 @@ extension ManagedObjectContext {
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.invalidatedAll = true
         post(n)
+        FreedMemory.returnToSystem(afterDropping: dropped)
     }
 
     /// Refreshes an object from the store (`refreshObject:mergeChanges:`). Without merging
@@ -85,7 +87,7 @@ extension ManagedObjectContext {
     func merge(_ row: RowSnapshot, into object: ManagedObject) {
         if var values = object.current {
             for slot in 0..<values.count where !object.changedSlots.contains(slot) && !object.entity.properties[slot].isTransient {
-                values[slot] = row.values[slot]
+                values[slot] = row[slot]
             }
             object.current = values
         }

@@ -136,7 +136,7 @@ extension ManagedObjectContext {
         if o.isUnloaded || o.rowCached {
             o.rowCached = false
             if o.snapshot == nil {
-                o.snapshot = RowSnapshot(entity: o.entity, primaryKey: o.primaryKey, version: 0,
+                o.snapshot = RowSnapshot.make(entity: o.entity, primaryKey: o.primaryKey, version: 0,
                                          values: [AttributeValue](repeating: .null, count: o.layout.kinds.count))
             }
         }

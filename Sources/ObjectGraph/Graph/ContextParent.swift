@@ -103,7 +103,7 @@ extension ManagedObjectContext {
                 if ownerIsTemporary { targets[slot] = .some(nil) }
             }
         }
-        let row = RowSnapshot(entity: o.entity, primaryKey: o.primaryKey, version: o.snapshot?.version ?? 0, values: values)
+        let row = RowSnapshot.make(entity: o.entity, primaryKey: o.primaryKey, version: o.snapshot?.version ?? 0, values: values)
         return ParentRow(id: o.objectID, row: row, targets: targets)
     }
 

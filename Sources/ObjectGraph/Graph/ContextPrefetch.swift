@@ -66,7 +66,7 @@ extension ManagedObjectContext {
         for (store, group) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
             var wanted: [Int64] = []
             for o in group {
-                guard case .integer(let pk)? = o.snapshot?.values[r.slot] else { continue }
+                guard case .integer(let pk)? = o.snapshot?[r.slot] else { continue }
                 if let d = registeredObject(Self.key(destination, pk, store)), !d.isUnloaded { continue }
                 wanted.append(pk)
             }

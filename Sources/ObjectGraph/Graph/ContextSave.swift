@@ -87,13 +87,13 @@ extension ManagedObjectContext {
                     let values = try rowValues(o, newKeys)
                     let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try o.storedForm(values))
                     try tx.insert(row)
-                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
                 }
                 for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
                     let values = try rowValues(o, newKeys)
                     let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try o.storedForm(values))
                     try tx.update(row)
-                    written.append((o, RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
                 }
                 for o in share.deletes where o.isDeleted {
                     try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)

@@ -205,7 +205,7 @@ extension ManagedObjectContext {
         var changed = image.changed
         if o.snapshot !== image.snapshot, let committed = o.snapshot {
             for (slot, kind) in o.layout.kinds.enumerated() {
-                if case .attribute = kind, image.values[slot] != committed.values[slot] { changed.insert(slot) }
+                if case .attribute = kind, image.values[slot] != committed[slot] { changed.insert(slot) }
             }
             for slot in image.relations.keys { changed.insert(slot) }
         }

@@ -59,9 +59,9 @@ extension ManagedObject {
             let slot = p.slot
             switch entity.layout.kinds[slot] {
             case .attribute:
-                out[p.name] = .scalar(try transformed(snapshot?.values[slot] ?? .null, at: slot))
+                out[p.name] = .scalar(try transformed(snapshot?[slot] ?? .null, at: slot))
             case .toOne(let r):
-                if case .integer(let pk)? = snapshot?.values[slot], let d = r.destinationEntity {
+                if case .integer(let pk)? = snapshot?[slot], let d = r.destinationEntity {
                     out[p.name] = .object(try context.object(entity: d, primaryKey: pk, in: try context.storeRef(of: objectID)))
                 } else {
                     out[p.name] = .null

@@ -199,7 +199,7 @@ open class ManagedObject: CustomStringConvertible {
         guard let row = try context.sourceRow(objectID) else {
             if context.shouldDeleteInaccessibleFaults && !strict {
                 // shouldDeleteInaccessibleFaults: a deleted object with empty values.
-                snapshot = RowSnapshot(entity: entity, primaryKey: primaryKey, version: 0,
+                snapshot = RowSnapshot.make(entity: entity, primaryKey: primaryKey, version: 0,
                                        values: [AttributeValue](repeating: .null, count: layout.kinds.count))
                 isDeleted = true
                 rowGone = true
@@ -248,7 +248,7 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func readyValue(_ slot: Int) -> AttributeValue? {
         if let current { return current[slot] }
-        if !rowCached, let snapshot { return snapshot.values[slot] }
+        if !rowCached, let snapshot { return snapshot[slot] }
         return nil
     }
 
@@ -257,7 +257,7 @@ open class ManagedObject: CustomStringConvertible {
     func loadedValue(_ slot: Int) -> AttributeValue? {
         guard case .attribute = layout.kinds[slot] else { return nil }
         if let current { return current[slot] }
-        return snapshot?.values[slot]
+        return snapshot?[slot]
     }
 
     public final func setValue(_ value: AttributeValue, forKey key: String) throws(ObjectGraphError) {
@@ -387,7 +387,7 @@ open class ManagedObject: CustomStringConvertible {
             try fireFault(context)
             if context.parentContext != nil, let known = try context.parentTarget(of: self, slot: r.slot) {
                 target = known
-            } else if case .integer(let pk)? = snapshot?.values[r.slot], let destination = r.destinationEntity {
+            } else if case .integer(let pk)? = snapshot?[r.slot], let destination = r.destinationEntity {
                 target = try context.object(entity: destination, primaryKey: pk, in: try context.storeRef(of: objectID))
             }
         }

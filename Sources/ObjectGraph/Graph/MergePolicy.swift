@@ -100,9 +100,9 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             let property = layout.properties[slot]
             if property.isTransient { continue }
             switch kind {
-            case .attribute: out[property.name] = .attribute(row.values[slot])
+            case .attribute: out[property.name] = .attribute(row[slot])
             case .toOne(let r):
-                if case .integer(let pk) = row.values[slot], let destination = r.destinationEntity {
+                if case .integer(let pk) = row[slot], let destination = r.destinationEntity {
                     out[property.name] = .object(ManagedObjectID(entity: destination, primaryKey: pk, storeIdentifier: store))
                 } else {
                     out[property.name] = .object(nil)
@@ -158,12 +158,12 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             break
         case .mergeByPropertyObjectTrump:
             for slot in 0..<values.count where !o.changedSlots.contains(slot) && !o.layout.properties[slot].isTransient {
-                values[slot] = newest.values[slot]
+                values[slot] = newest[slot]
             }
         case .mergeByPropertyStoreTrump:
             for slot in 0..<values.count where !o.layout.properties[slot].isTransient {
-                let changedThere = old.map { $0.values[slot] != newest.values[slot] } ?? true
-                if changedThere || !o.changedSlots.contains(slot) { values[slot] = newest.values[slot] }
+                let changedThere = old.map { $0[slot] != newest[slot] } ?? true
+                if changedThere || !o.changedSlots.contains(slot) { values[slot] = newest[slot] }
             }
         case .rollback:
             giveWay(to: newest)
@@ -176,7 +176,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
             o.relations = relations
         }
         // Changed slots now include everything that differs from the newest row.
-        for slot in 0..<values.count where values[slot] != newest.values[slot] { o.changedSlots.insert(slot) }
+        for slot in 0..<values.count where values[slot] != newest[slot] { o.changedSlots.insert(slot) }
         o.snapshot = newest
     }
 

@@ -1,40 +1,110 @@
 /// An insertion-ordered set of managed objects with O(1) membership, for a context's
 /// inserted, updated and deleted objects (insertion order gives saves a stable order).
+///
+/// Membership is an open-addressing table of positions in `slots`, hashed on the object's
+/// address: every `setValue` asks whether its object is already listed, and a Dictionary
+/// would hash each address with SipHash. The object listed last is answered without a
+/// probe, since a caller setting several values of one object asks about it repeatedly.
 struct ObjectList {
     private var slots: [ManagedObject?] = []
-    private var index: [ObjectIdentifier: Int] = [:]
+    /// Position in `slots` plus one, or 0 for an empty entry; a power-of-two count, at most half full.
+    private var table: [Int32] = []
+    private(set) var count = 0
 
-    var count: Int { index.count }
-    var isEmpty: Bool { index.isEmpty }
+    var isEmpty: Bool { count == 0 }
 
-    func contains(_ object: ManagedObject) -> Bool { index[ObjectIdentifier(object)] != nil }
+    func contains(_ object: ManagedObject) -> Bool {
+        if let last = slots.last, last === object { return true }
+        return find(object).found
+    }
 
     mutating func insert(_ object: ManagedObject) {
-        let id = ObjectIdentifier(object)
-        guard index[id] == nil else { return }
-        index[id] = slots.count
+        if let last = slots.last, last === object { return }
+        if (count + 1) * 2 > table.count { rebuild(capacity: max(16, table.count * 2)) }
+        let (entry, found) = find(object)
+        guard !found else { return }
         slots.append(object)
+        table[entry] = Int32(slots.count)
+        count += 1
     }
 
     mutating func remove(_ object: ManagedObject) {
-        guard let i = index.removeValue(forKey: ObjectIdentifier(object)) else { return }
-        slots[i] = nil
-        if slots.count > 32 && index.count < slots.count / 2 { compact() }
+        let (entry, found) = find(object)
+        guard found else { return }
+        slots[Int(table[entry]) - 1] = nil
+        deleteEntry(entry)
+        count -= 1
+        if slots.count > 32 && count < slots.count / 2 { compact() }
     }
 
     mutating func removeAll() {
         slots.removeAll()
-        index.removeAll()
+        table.removeAll()
+        count = 0
     }
 
     var objects: [ManagedObject] { slots.compactMap { $0 } }
+
+    @inline(__always)
+    private func home(_ object: ManagedObject) -> Int {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
+        let bits = UInt64(table.count.trailingZeroBitCount)
+        return Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+    }
+
+    /// The table entry holding `object`, or the empty entry where it would go.
+    private func find(_ object: ManagedObject) -> (entry: Int, found: Bool) {
+        guard !table.isEmpty else { return (0, false) }
+        let mask = table.count - 1
+        var i = home(object)
+        return table.withUnsafeBufferPointer { entries in
+            slots.withUnsafeBufferPointer { listed in
+                while entries[i] != 0 {
+                    if listed[Int(entries[i]) - 1] === object { return (i, true) }
+                    i = (i + 1) & mask
+                }
+                return (i, false)
+            }
+        }
+    }
+
+    /// Empties `entry`, moving later entries of its run back where their home allows.
+    private mutating func deleteEntry(_ entry: Int) {
+        let mask = table.count - 1
+        var hole = entry
+        table[hole] = 0
+        var j = (hole + 1) & mask
+        while table[j] != 0 {
+            // A removed object's slot is nil: its entry is already gone, so every entry met has an object.
+            let h = home(slots[Int(table[j]) - 1]!)
+            let canMove = hole <= j ? (h <= hole || h > j) : (h <= hole && h > j)
+            if canMove {
+                table[hole] = table[j]
+                table[j] = 0
+                hole = j
+            }
+            j = (j + 1) & mask
+        }
+    }
+
+    private mutating func rebuild(capacity: Int) {
+        var size = 16
+        while size < capacity { size <<= 1 }
+        table = [Int32](repeating: 0, count: size)
+        let mask = size - 1
+        for (i, o) in slots.enumerated() {
+            guard let o else { continue }
+            var j = home(o)
+            while table[j] != 0 { j = (j + 1) & mask }
+            table[j] = Int32(i + 1)
+        }
+    }
 
     /// Drops the holes removals left. (`slots.compactMap { $0 }` assigned back to
     /// `[ManagedObject?]` would infer an optional result and keep the holes.)
     private mutating func compact() {
         let live: [ManagedObject] = slots.compactMap { $0 }
         slots = live
-        index.removeAll(keepingCapacity: true)
-        for (i, o) in live.enumerated() { index[ObjectIdentifier(o)] = i }
+        rebuild(capacity: max(16, count * 2))
     }
 }

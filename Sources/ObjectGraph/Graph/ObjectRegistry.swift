@@ -10,23 +10,34 @@ struct ObjectRegistry {
     }
 
     private var entries: [Entry]
-    /// log2 of the capacity; the capacity is a power of two, at most half full.
+    /// log2 of the capacity; the capacity is a power of two, at most half full, and at
+    /// least 64 (four blocks of `runBits`).
     private var shift: Int
     private(set) var count = 0
 
     init() {
-        shift = 4
+        shift = 6
         entries = Array(repeating: Entry(key: .unused, object: nil), count: 1 << shift)
     }
 
     var isEmpty: Bool { count == 0 }
     private var capacity: Int { 1 << shift }
 
+    /// Keys whose primary keys differ only in their low `runBits` bits share a block.
+    private static let runBits = 4
+
     @inline(__always)
     private func home(_ key: ManagedObjectContext.ObjectKey) -> Int {
-        // Fibonacci hashing of the key's parts: the top `shift` bits of the product.
-        let mixed = UInt64(bitPattern: key.primaryKey) ^ (UInt64(UInt(bitPattern: key.root)) >> 3) ^ (UInt64(UInt32(bitPattern: key.store)) << 40)
-        return Int(truncatingIfNeeded: (mixed &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - shift))
+        // Rows arrive in primary-key order, so consecutive keys go to consecutive slots:
+        // a block of 16 keys is spread by Fibonacci hashing of its number (and of the
+        // key's hierarchy and store), and a key's low bits pick its place in the block.
+        // A fetch then touches one run of memory per 16 rows instead of one line per row.
+        let run = Self.runBits
+        let pk = UInt64(bitPattern: key.primaryKey)
+        let block = (pk >> UInt64(run)) ^ (UInt64(UInt(bitPattern: key.root)) >> 3) ^ (UInt64(UInt32(bitPattern: key.store)) << 40)
+        let blockBits = shift - run
+        let spread = Int(truncatingIfNeeded: (block &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - blockBits))
+        return (spread << run) | Int(truncatingIfNeeded: pk & ((1 << UInt64(run)) - 1))
     }
 
     /// The slot holding `key`, or the empty slot where it would go.

@@ -200,7 +200,7 @@ open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable 
             guard node.values.count == node.entity.properties.count else {
                 throw .invalidArgument("a cache node of '\(node.entity.name)' has \(node.values.count) values; the entity has \(node.entity.properties.count) slots")
             }
-            state.load(RowSnapshot(entity: node.entity, primaryKey: node.referenceObject, version: node.version, values: node.values))
+            state.load(RowSnapshot.make(entity: node.entity, primaryKey: node.referenceObject, version: node.version, values: node.values))
             for (name, list) in node.members {
                 guard let r = node.entity.relationshipsByName[name], r.isToMany else {
                     throw .invalidArgument("'\(node.entity.name)' has no to-many relationship '\(name)'")

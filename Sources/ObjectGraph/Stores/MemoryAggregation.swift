@@ -130,11 +130,11 @@ enum MemoryAggregation {
     static func value(_ c: DictionaryPlan.Column, of r: RowReader) throws(ObjectGraphError) -> StoreValue {
         switch c.source {
         case .attribute(let path, let a):
-            if path == a.name, let slot = r.row.entity.slot(forKey: path), slot < r.row.values.count { return .value(r.row.values[slot]) }
+            if path == a.name, let slot = r.row.entity.slot(forKey: path), slot < r.row.count { return .value(r.row[slot]) }
             return try column(try PredicateEvaluator.read(path, from: .object(r)), c.name)
         case .toOne(let path, let rel):
-            if path == rel.name, let d = rel.destinationEntity, d.subentities.isEmpty, let slot = r.row.entity.slot(forKey: path), slot < r.row.values.count {
-                guard case .integer(let k) = r.row.values[slot] else { return .null }
+            if path == rel.name, let d = rel.destinationEntity, d.subentities.isEmpty, let slot = r.row.entity.slot(forKey: path), slot < r.row.count {
+                guard case .integer(let k) = r.row[slot] else { return .null }
                 return .row(d, k)
             }
             return try column(try PredicateEvaluator.read(path, from: .object(r)), c.name)

@@ -56,7 +56,7 @@ public struct MemoryRows {
             let lists = members[ObjectIdentifier(inverse)] ?? [:]
             found = candidates.filter { lists[$0.primaryKey]?.contains(primaryKey) ?? false }
         } else {
-            found = candidates.filter { $0.values.indices.contains(inverse.slot) && $0.values[inverse.slot] == .integer(primaryKey) }
+            found = candidates.filter { $0.value(at: inverse.slot) == .integer(primaryKey) }
         }
         // The order of the relationship being read (the inverse's inverse), when ordered.
         if let forward = inverse.inverseRelationship, forward.isOrdered, let order = members[ObjectIdentifier(forward)]?[primaryKey] {
@@ -99,7 +99,7 @@ public struct MemoryRows {
             }
         }
         let root = ObjectIdentifier(row.entity.rootEntity)
-        rows[root, default: [:]][row.primaryKey] = RowSnapshot(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values)
+        rows[root, default: [:]][row.primaryKey] = RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values)
         if row.primaryKey > (maxKeys[root] ?? 0) { maxKeys[root] = row.primaryKey }
     }
 

@@ -72,9 +72,9 @@ final class RowReader: KeyValueReading {
         }
         switch entity.layout.kinds[slot] {
         case .attribute:
-            return .scalar(slot < row.values.count ? row.values[slot] : .null)
+            return .scalar(row.value(at: slot))
         case .toOne(let r):
-            guard slot < row.values.count, case .integer(let k) = row.values[slot], let d = r.destinationEntity else { return .null }
+            guard case .integer(let k) = row.value(at: slot), let d = r.destinationEntity else { return .null }
             return try source.reader(d, k).map { .object($0) } ?? .null
         case .toMany(let r):
             return .collection(try source.members(of: row, r).map { .object($0) })

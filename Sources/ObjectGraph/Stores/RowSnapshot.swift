@@ -2,18 +2,65 @@
 /// (`Z_OPT`) and one value per slot of the entity. A to-one relationship's slot holds
 /// the destination's primary key as `.integer`; to-many slots hold `.null` (their
 /// members are found through the inverse or a join table: `fetchMembers`). Immutable, so objects can share it.
-public final class RowSnapshot: @unchecked Sendable {
+///
+/// The values live in the same allocation as the row (a `ManagedBuffer`): a fetch makes
+/// one allocation per row for its values instead of two. Read them by slot
+/// (`row[slot]`); `values` copies them into an array, for code that wants one.
+public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, AttributeValue>, @unchecked Sendable {
+    public var entity: EntityDescription { header.entity }
+    public var primaryKey: Int64 { header.primaryKey }
+    public var version: Int64 { header.version }
+    /// The number of values (the entity's slot count).
+    public var count: Int { header.count }
+
+    /// A row holding `values`.
+    public static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
+        make(entity: entity, primaryKey: primaryKey, version: version, count: values.count) { slots in
+            values.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress { slots.initialize(from: base, count: source.count) }
+            }
+        }
+    }
+
+    /// A row whose `count` values `fill` initializes, every one of them, in place.
+    @inline(__always)
+    static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, count: Int,
+                     fill: (UnsafeMutablePointer<AttributeValue>) -> Void) -> RowSnapshot {
+        let buffer = create(minimumCapacity: count) { _ in
+            RowSnapshotHeader(entity: entity, primaryKey: primaryKey, version: version, count: count)
+        }
+        buffer.withUnsafeMutablePointerToElements { fill($0) }
+        return unsafeDowncast(buffer, to: RowSnapshot.self)
+    }
+
+    deinit {
+        _ = withUnsafeMutablePointers { header, values in values.deinitialize(count: header.pointee.count) }
+    }
+
+    /// The value of `slot` (which must be below `count`).
+    @inline(__always)
+    public subscript(slot: Int) -> AttributeValue {
+        withUnsafeMutablePointerToElements { $0[slot] }
+    }
+
+    /// The value of `slot`, or `.null` past the end.
+    @inline(__always)
+    func value(at slot: Int) -> AttributeValue {
+        slot >= 0 && slot < header.count ? self[slot] : .null
+    }
+
+    /// A copy of every value, in slot order.
+    public var values: [AttributeValue] {
+        withUnsafeMutablePointers { header, values in Array(UnsafeBufferPointer(start: values, count: header.pointee.count)) }
+    }
+}
+
+/// What a `RowSnapshot` holds besides its values.
+public struct RowSnapshotHeader {
     public let entity: EntityDescription
     public let primaryKey: Int64
     public let version: Int64
-    public let values: [AttributeValue]
-
-    public init(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) {
-        self.entity = entity
-        self.primaryKey = primaryKey
-        self.version = version
-        self.values = values
-    }
+    public let count: Int
 }
 
 /// One object's row in a save: its entity, key, new version and values (as in a snapshot).

@@ -518,7 +518,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 entity = try rowEntity(number, in: table)
                 lastNumber = number
             }
-            rows.append(RowSnapshot(entity: entity!, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: []))
+            rows.append(RowSnapshot.make(entity: entity!, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), values: []))
         }
         return rows
     }
@@ -671,8 +671,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let number = Int(sqlite3_column_int64(s, 1))
             if let extra { extraValues?.pointee.append(sqlite3_column_int64(s, extra)) }
             if number == lastNumber, let (entity, list) = last {
-                rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2),
-                    values: Self.readValues(s, list, count: entity.properties.count)))
+                rows.append(Self.readRow(s, entity, list))
                 continue
             }
             if readers[number] == nil {
@@ -687,17 +686,19 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             let (entity, list) = readers[number]!
             lastNumber = number
             last = (entity, list)
-            rows.append(RowSnapshot(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2),
-                values: Self.readValues(s, list, count: entity.properties.count)))
+            rows.append(Self.readRow(s, entity, list))
         }
         return rows
     }
 
+    /// The current row of `s` as a snapshot, its values read straight into it.
     @inline(__always)
-    private static func readValues(_ s: OpaquePointer, _ list: [(slot: Int, column: Int32, kind: ColumnKind)], count: Int) -> [AttributeValue] {
-        var values = [AttributeValue](repeating: .null, count: count)
-        for (slot, column, kind) in list { values[slot] = read(s, column, kind) }
-        return values
+    private static func readRow(_ s: OpaquePointer, _ entity: EntityDescription, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
+        let count = entity.properties.count
+        return RowSnapshot.make(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), count: count) { values in
+            values.initialize(repeating: .null, count: count)
+            for (slot, column, kind) in list { values[slot] = read(s, column, kind) }
+        }
     }
 
     enum ColumnKind {

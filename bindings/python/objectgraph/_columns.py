@@ -66,7 +66,8 @@ class Columns(OwnedHandle):
         read = lib.og_results_read_doubles if doubles else lib.og_results_read_int64s
         check(read(self._h, slot, ctypes.addressof(values), ctypes.addressof(states), n, ctypes.byref(err)), err)
         raw = bytes(states)
-        column: List[Any] = list(values)
+        # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
+        column: List[Any] = memoryview(values).cast("B").cast("d" if doubles else "q").tolist()
         if raw.count(_STATE_VALUE) != n:
             column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ) for v, s in zip(column, raw)]
         # Reading fired objects: a change the read caused (none: only hook-free objects

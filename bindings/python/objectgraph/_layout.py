@@ -39,7 +39,7 @@ class Slot:
 
 
 class Layout:
-    __slots__ = ("name", "slots", "entity", "cls", "accessors")
+    __slots__ = ("name", "slots", "entity", "cls", "accessors", "integer_keys")
 
     def __init__(self, entity: Entity) -> None:
         self.name = entity.name
@@ -47,6 +47,9 @@ class Layout:
         self.cls: Optional[type] = None  # the ManagedObject subclass, made on first use
         self.accessors: Dict[str, Tuple[Any, Any]] = {}  # name -> (read, write), made with it
         self.slots: Dict[str, Slot] = {}
+        # insert()'s keyword names -> the C array of their slots, when every one is an
+        # integer attribute (None otherwise): built once per set of names.
+        self.integer_keys: Dict[Tuple[str, ...], Any] = {}
         for index, prop in enumerate(entity.properties):
             if isinstance(prop, Attribute):
                 kind = prop.type
