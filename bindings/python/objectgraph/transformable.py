@@ -93,7 +93,8 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
                                  ErrorCode.CORE_DATA, "NSCocoaErrorDomain")
             data = bytes(data)
             err = ctypes.c_void_p()
-            return lib.og_value_new_data(data, len(data), ctypes.byref(err))
+            made: Optional[int] = lib.og_value_new_data(data, len(data), ctypes.byref(err))
+            return made
         except BaseException as exc:  # noqa: BLE001 - nothing may unwind through C
             keep(exc)
             return None
@@ -166,7 +167,8 @@ def build(name: str, fields: Dict[str, Any]) -> Any:
         raise make_error(
             f"the value is an archived {name!r}, which is not a class registered with og.register_archivable_class",
             ErrorCode.TYPE_MISMATCH)
-    instance = cls.__new__(cls)
+    made_class: Any = cls
+    instance: Any = made_class.__new__(made_class)
     setstate = getattr(instance, "__setstate__", None)
     if setstate is not None:
         setstate(fields)

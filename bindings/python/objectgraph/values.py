@@ -297,7 +297,8 @@ def from_value(handle: int, context: Any = None) -> Value:
         for i in range(lib.og_value_count(handle)):
             key = lib.og_value_key_at(handle, i, ctypes.byref(err))
             fields[(key or b"").decode()] = take_value(_item(handle, i), context)
-        return transformable.build(name, fields)
+        built: Value = transformable.build(name, fields)
+        return built
     if kind == ValueType.ENTITY:
         raise make_error("an entity value is a predicate argument; it is not read back", ErrorCode.TYPE_MISMATCH)
     if kind == ValueType.OBJECT and context is not None:
