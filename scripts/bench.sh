@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark (Benchmarks/README.md): builds the library with CMake, the C
 # contender against it, and the Benchmarks package, then runs every contender
-# and prints one table. Arguments go to the runner, e.g. `scripts/bench.sh --quick`
-# or `scripts/bench.sh --runs 9 --only raw-sqlite,og-swift`. Builds take the
+# and prints one table per workload. Arguments go to the runner, e.g.
+# `scripts/bench.sh --quick`, `scripts/bench.sh --runs 9 --only raw-sqlite,og-swift`
+# or `scripts/bench.sh --workload all --quick` (every workload, small sizes). Builds take the
 # shared build lock; BENCH_LOCK=1 holds it during the measurements as well, so
 # that no build on this machine runs meanwhile.
 #
