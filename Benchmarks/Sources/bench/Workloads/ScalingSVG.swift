@@ -1,7 +1,7 @@
 import Foundation
 
 /// The scaling series as an SVG chart, written as plain text: one panel per phase, µs per
-/// object (y, from 0) against objects (x, logarithmic), one line per contender, and a legend.
+/// object (y) against objects (x), both logarithmic, one line per contender, and a legend.
 /// A flat line is linear growth of the total time.
 func scalingSVG(_ points: [ScalingPoint], sizes: [Int]) -> String {
     let (panelWidth, panelHeight, left, top, bottom) = (440.0, 300.0, 60.0, 40.0, 40.0)
@@ -19,17 +19,21 @@ func scalingSVG(_ points: [ScalingPoint], sizes: [Int]) -> String {
     let (xMin, xMax) = (logs.min() ?? 0, logs.max() ?? 1)
     for (index, phase) in ScalingPoint.Phase.allCases.enumerated() {
         let x0 = left + Double(index) * (panelWidth + left)
-        let yMax = niceCeiling(points.compactMap { $0.perObject(phase) }.max() ?? 1)
+        let values = points.compactMap { $0.perObject(phase) }.filter { $0 > 0 }
+        let yLow = floor(log10(values.min() ?? 1))
+        let yHigh = max(yLow + 1, ceil(log10(values.max() ?? 10)))
         func x(_ size: Int) -> Double {
             xMax == xMin ? x0 + panelWidth / 2 : x0 + (log10(Double(size)) - xMin) / (xMax - xMin) * panelWidth
         }
-        func y(_ value: Double) -> Double { top + panelHeight - value / yMax * panelHeight }
+        func y(_ value: Double) -> Double { top + panelHeight - (log10(value) - yLow) / (yHigh - yLow) * panelHeight }
         let title = phase == .insert ? "insert + save" : "fetch + read"
-        svg.append(text(x0 + panelWidth / 2, top - 15, "\(title): µs per object", anchor: "middle", bold: true))
-        for step in 0...5 {
-            let value = yMax * Double(step) / 5
-            svg.append(line(x0, y(value), x0 + panelWidth, y(value), "#dddddd"))
-            svg.append(text(x0 - 6, y(value) + 4, format(value), anchor: "end"))
+        svg.append(text(x0 + panelWidth / 2, top - 15, "\(title): µs per object (log scale)", anchor: "middle", bold: true))
+        for decade in Int(yLow)...Int(yHigh) {
+            for step in [1.0, 2, 5] where Double(decade) + log10(step) <= yHigh {
+                let value = step * pow(10, Double(decade))
+                svg.append(line(x0, y(value), x0 + panelWidth, y(value), step == 1 ? "#cccccc" : "#eeeeee"))
+                svg.append(text(x0 - 6, y(value) + 4, format(value), anchor: "end"))
+            }
         }
         for size in sizes {
             svg.append(line(x(size), top, x(size), top + panelHeight, "#eeeeee"))
@@ -58,15 +62,8 @@ func scalingSVG(_ points: [ScalingPoint], sizes: [Int]) -> String {
     return svg.joined(separator: "\n") + "\n"
 }
 
-/// 1, 2 or 5 times a power of ten, at least `value`.
-private func niceCeiling(_ value: Double) -> Double {
-    guard value > 0 else { return 1 }
-    let power = pow(10, floor(log10(value)))
-    return [1.0, 2, 5, 10].map { $0 * power }.first { $0 >= value } ?? 10 * power
-}
-
 private func format(_ value: Double) -> String {
-    value == 0 ? "0" : value < 1 ? String(format: "%.2f", value) : value < 10 ? String(format: "%.1f", value) : String(format: "%.0f", value)
+    String(format: "%g", value)
 }
 
 private func line(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ color: String, width: Double = 1) -> String {

@@ -13,7 +13,7 @@ func renderScalingTable(_ points: [ScalingPoint], options: Options) -> String {
     ]
     for phase in ScalingPoint.Phase.allCases {
         let header = pad(phase == .insert ? "insert + save" : "fetch + read", titleWidth)
-            + sizes.map { pad(String(repeating: " ", count: max(0, 17 - grouped($0).count)) + grouped($0), 18) }.joined()
+            + sizes.map { pad(String(repeating: " ", count: max(0, 17 - grouped($0).count)) + grouped($0), 19) }.joined()
             + "  check"
         lines += ["", header, String(repeating: "-", count: header.count)]
         for spec in specs {
@@ -28,8 +28,8 @@ func renderScalingTable(_ points: [ScalingPoint], options: Options) -> String {
                     } ?? "       —"
                     row += String(format: "%9.3f", point.perObject(phase)!) + ratio + "  "
                     if !point.outcome.problems.isEmpty { state = "FAILED" }
-                case .skipped(let why): row += pad("skipped", 18); state = "skipped: \(why)"
-                case .failed: row += pad("FAILED", 18); state = "FAILED"
+                case .skipped(let why): row += pad("skipped", 19); state = "skipped: \(why)"
+                case .failed: row += pad("FAILED", 19); state = "FAILED"
                 }
             }
             lines.append(row + state)
