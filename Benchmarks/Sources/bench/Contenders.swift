@@ -61,3 +61,21 @@ func phaseContender(id: String, workload: WorkloadKind) -> (any PhaseContender)?
     default: nil
     }
 }
+
+/// How the runner starts a contender of a one-phase workload: a Swift worker
+/// (`phaseContender`), or a program taking `--workload W` (Benchmarks/README.md); nil when
+/// the contender has no such workload.
+enum PhaseLaunch {
+    case worker
+    case program([String])
+}
+
+func phaseLaunch(id: String, workload: WorkloadKind, options: Options) -> PhaseLaunch? {
+    if phaseContender(id: id, workload: workload) != nil { return .worker }
+    switch id {
+    case "og-python" where WorkloadKind.phases.contains(workload):
+        return options.pythonDir.map { .program([options.python, "\($0)/og_phase_bench.py"]) }
+    default:
+        return nil
+    }
+}

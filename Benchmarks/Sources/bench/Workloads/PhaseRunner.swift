@@ -6,7 +6,7 @@ struct PhaseRunner {
 
     func run() -> [PhaseOutcome] {
         contenders
-            .filter { (options.only?.contains($0.id) ?? true) && phaseContender(id: $0.id, workload: workload) != nil }
+            .filter { (options.only?.contains($0.id) ?? true) && phaseLaunch(id: $0.id, workload: workload, options: options) != nil }
             .map { spec in
                 logLine("== \(workload.rawValue): \(spec.title)")
                 return measure(spec)
@@ -14,7 +14,11 @@ struct PhaseRunner {
     }
 
     private func measure(_ spec: ContenderSpec) -> PhaseOutcome {
-        let command = [Runner.executablePath, "--worker", spec.id, "--workload", workload.rawValue] + options.phaseArguments
+        let program: [String] = switch phaseLaunch(id: spec.id, workload: workload, options: options) {
+        case .program(let command)?: command
+        default: [Runner.executablePath, "--worker", spec.id]
+        }
+        let command = program + ["--workload", workload.rawValue] + options.phaseArguments
         do {
             let report: PhaseReport = try Runner.report(from: Runner(options: options).runProcess(command))
             if let why = report.skipped { return PhaseOutcome(spec: spec, state: .skipped(why)) }

@@ -29,6 +29,8 @@ func renderPhaseTable(_ outcomes: [PhaseOutcome], workload: WorkloadKind, option
             lines.append(title + "FAILED: " + (why.split(separator: "\n").first.map(String.init) ?? why))
         }
     }
+    let abouts = outcomes.compactMap { o in o.about.map { "  \(o.spec.title): \($0)" } }
+    if !abouts.isEmpty { lines += [""] + abouts }
     let problems = outcomes.flatMap { o in o.problems.map { "  \(o.spec.id): \($0)" } }
     if !problems.isEmpty { lines += ["", "check failures:"] + problems }
     return lines.joined(separator: "\n")
