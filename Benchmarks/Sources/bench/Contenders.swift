@@ -73,6 +73,8 @@ enum PhaseLaunch {
 func phaseLaunch(id: String, workload: WorkloadKind, options: Options) -> PhaseLaunch? {
     if phaseContender(id: id, workload: workload) != nil { return .worker }
     switch id {
+    case "og-c" where WorkloadKind.phases.contains(workload):
+        return options.cPhaseProgram.map { .program([$0]) }
     case "og-python" where WorkloadKind.phases.contains(workload):
         return options.pythonDir.map { .program([options.python, "\($0)/og_phase_bench.py"]) }
     default:

@@ -9,6 +9,7 @@ struct Options: Sendable {
     var dir = ""              // scratch directory (a new temporary one when empty)
     var keep = false          // keep the scratch directory
     var cProgram: String?     // the built C contender
+    var cPhaseProgram: String?  // the built C contender of the one-phase workloads
     var python = "python3"
     var pythonDir: String?    // Benchmarks/python
     var worker: String?       // worker mode: run this Swift contender and print its report
@@ -30,6 +31,7 @@ struct Options: Sendable {
           --dir D            scratch directory (default: a new one under $TMPDIR, removed after)
           --keep             keep the scratch directory
           --c-program P      the built ObjectGraph-from-C contender (c/og_bench.c)
+          --c-phase-program P  the same for update, indexed and traversal (c/og_phase_bench.c)
           --python P         the Python interpreter (default python3)
           --python-dir D     the Python contenders' directory (Benchmarks/python)
           --migration ROWS   instead: migrate a store of ROWS rows in place and object by
@@ -57,7 +59,7 @@ struct Options: Sendable {
             case "--quick", "--keep", "--help", "-h":
                 switches.insert(flag)
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
-                 "--c-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows",
+                 "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows",
              "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
              "--authors", "--books-per-author", "--scaling-sizes":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
@@ -100,6 +102,7 @@ struct Options: Sendable {
         if o.sizes.updatePercent > 100 || o.sizes.indexedPercent > 100 { throw BenchError("a percentage above 100") }
         o.keep = switches.contains("--keep")
         o.cProgram = flags["--c-program"]
+        o.cPhaseProgram = flags["--c-phase-program"]
         o.python = flags["--python"] ?? o.python
         o.pythonDir = flags["--python-dir"]
         o.worker = flags["--worker"]

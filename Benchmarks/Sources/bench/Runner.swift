@@ -19,7 +19,7 @@ struct Runner {
         let command: [String]
         switch spec.launch(options) {
         case .unavailable(let why): return Outcome(spec: spec, state: .skipped(why))
-        case .worker: command = [Self.executablePath, "--worker", spec.id]
+        case .worker: command = [Self.executablePath, "--worker", spec.id, "--workload", "main"]  // not BENCH_WORKLOAD
         case .program(let program): command = program
         }
         do {
