@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The benchmark (Benchmarks/README.md): builds the library with CMake, the C
 # contender against it, and the Benchmarks package, then runs every contender
-# and prints one table. Arguments go to the runner, e.g. `scripts/bench.sh --quick`
-# or `scripts/bench.sh --runs 9 --only raw-sqlite,og-swift`. Builds take the
+# and prints one table per workload. Arguments go to the runner, e.g.
+# `scripts/bench.sh --quick`, `scripts/bench.sh --runs 9 --only raw-sqlite,og-swift`
+# or `scripts/bench.sh --workload all --quick` (every workload, small sizes). Builds take the
 # shared build lock; BENCH_LOCK=1 holds it during the measurements as well, so
 # that no build on this machine runs meanwhile.
 #
@@ -23,10 +24,12 @@ echo "bench: building libobjectgraph.so (CMake, $build)" >&2
 flock "$lock" cmake -S . -B "$build" >/dev/null
 flock "$lock" cmake --build "$build" --target objectgraph_swift >&2
 
-echo "bench: building the C contender" >&2
+echo "bench: building the C contenders" >&2
 mkdir -p Benchmarks/.build/c
-flock "$lock" cc -O2 -std=c11 -Wall -Wextra -Iinclude Benchmarks/c/og_bench.c \
-  -L"$library_dir" -lobjectgraph -Wl,-rpath,"$library_dir" -o Benchmarks/.build/c/og_bench
+for program in og_bench og_phase_bench; do
+  flock "$lock" cc -O2 -std=c11 -Wall -Wextra -Iinclude "Benchmarks/c/$program.c" \
+    -L"$library_dir" -lobjectgraph -Wl,-rpath,"$library_dir" -o "Benchmarks/.build/c/$program"
+done
 
 # SQLAlchemy for its row; without it the row says "skipped".
 if ! python3 -c 'import sqlalchemy, sys; sys.exit(int(sqlalchemy.__version__.split(".")[0]) < 2)' 2>/dev/null; then
@@ -45,7 +48,7 @@ release=(-c release --package-path Benchmarks -Xswiftc -enforce-exclusivity=unch
 flock "$lock" swift build "${release[@]}" >&2
 bench="$(swift build "${release[@]}" --show-bin-path)/bench"
 
-run=("$bench" --c-program "$PWD/Benchmarks/.build/c/og_bench"
+run=("$bench" --c-program "$PWD/Benchmarks/.build/c/og_bench" --c-phase-program "$PWD/Benchmarks/.build/c/og_phase_bench"
      --python python3 --python-dir "$PWD/Benchmarks/python" "$@")
 export OBJECTGRAPH_LIBRARY="$library_dir/libobjectgraph.so"
 export PYTHONPATH="$PWD/bindings/python${PYTHONPATH:+:$PYTHONPATH}"

@@ -38,5 +38,46 @@ let contenders: [ContenderSpec] = [
         guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
         return .program([options.python, "\(dir)/sqlalchemy_bench.py"])
     },
+    ContenderSpec(id: "python-sqlite3", title: "Python sqlite3 (stdlib)") { options in
+        guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
+        return .program([options.python, "\(dir)/sqlite3_bench.py"])
+    },
     // ---- Add new rows above this line ----
 ]
+
+/// The contenders of the one-phase workloads, by contender id (rows of `contenders`, in
+/// their order); a contender without an entry has no row in that workload's table.
+func phaseContender(id: String, workload: WorkloadKind) -> (any PhaseContender)? {
+    switch (id, workload) {
+    case ("raw-sqlite", .update): RawUpdate()
+    case ("raw-sqlite", .indexed): RawIndexed()
+    case ("raw-sqlite", .traversal): RawTraversal()
+    case ("grdb", .update): GRDBUpdate()
+    case ("grdb", .indexed): GRDBIndexed()
+    case ("grdb", .traversal): GRDBTraversal()
+    case ("og-swift", .update): OGUpdate()
+    case ("og-swift", .indexed): OGIndexed()
+    case ("og-swift", .traversal): OGTraversal()
+    default: nil
+    }
+}
+
+/// How the runner starts a contender of a one-phase workload: a Swift worker
+/// (`phaseContender`), or a program taking `--workload W` (Benchmarks/README.md); nil when
+/// the contender has no such workload.
+enum PhaseLaunch {
+    case worker
+    case program([String])
+}
+
+func phaseLaunch(id: String, workload: WorkloadKind, options: Options) -> PhaseLaunch? {
+    if phaseContender(id: id, workload: workload) != nil { return .worker }
+    switch id {
+    case "og-c" where WorkloadKind.phases.contains(workload):
+        return options.cPhaseProgram.map { .program([$0]) }
+    case "og-python" where WorkloadKind.phases.contains(workload):
+        return options.pythonDir.map { .program([options.python, "\($0)/og_phase_bench.py"]) }
+    default:
+        return nil
+    }
+}

@@ -9,12 +9,16 @@ struct Options: Sendable {
     var dir = ""              // scratch directory (a new temporary one when empty)
     var keep = false          // keep the scratch directory
     var cProgram: String?     // the built C contender
+    var cPhaseProgram: String?  // the built C contender of the one-phase workloads
     var python = "python3"
     var pythonDir: String?    // Benchmarks/python
     var worker: String?       // worker mode: run this Swift contender and print its report
     var help = false
     var migrationRows = 0     // the migration benchmark's store size (0: not run)
     var migrationObjectRows = 200_000  // rows the object-by-object migration copies
+    var workloads: [WorkloadKind] = [.main]  // what to run (--workload)
+    var sizes = Sizes()       // the sizes of the workloads other than main
+    var out: String?          // where the scaling CSV and SVG go (default: the scratch directory)
 
     static let usage = """
         usage: bench [options]
@@ -27,11 +31,23 @@ struct Options: Sendable {
           --dir D            scratch directory (default: a new one under $TMPDIR, removed after)
           --keep             keep the scratch directory
           --c-program P      the built ObjectGraph-from-C contender (c/og_bench.c)
+          --c-phase-program P  the same for update, indexed and traversal (c/og_phase_bench.c)
           --python P         the Python interpreter (default python3)
           --python-dir D     the Python contenders' directory (Benchmarks/python)
           --migration ROWS   instead: migrate a store of ROWS rows in place and object by
                              object (BENCH_MIGRATION_ROWS), and print rows per second
           --migration-object-rows K  rows the object-by-object migration copies (default 200000)
+          --workload W[,W]   main, update, indexed, traversal, scaling or all (BENCH_WORKLOAD; default main)
+          --update-rows U    update: objects in the store (BENCH_UPDATE_ROWS; default 200000)
+          --update-percent P update: percent of them changed and saved (default 10)
+          --indexed-rows I   indexed: objects in the store (BENCH_INDEXED_ROWS; default 1000000)
+          --indexed-percent P  indexed: percent of them the predicate returns (default 1)
+          --authors A        traversal: authors (BENCH_AUTHORS; default 10000)
+          --books-per-author B  traversal: books of each author (default 20)
+          --scaling-sizes S  scaling: object counts, comma-separated (BENCH_SCALING_SIZES;
+                             default 10000,100000,1000000)
+          --out D            scaling: directory of scaling.csv and scaling.svg (default: the
+                             scratch directory, then kept)
         """
 
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Options {
@@ -43,7 +59,9 @@ struct Options: Sendable {
             case "--quick", "--keep", "--help", "-h":
                 switches.insert(flag)
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
-                 "--c-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows":
+                 "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows",
+             "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
+             "--authors", "--books-per-author", "--scaling-sizes":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
                 flags[flag] = value
             default:
@@ -54,6 +72,7 @@ struct Options: Sendable {
         var o = Options()
         if switches.contains("--quick") || environment["BENCH_QUICK"] == "1" {
             (o.n, o.fetchRows, o.runs, o.warmup) = (5_000, 20_000, 3, 0)
+            o.sizes = .quick
         }
         let settings: [(flag: String, env: String, set: (inout Options, String) throws -> Void)] = [
             ("--n", "BENCH_N", { $0.n = try count($1, "--n", minimum: 1) }),
@@ -63,14 +82,27 @@ struct Options: Sendable {
             ("--only", "BENCH_ONLY", { $0.only = $1.split(separator: ",").map(String.init) }),
             ("--migration", "BENCH_MIGRATION_ROWS", { $0.migrationRows = try count($1, "--migration", minimum: 1) }),
             ("--migration-object-rows", "BENCH_MIGRATION_OBJECT_ROWS", { $0.migrationObjectRows = try count($1, "--migration-object-rows", minimum: 1) }),
+            ("--workload", "BENCH_WORKLOAD", { $0.workloads = try WorkloadKind.parse($1) }),
+            ("--update-rows", "BENCH_UPDATE_ROWS", { $0.sizes.updateRows = try count($1, "--update-rows", minimum: 1) }),
+            ("--update-percent", "BENCH_UPDATE_PERCENT", { $0.sizes.updatePercent = try count($1, "--update-percent", minimum: 1) }),
+            ("--indexed-rows", "BENCH_INDEXED_ROWS", { $0.sizes.indexedRows = try count($1, "--indexed-rows", minimum: 1) }),
+            ("--indexed-percent", "BENCH_INDEXED_PERCENT", { $0.sizes.indexedPercent = try count($1, "--indexed-percent", minimum: 1) }),
+            ("--authors", "BENCH_AUTHORS", { $0.sizes.authors = try count($1, "--authors", minimum: 1) }),
+            ("--books-per-author", "BENCH_BOOKS_PER_AUTHOR", { $0.sizes.booksPerAuthor = try count($1, "--books-per-author", minimum: 1) }),
+            ("--scaling-sizes", "BENCH_SCALING_SIZES", { s, v in
+                s.sizes.scaling = try v.split(separator: ",").map { try count(String($0), "--scaling-sizes", minimum: 1) }
+            }),
         ]
         for s in settings {
             if let value = environment[s.env], !value.isEmpty { try s.set(&o, value) }
             if let value = flags[s.flag] { try s.set(&o, value) }
         }
         o.dir = flags["--dir"] ?? ""
+        o.out = flags["--out"]
+        if o.sizes.updatePercent > 100 || o.sizes.indexedPercent > 100 { throw BenchError("a percentage above 100") }
         o.keep = switches.contains("--keep")
         o.cProgram = flags["--c-program"]
+        o.cPhaseProgram = flags["--c-phase-program"]
         o.python = flags["--python"] ?? o.python
         o.pythonDir = flags["--python-dir"]
         o.worker = flags["--worker"]
@@ -82,6 +114,15 @@ struct Options: Sendable {
             }
         }
         return o
+    }
+
+    /// The flags of a Swift worker running a workload other than main.
+    var phaseArguments: [String] {
+        contenderArguments + [
+            "--update-rows", "\(sizes.updateRows)", "--update-percent", "\(sizes.updatePercent)",
+            "--indexed-rows", "\(sizes.indexedRows)", "--indexed-percent", "\(sizes.indexedPercent)",
+            "--authors", "\(sizes.authors)", "--books-per-author", "\(sizes.booksPerAuthor)",
+        ]
     }
 
     /// The flags every contender program receives.

@@ -15,15 +15,15 @@ struct Runner {
             }
     }
 
-    private func measure(_ spec: ContenderSpec) -> Outcome {
+    func measure(_ spec: ContenderSpec) -> Outcome {
         let command: [String]
         switch spec.launch(options) {
         case .unavailable(let why): return Outcome(spec: spec, state: .skipped(why))
-        case .worker: command = [Self.executablePath, "--worker", spec.id]
+        case .worker: command = [Self.executablePath, "--worker", spec.id, "--workload", "main"]  // not BENCH_WORKLOAD
         case .program(let program): command = program
         }
         do {
-            let report = try Self.report(from: runProcess(command + options.contenderArguments))
+            let report: Report = try Self.report(from: runProcess(command + options.contenderArguments))
             if let why = report.skipped { return Outcome(spec: spec, state: .skipped(why)) }
             guard let insert = Stats(report.insertSeconds), let fetch = Stats(report.fetchSeconds) else {
                 return Outcome(spec: spec, state: .failed("the report has no timings"))
@@ -36,12 +36,12 @@ struct Runner {
     }
 
     /// The report on the last non-empty line of a contender's standard output.
-    private static func report(from output: String) throws -> Report {
+    static func report<R: Decodable>(from output: String) throws -> R {
         guard let line = output.split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) }) else {
             throw BenchError("no report on standard output")
         }
         do {
-            return try JSONDecoder().decode(Report.self, from: Data(line.utf8))
+            return try JSONDecoder().decode(R.self, from: Data(line.utf8))
         } catch {
             throw BenchError("unreadable report '\(line.prefix(200))': \(error)")
         }
@@ -49,7 +49,7 @@ struct Runner {
 
     /// Runs a command (a bare name is looked up on PATH) and returns its standard output;
     /// its standard error goes to ours. A non-zero exit is an error.
-    private func runProcess(_ command: [String]) throws -> String {
+    func runProcess(_ command: [String]) throws -> String {
         let process = Process()
         if command[0].contains("/") {
             process.executableURL = URL(fileURLWithPath: command[0])

@@ -37,3 +37,25 @@ final class SQLiteDB {
         return statement
     }
 }
+
+extension SQLiteDB {
+    /// Binds text, copied by SQLite.
+    func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) throws {
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        guard sqlite3_bind_text(statement, index, text, -1, transient) == SQLITE_OK else { throw BenchError("bind: \(lastError)") }
+    }
+
+    /// Steps a statement that returns no rows, then resets it.
+    func stepDone(_ statement: OpaquePointer) throws {
+        guard sqlite3_step(statement) == SQLITE_DONE else { throw BenchError("step: \(lastError)") }
+        sqlite3_reset(statement)
+    }
+
+    /// The first column of the first row of `sql`, as an integer.
+    func integer(_ sql: String) throws -> Int64 {
+        let statement = try prepare(sql)
+        defer { sqlite3_finalize(statement) }
+        guard sqlite3_step(statement) == SQLITE_ROW else { throw BenchError("\(sql): \(lastError)") }
+        return sqlite3_column_int64(statement, 0)
+    }
+}

@@ -41,16 +41,16 @@ func renderTable(_ outcomes: [Outcome], options: Options) -> String {
     return lines.joined(separator: "\n")
 }
 
-private func columns(_ s: Stats, _ reference: Double?) -> String {
+func columns(_ s: Stats, _ reference: Double?) -> String {
     let ratio = reference.map { String(format: "%7.2f×", s.median / $0) } ?? "       —"
     return String(format: "%8.1f %8.1f %8.1f", s.median * 1e3, s.min * 1e3, s.max * 1e3) + ratio
 }
 
-private func pad(_ text: String, _ width: Int) -> String {
+func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
 }
 
-private func grouped(_ value: Int) -> String {
+func grouped(_ value: Int) -> String {
     let digits = Array(String(value))
     var out = ""
     for (i, digit) in digits.enumerated() {

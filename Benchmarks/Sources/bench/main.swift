@@ -38,14 +38,44 @@ func main() -> Int32 {
             return 1
         }
     }
-    let outcomes = Runner(options: runOptions).run()
-    if madeDirectory && !options.keep { try? FileManager.default.removeItem(atPath: runOptions.dir) }
-    print("")
-    print(renderTable(outcomes, options: runOptions))
-    let failed = outcomes.contains { outcome in
-        if case .failed = outcome.state { return true }
-        return !outcome.problems.isEmpty
+    var failed = false
+    if options.workloads.contains(.main) {
+        let outcomes = Runner(options: runOptions).run()
+        print("")
+        print(renderTable(outcomes, options: runOptions))
+        failed = outcomes.contains { outcome in
+            if case .failed = outcome.state { return true }
+            return !outcome.problems.isEmpty
+        }
     }
+    for workload in WorkloadKind.phases where options.workloads.contains(workload) {
+        let outcomes = PhaseRunner(options: runOptions, workload: workload).run()
+        print("")
+        print(renderPhaseTable(outcomes, workload: workload, options: runOptions))
+        failed = failed || outcomes.contains { outcome in
+            if case .failed = outcome.state { return true }
+            return !outcome.problems.isEmpty
+        }
+    }
+    var keepDirectory = options.keep
+    if options.workloads.contains(.scaling) {
+        let points = Scaling.run(options: runOptions)
+        print("")
+        print(renderScalingTable(points, options: runOptions))
+        failed = failed || Scaling.failed(points)
+        let out = options.out ?? runOptions.dir
+        do {
+            try writeScalingFiles(points, sizes: options.sizes.scaling, to: out)
+            print("")
+            print("scaling series: \(out)/scaling.csv, chart: \(out)/scaling.svg")
+            keepDirectory = keepDirectory || options.out == nil
+        } catch {
+            logLine("bench: scaling files: \(error)")
+            failed = true
+        }
+    }
+    if madeDirectory && !keepDirectory { try? FileManager.default.removeItem(atPath: runOptions.dir) }
+    if madeDirectory && keepDirectory && !options.keep { removeStores(in: runOptions.dir) }
     return failed ? 1 : 0
 }
 
@@ -54,6 +84,20 @@ func worker(_ id: String, options: Options) -> Int32 {
           case .worker(let contender)? = contenders.first(where: { $0.id == id })?.launch(options) else {
         logLine("bench: --worker needs a Swift contender's id and --dir")
         return 2
+    }
+    if let workload = options.workloads.first, workload != .main {
+        guard let phased = phaseContender(id: id, workload: workload) else {
+            logLine("bench: contender \(id) has no workload \(workload.rawValue)")
+            return 2
+        }
+        do {
+            let report = try runPhaseWorker(phased, id: id, workload: workload, options: options)
+            print(String(decoding: try JSONEncoder().encode(report), as: UTF8.self))
+            return 0
+        } catch {
+            logLine("\(id): \(workload.rawValue): \(error)")
+            return 1
+        }
     }
     do {
         let report = try runWorker(contender, id: id, options: options)

@@ -1,0 +1,339 @@
+/*
+ * ObjectGraph from C on the one-phase workloads (Benchmarks/README.md, "Other
+ * workloads"): update (a predicate fetch, og_object_set_int64_at, save), indexed
+ * (a predicate fetch on an attribute the model indexes) and traversal (authors
+ * fetched with their books prefetched, og_object_get_related, every title read).
+ * Takes the runner's flags and prints the one-phase report on its last line of
+ * standard output.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "objectgraph.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { ATTRIBUTES = 10 };
+
+typedef struct {
+    long update_rows, update_count, indexed_rows, indexed_start, indexed_count, authors, books_per_author;
+} sizes;
+
+typedef struct {
+    og_model *model;
+    og_coordinator *coordinator;
+    og_context *context;
+} stack;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void fail(const char *what, og_error *error) {
+    fprintf(stderr, "og-c: %s: %s\n", what, error ? og_error_message(error) : "failed");
+    exit(1);
+}
+
+static void open_stack(stack *s, og_model *model, const char *path) {
+    og_error *error = NULL;
+    s->model = model;
+    s->coordinator = og_coordinator_new(model, &error);
+    if (!s->coordinator) fail("new coordinator", error);
+    if (!og_coordinator_add_store(s->coordinator, "SQLite", path, &error)) fail("add store", error);
+    s->context = og_context_new(s->coordinator, &error);
+    if (!s->context) fail("new context", error);
+}
+
+static void close_stack(stack *s) {
+    og_context_release(s->context);
+    og_coordinator_release(s->coordinator);
+    og_model_release(s->model);
+}
+
+/* Item with a0…a9, a0 indexed when `indexed`; slots[k] is the slot of a<k>. */
+static og_model *item_model(int indexed, size_t slots[ATTRIBUTES]) {
+    og_error *error = NULL;
+    char name[8];
+    og_model *model = og_model_new();
+    og_entity *item = og_model_add_entity(model, "Item", &error);
+    if (!item) fail("add entity", error);
+    for (int k = 0; k < ATTRIBUTES; k++) {
+        snprintf(name, sizeof name, "a%d", k);
+        og_property *attribute = og_entity_add_attribute(item, name, OG_ATTRIBUTE_INTEGER64, &error);
+        if (!attribute) fail("add attribute", error);
+        if (indexed && k == 0 && og_property_set_indexed(attribute, true, &error) != OG_OK) fail("index", error);
+    }
+    for (int k = 0; k < ATTRIBUTES; k++) {
+        snprintf(name, sizeof name, "a%d", k);
+        int64_t slot = og_entity_slot(item, name, &error);
+        if (slot < 0) fail("slot", error);
+        slots[k] = (size_t)slot;
+    }
+    return model;
+}
+
+/* Author (name, to-many books) and Book (title, to-one author), inverses. */
+static og_model *library_model(void) {
+    og_error *error = NULL;
+    og_model *model = og_model_new();
+    og_entity *author = og_model_add_entity(model, "Author", &error);
+    og_entity *book = author ? og_model_add_entity(model, "Book", &error) : NULL;
+    if (!book) fail("add entity", error);
+    if (!og_entity_add_attribute(author, "name", OG_ATTRIBUTE_STRING, &error)) fail("add attribute", error);
+    if (!og_entity_add_attribute(book, "title", OG_ATTRIBUTE_STRING, &error)) fail("add attribute", error);
+    og_property *books = og_entity_add_relationship(author, "books", book, &error);
+    og_property *writer = books ? og_entity_add_relationship(book, "author", author, &error) : NULL;
+    if (!writer) fail("add relationship", error);
+    if (og_relationship_set_to_many(books, true, &error) != OG_OK) fail("to-many", error);
+    if (og_relationship_set_inverse(books, writer, &error) != OG_OK) fail("inverse", error);
+    return model;
+}
+
+/* A store of `rows` items (preparation, not timed): item i has a<k> = i*10 + k. */
+static void prepare_items(const char *path, long rows, int indexed) {
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    open_stack(&s, item_model(indexed, slots), path);
+    for (long i = 0; i < rows; i++) {
+        og_object *object = og_context_insert(s.context, "Item", &error);
+        if (!object) fail("insert", error);
+        for (int k = 0; k < ATTRIBUTES; k++)
+            if (og_object_set_int64_at(object, slots[k], (int64_t)i * 10 + k, &error) != OG_OK) fail("set", error);
+    }
+    if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
+    close_stack(&s);
+}
+
+/* The objects of `entity` matching `format` (no arguments), or all when NULL. */
+static og_results *fetch(stack *s, const char *entity, const char *format, const char *prefetch) {
+    og_error *error = NULL;
+    og_fetch_request *request = og_fetch_request_new(entity, &error);
+    if (!request) fail("fetch request", error);
+    if (format) {
+        og_predicate *predicate = og_predicate_parse(format, NULL, 0, &error);
+        if (!predicate || og_fetch_request_set_predicate(request, predicate, &error) != OG_OK) fail("predicate", error);
+        og_predicate_release(predicate);
+    }
+    if (prefetch && og_fetch_request_add_prefetch_key_path(request, prefetch, &error) != OG_OK) fail("prefetch", error);
+    og_results *results = og_context_fetch(s->context, request, &error);
+    if (!results) fail("fetch", error);
+    og_fetch_request_release(request);
+    return results;
+}
+
+/* update: fetch a0 < count*10, a9 += 1 on each, save. Returns the objects changed. */
+static double run_update(const char *path, const sizes *z, size_t *count, int64_t *sum) {
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    open_stack(&s, item_model(0, slots), path);
+    char format[64];
+    snprintf(format, sizeof format, "a0 < %ld", z->update_count * 10);
+    double start = now();
+    og_results *results = fetch(&s, "Item", format, NULL);
+    size_t n = og_results_count(results);
+    for (size_t i = 0; i < n; i++) {
+        og_object *object = og_results_object_at(results, i, &error);
+        int64_t v;
+        if (!object || og_object_get_int64_at(object, slots[9], &v, &error) != OG_OK) fail("get", error);
+        if (og_object_set_int64_at(object, slots[9], v + 1, &error) != OG_OK) fail("set", error);
+    }
+    if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
+    double elapsed = now() - start;
+    og_results_release(results);
+    close_stack(&s);
+    *count = n, *sum = 0;
+    return elapsed;
+}
+
+/* indexed: fetch a range of a0 and sum every attribute of the results. */
+static double run_indexed(const char *path, const sizes *z, size_t *count, int64_t *sum) {
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    open_stack(&s, item_model(1, slots), path);
+    char format[96];
+    snprintf(format, sizeof format, "a0 >= %ld AND a0 < %ld", z->indexed_start * 10,
+             (z->indexed_start + z->indexed_count) * 10);
+    double start = now();
+    og_results *results = fetch(&s, "Item", format, NULL);
+    uint64_t total = 0; /* unsigned: wraps like the other contenders' &+ */
+    size_t n = og_results_count(results);
+    for (size_t i = 0; i < n; i++) {
+        og_object *object = og_results_object_at(results, i, &error);
+        if (!object) fail("object", error);
+        for (int k = 0; k < ATTRIBUTES; k++) {
+            int64_t v;
+            if (og_object_get_int64_at(object, slots[k], &v, &error) != OG_OK) fail("get", error);
+            total += (uint64_t)v;
+        }
+    }
+    double elapsed = now() - start;
+    og_results_release(results);
+    close_stack(&s);
+    *count = n, *sum = (int64_t)total;
+    return elapsed;
+}
+
+static void prepare_library(const char *path, const sizes *z) {
+    og_error *error = NULL;
+    char text[96];
+    stack s;
+    open_stack(&s, library_model(), path);
+    for (long a = 0; a < z->authors; a++) {
+        og_object *author = og_context_insert(s.context, "Author", &error);
+        snprintf(text, sizeof text, "Author %ld", a);
+        if (!author || og_object_set_string(author, "name", text, &error) != OG_OK) fail("author", error);
+        for (long b = 0; b < z->books_per_author; b++) {
+            og_object *book = og_context_insert(s.context, "Book", &error);
+            snprintf(text, sizeof text, "Book %ld of author %ld", b, a); /* as Library.swift */
+            if (!book || og_object_set_string(book, "title", text, &error) != OG_OK) fail("book", error);
+            if (og_object_set_object(book, "author", author, &error) != OG_OK) fail("book's author", error);
+        }
+    }
+    if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
+    close_stack(&s);
+}
+
+/* traversal: every author with its books prefetched; the UTF-8 bytes of every title. */
+static double run_traversal(const char *path, const sizes *z, size_t *count, int64_t *sum) {
+    (void)z;
+    og_error *error = NULL;
+    stack s;
+    open_stack(&s, library_model(), path);
+    double start = now();
+    og_results *authors = fetch(&s, "Author", NULL, "books");
+    size_t n = og_results_count(authors), titles = 0;
+    int64_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        og_object *author = og_results_object_at(authors, i, &error);
+        og_results *books = author ? og_object_get_related(author, "books", &error) : NULL;
+        if (!books) fail("books", error);
+        size_t m = og_results_count(books);
+        for (size_t j = 0; j < m; j++) {
+            og_object *book = og_results_object_at(books, j, &error);
+            char *title;
+            size_t length;
+            if (!book || og_object_get_string_n(book, "title", &title, &length, &error) != OG_OK) fail("title", error);
+            bytes += (int64_t)length;
+            og_free(title);
+        }
+        titles += m;
+        og_results_release(books);
+    }
+    double elapsed = now() - start;
+    og_results_release(authors);
+    close_stack(&s);
+    *count = titles, *sum = bytes;
+    return elapsed;
+}
+
+static void remove_store(const char *path) {
+    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
+    char name[4096];
+    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
+        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
+        unlink(name);
+    }
+}
+
+static long number(const char *flag, const char *text) {
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (*text == '\0' || *end != '\0' || v < 0) {
+        fprintf(stderr, "og-c: %s needs a whole number, not '%s'\n", flag, text);
+        exit(2);
+    }
+    return v;
+}
+
+/* A JSON string: the path with quotes and backslashes escaped. */
+static void print_string(const char *text) {
+    putchar('"');
+    for (; *text; text++) {
+        if (*text == '"' || *text == '\\') putchar('\\');
+        putchar(*text);
+    }
+    putchar('"');
+}
+
+int main(int argc, char **argv) {
+    long runs = 5, warmup = 1, update_percent = 10, indexed_percent = 1;
+    sizes z = {.update_rows = 200000, .indexed_rows = 1000000, .authors = 10000, .books_per_author = 20};
+    const char *dir = NULL, *workload = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const char *flag = argv[i], *arg = argv[i + 1];
+        if (!strcmp(flag, "--workload")) workload = arg;
+        else if (!strcmp(flag, "--dir")) dir = arg;
+        else if (!strcmp(flag, "--runs")) runs = number(flag, arg);
+        else if (!strcmp(flag, "--warmup")) warmup = number(flag, arg);
+        else if (!strcmp(flag, "--update-rows")) z.update_rows = number(flag, arg);
+        else if (!strcmp(flag, "--update-percent")) update_percent = number(flag, arg);
+        else if (!strcmp(flag, "--indexed-rows")) z.indexed_rows = number(flag, arg);
+        else if (!strcmp(flag, "--indexed-percent")) indexed_percent = number(flag, arg);
+        else if (!strcmp(flag, "--authors")) z.authors = number(flag, arg);
+        else if (!strcmp(flag, "--books-per-author")) z.books_per_author = number(flag, arg);
+        else if (strcmp(flag, "--n") && strcmp(flag, "--fetch-rows")) {
+            fprintf(stderr, "og-c: unknown option '%s'\n", flag);
+            return 2;
+        }
+    }
+    if (!dir || !workload || runs < 1) { fprintf(stderr, "og-c: needs --workload, --dir and --runs >= 1\n"); return 2; }
+    /* As Sizes in Workloads/WorkloadKind.swift. */
+    z.update_count = z.update_rows * update_percent / 100;
+    if (z.update_count < 1) z.update_count = 1;
+    z.indexed_count = z.indexed_rows * indexed_percent / 100;
+    if (z.indexed_count < 1) z.indexed_count = 1;
+    z.indexed_start = (z.indexed_rows - z.indexed_count) / 2;
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/og-c-%s.sqlite", dir, workload);
+    remove_store(path);
+    double (*run)(const char *, const sizes *, size_t *, int64_t *);
+    if (!strcmp(workload, "update")) prepare_items(path, z.update_rows, 0), run = run_update;
+    else if (!strcmp(workload, "indexed")) prepare_items(path, z.indexed_rows, 1), run = run_indexed;
+    else if (!strcmp(workload, "traversal")) prepare_library(path, &z), run = run_traversal;
+    else { printf("{\"skipped\":\"no %s workload\"}\n", workload); return 0; }
+
+    double *seconds = calloc((size_t)runs, sizeof *seconds);
+    int64_t *sums = calloc((size_t)runs, sizeof *sums);
+    size_t *counts = calloc((size_t)runs, sizeof *counts);
+    if (!seconds || !sums || !counts) fail("out of memory", NULL);
+    for (long i = 0; i < warmup + runs; i++) {
+        size_t count;
+        int64_t sum;
+        double t = run(path, &z, &count, &sum);
+        if (i < warmup) {
+            fprintf(stderr, "og-c: %s: warm-up: %.1f ms, %zu objects\n", workload, t * 1e3, count);
+            continue;
+        }
+        long r = i - warmup;
+        fprintf(stderr, "og-c: %s: run %ld/%ld: %.1f ms, %zu objects\n", workload, r + 1, runs, t * 1e3, count);
+        seconds[r] = t, sums[r] = sum, counts[r] = count;
+    }
+
+    printf("{\"seconds\":[");
+    for (long i = 0; i < runs; i++) printf("%s%.9f", i ? "," : "", seconds[i]);
+    printf("],\"counts\":[");
+    for (long i = 0; i < runs; i++) printf("%s%zu", i ? "," : "", counts[i]);
+    printf("],\"sums\":[");
+    for (long i = 0; i < runs; i++) printf("%s%lld", i ? "," : "", (long long)sums[i]);
+    printf("],\"total_runs\":%ld,", warmup + runs);
+    if (!strcmp(workload, "update")) {
+        printf("\"file\":");
+        print_string(path);
+        printf(",\"table\":\"ZITEM\",\"columns\":[");
+        for (int k = 0; k < ATTRIBUTES; k++) printf("%s\"ZA%d\"", k ? "," : "", k);
+        printf("],");
+    } else {
+        remove_store(path);
+    }
+    printf("\"about\":\"libobjectgraph %s\"}\n", og_version());
+    free(seconds), free(sums), free(counts);
+    return 0;
+}

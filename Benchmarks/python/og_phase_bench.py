@@ -1,0 +1,133 @@
+"""ObjectGraph from Python (bindings/python) on the one-phase workloads: update
+(a predicate fetch, attributes set, save), indexed (a predicate fetch on an
+indexed attribute) and traversal (authors fetched with their books prefetched).
+Fetches use keyword arguments only (``where=``, ``prefetch=``)."""
+
+import sqlite3
+import time
+
+import bench_common as common
+import bench_phase as phase
+import objectgraph as og
+
+COLUMNS = [f"ZA{k}" for k in range(10)]
+
+
+def _item_stack(path, indexed):
+    model = og.Model()
+    item = model.add_entity("Item")
+    for name in common.ATTRIBUTES:
+        attribute = item.add_attribute(name, "integer64")
+        if indexed and name == "a0":
+            attribute.indexed = True
+    return _open(model, path)
+
+
+def _library_stack(path):
+    model = og.Model()
+    author = model.add_entity("Author")
+    book = model.add_entity("Book")
+    author.add_attribute("name", "string")
+    book.add_attribute("title", "string")
+    author.add_relationship("books", book, to_many=True, delete_rule="cascade")
+    book.add_relationship("author", author, inverse="books")
+    return _open(model, path)
+
+
+def _open(model, path):
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", path)
+    return model, coordinator, og.Context(coordinator)
+
+
+def _close(model, coordinator, context):
+    context.close()
+    coordinator.close()
+    model.close()
+
+
+def _fill(path, rows):
+    """Fills ZITEM of a store ObjectGraph has just created with SQL (as ItemFill.swift)."""
+    connection = sqlite3.connect(path, isolation_level=None)
+    entity = connection.execute("SELECT Z_ENT FROM Z_PRIMARYKEY WHERE Z_NAME = 'Item'").fetchone()[0]
+    values = ", ".join(f"(value - 1) * 10 + {k}" for k in range(10))
+    connection.execute("BEGIN")
+    connection.execute(
+        f"WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < {rows}) "
+        f"INSERT INTO ZITEM (Z_PK, {', '.join(COLUMNS)}, Z_ENT, Z_OPT) SELECT value, {values}, {entity}, 1 FROM n")
+    connection.execute(f"UPDATE Z_PRIMARYKEY SET Z_MAX = {rows} WHERE Z_NAME = 'Item'")
+    connection.execute("COMMIT")
+    connection.close()
+
+
+class ObjectGraphPhases:
+    name = "og-python"
+    table = "ZITEM"
+    columns = COLUMNS
+    about = f"{common.PYTHON}, libobjectgraph {og.library_version()}"
+
+    def prepare_update(self, path, sizes):
+        _close(*_item_stack(path, indexed=False))
+        _fill(path, sizes.update_rows)
+
+    def run_update(self, path, sizes):
+        stack = _item_stack(path, indexed=False)
+        context = stack[2]
+        start = common.clock()
+        objects = context.fetch("Item", where=f"a0 < {sizes.update_count * 10}")
+        for o in objects:
+            o.a9 = o.a9 + 1
+        context.save()
+        elapsed = time.perf_counter() - start
+        count = len(objects)
+        del objects  # released outside the timed block
+        _close(*stack)
+        return elapsed, count, 0
+
+    def prepare_indexed(self, path, sizes):
+        _close(*_item_stack(path, indexed=True))
+        _fill(path, sizes.indexed_rows)
+
+    def run_indexed(self, path, sizes):
+        stack = _item_stack(path, indexed=True)
+        context = stack[2]
+        low, high = sizes.indexed_range.start * 10, sizes.indexed_range.stop * 10
+        start = common.clock()
+        objects = context.fetch("Item", where=f"a0 >= {low} AND a0 < {high}")
+        total = 0
+        for o in objects:
+            total += o.a0 + o.a1 + o.a2 + o.a3 + o.a4 + o.a5 + o.a6 + o.a7 + o.a8 + o.a9
+        elapsed = time.perf_counter() - start
+        count = len(objects)
+        del objects  # released outside the timed block
+        _close(*stack)
+        return elapsed, count, total
+
+    def prepare_traversal(self, path, sizes):
+        stack = _library_stack(path)
+        context = stack[2]
+        for a in range(sizes.authors):
+            author = context.insert("Author", name=phase.author_name(a))
+            for b in range(sizes.books_per_author):
+                context.insert("Book", title=phase.title(a, b), author=author)
+        context.save()
+        _close(*stack)
+
+    def run_traversal(self, path, sizes):
+        stack = _library_stack(path)
+        context = stack[2]
+        start = common.clock()
+        authors = context.fetch("Author", prefetch=["books"])
+        count = total = 0
+        for author in authors:
+            for book in author.books:
+                total += len(book.title.encode())
+                count += 1
+        elapsed = time.perf_counter() - start
+        del authors  # released outside the timed block
+        _close(*stack)
+        return elapsed, count, total
+
+
+if __name__ == "__main__":
+    phase.main(ObjectGraphPhases())
