@@ -8,6 +8,8 @@ import contextlib
 import io
 import re
 import shutil
+import sys
+import types
 from pathlib import Path
 from typing import Dict, List, Tuple
 
@@ -26,12 +28,22 @@ def python_blocks(path: Path) -> List[Tuple[int, str]]:
 
 def run_blocks(path: Path, folder: Path) -> Tuple[List[str], Dict[str, object]]:
     shutil.copy(REPO / "examples" / "Books.json", folder / "Books.json")
-    namespace: Dict[str, object] = {"__name__": "doc_example"}
+    # A module in sys.modules, as a script's would be: a dataclass looks its module up there.
+    module = types.ModuleType("doc_example")
+    namespace: Dict[str, object] = module.__dict__
     out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for line, code in python_blocks(path):
-            # Padding keeps the file's line numbers in tracebacks.
-            exec(compile("\n" * (line - 1) + code, str(path), "exec"), namespace)
+    saved = sys.modules.get("doc_example")
+    sys.modules["doc_example"] = module
+    try:
+        with contextlib.redirect_stdout(out):
+            for line, code in python_blocks(path):
+                # Padding keeps the file's line numbers in tracebacks.
+                exec(compile("\n" * (line - 1) + code, str(path), "exec"), namespace)
+    finally:
+        if saved is None:
+            del sys.modules["doc_example"]
+        else:
+            sys.modules["doc_example"] = saved
     return out.getvalue().splitlines(), namespace
 
 
