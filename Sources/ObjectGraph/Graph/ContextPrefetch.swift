@@ -84,10 +84,9 @@ extension ManagedObjectContext {
     private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
         var out: [ManagedObject] = []
         for (store, unloaded) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
-            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.objectID.primaryKey), through: r, in: store)
+            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.primaryKey), through: r, in: store)
             let members = objects(for: pairs.map(\.row), in: store)
-            var byOwner: [Int64: [ManagedObject]] = [:]
-            for (i, pair) in pairs.enumerated() { byOwner[pair.owner, default: []].append(members[i]) }
+            let byOwner = Self.membersByOwner(pairs.map(\.owner))
             // Through a to-one inverse, pending changes move members: as `objects(pointingAt:)`.
             let inverse = r.inverseRelationship.flatMap { $0.isToMany ? nil : $0 }
             var pendingByTarget: [ObjectIdentifier: [ManagedObject]] = [:]
@@ -100,7 +99,9 @@ extension ManagedObjectContext {
             }
             for o in unloaded {
                 let s = RelationState()
-                for m in byOwner[o.objectID.primaryKey] ?? [] where !m.isDeleted {
+                for i in byOwner[o.primaryKey] ?? [] {
+                    let m = members[i]
+                    if m.isDeleted { continue }
                     if let inverse, let t = m.state(inverse.slot), t.target !== o { continue }
                     s.add(m)
                 }
@@ -109,6 +110,21 @@ extension ManagedObjectContext {
             }
         }
         for o in owners { out += try o.toMany(r, self).members }
+        return out
+    }
+
+    /// The positions of each owner's members. Stores return them grouped by owner, so
+    /// each owner gets one run (one dictionary entry per owner, not per member); an owner
+    /// met again in a later run gets its positions gathered.
+    private static func membersByOwner(_ owners: [Int64]) -> [Int64: [Int]] {
+        var out: [Int64: [Int]] = [:]
+        var start = 0
+        while start < owners.count {
+            var end = start + 1
+            while end < owners.count && owners[end] == owners[start] { end += 1 }
+            out[owners[start], default: []].append(contentsOf: start..<end)
+            start = end
+        }
         return out
     }
 }

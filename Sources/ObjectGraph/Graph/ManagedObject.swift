@@ -428,29 +428,47 @@ open class ManagedObject: CustomStringConvertible {
 final class RelationState {
     var target: ManagedObject?
     private(set) var members: [ManagedObject] = []
-    private var index: [ObjectIdentifier: Int] = [:]
+    /// Positions by identity, built only once a to-many grows past `scanLimit`: most are
+    /// small, and a scan of a few pointers costs less than a dictionary per relationship.
+    private var index: [ObjectIdentifier: Int]?
+    private static let scanLimit = 32
 
-    func contains(_ o: ManagedObject) -> Bool { index[ObjectIdentifier(o)] != nil }
+    init() {}
+
+    private func position(of o: ManagedObject) -> Int? {
+        if let index { return index[ObjectIdentifier(o)] }
+        if members.count <= Self.scanLimit { return members.firstIndex { $0 === o } }
+        var built: [ObjectIdentifier: Int] = [:]
+        built.reserveCapacity(members.count * 2)
+        for (i, m) in members.enumerated() { built[ObjectIdentifier(m)] = i }
+        index = built
+        return built[ObjectIdentifier(o)]
+    }
+
+    func contains(_ o: ManagedObject) -> Bool { position(of: o) != nil }
 
     func add(_ o: ManagedObject) {
-        guard index[ObjectIdentifier(o)] == nil else { return }
-        index[ObjectIdentifier(o)] = members.count
+        guard position(of: o) == nil else { return }
+        index?[ObjectIdentifier(o)] = members.count
         members.append(o)
     }
 
     /// Removes a member, keeping the others in order (ordered relationships depend on it).
     func remove(_ o: ManagedObject) {
-        guard let i = index.removeValue(forKey: ObjectIdentifier(o)) else { return }
+        guard let i = position(of: o) else { return }
         members.remove(at: i)
-        for j in i..<members.count { index[ObjectIdentifier(members[j])] = j }
+        guard index != nil else { return }
+        index!.removeValue(forKey: ObjectIdentifier(o))
+        for j in i..<members.count { index![ObjectIdentifier(members[j])] = j }
     }
 
     /// Moves a member to `position` (clamped), for ordered relationships.
     func move(_ o: ManagedObject, to position: Int) {
-        guard let i = index[ObjectIdentifier(o)] else { return }
+        guard let i = self.position(of: o) else { return }
         members.remove(at: i)
         let p = max(0, min(position, members.count))
         members.insert(o, at: p)
-        for j in min(i, p)..<members.count { index[ObjectIdentifier(members[j])] = j }
+        guard index != nil else { return }
+        for j in min(i, p)..<members.count { index![ObjectIdentifier(members[j])] = j }
     }
 }
