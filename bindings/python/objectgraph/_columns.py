@@ -13,7 +13,7 @@ sends every read back to the per-object calls, which are always right.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, List, Optional
+from typing import Any, List, Optional
 
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -38,9 +38,13 @@ class Columns(OwnedHandle):
         self._h = results
         self._closed = False
         self.counter = counter  # the context's change counter
+        # The same counter read through a memoryview: indexing it costs less than ctypes' .value,
+        # and every bulk read checks it.
+        self.now = _view(counter)
         self.epoch = counter.value
         self.count = count
-        self.columns: Dict[int, List[Any]] = {}  # slot -> one value per result
+        # Slot -> one value per result (None: not read yet). A list, not a dict: reads index it.
+        self.by_slot: List[Optional[List[Any]]] = []
 
     def _release(self) -> None:
         lib.og_results_release(self._h)
@@ -48,6 +52,7 @@ class Columns(OwnedHandle):
     def detach(self) -> None:
         """The context is closing: nothing read here holds any longer."""
         self.counter = _DEAD
+        self.now = _view(_DEAD)
         self.epoch = -1
         self.close()
 
@@ -74,5 +79,12 @@ class Columns(OwnedHandle):
         # are read) would show in the counter.
         if self.counter.value != self.epoch:
             return None
-        self.columns[slot] = column
+        if len(self.by_slot) <= slot:
+            self.by_slot.extend([None] * (slot + 1 - len(self.by_slot)))
+        self.by_slot[slot] = column
         return column
+
+
+def _view(counter: ctypes.c_uint64) -> memoryview:
+    """The counter as a one-element memoryview of unsigned 64-bit integers."""
+    return memoryview(counter).cast("B").cast("Q")

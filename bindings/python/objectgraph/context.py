@@ -233,6 +233,7 @@ class Context(OwnedHandle):
         self._columns.add(columns)
         known = self._objects
         make_ref = _HandleRef
+        new = object.__new__
         gone = self._gone
         out: List[ManagedObject] = []
         append = out.append
@@ -245,7 +246,11 @@ class Context(OwnedHandle):
                 if entity != last_entity:
                     layout = self._layout_of(entity)
                     cls, last_entity = class_for(layout), entity
-                wrapper = cls(self, handle, layout)
+                # ManagedObject.__init__'s fields, set here without its call frame.
+                wrapper = new(cls)
+                wrapper._h = handle
+                wrapper._context = self
+                wrapper._layout = layout
                 made = known[handle] = make_ref(wrapper, gone)
                 made.handle = handle
             wrapper._columns = columns

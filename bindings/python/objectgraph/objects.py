@@ -44,6 +44,7 @@ class ManagedObject:
     __slots__ = ("_h", "_context", "_layout", "_columns", "_row", "__weakref__")
 
     def __init__(self, context: "Context", handle: int, layout: _layout.Layout) -> None:
+        # Context._take_bulk sets these same fields without calling here: keep them in step.
         self._h: int = handle
         self._context = context
         self._layout = layout
@@ -526,8 +527,11 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
 
     def read(obj: ManagedObject) -> Any:
         columns = obj._columns
-        if columns is not None and columns.counter.value == columns.epoch:
-            column = columns.columns.get(index)
+        if columns is not None and columns.now[0] == columns.epoch:
+            try:
+                column = columns.by_slot[index]
+            except IndexError:  # no column read that far yet
+                column = None
             if column is None:
                 column = columns.load(index, doubles)
             if column is not None:
