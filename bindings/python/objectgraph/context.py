@@ -112,6 +112,7 @@ class Context(OwnedHandle):
         # this context's thread can succeed, and a failed call writes nothing.
         self._int64_out = _buffer(ctypes.c_int64)
         self._double_out = _buffer(ctypes.c_double)
+        self._string_out = _buffer(ctypes.c_void_p) + _buffer(ctypes.c_size_t)  # text and its length
         # The library's count of value changes, read in place by the column cache (_columns.py).
         counter = lib.og_context_change_counter(handle)
         self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
@@ -172,11 +173,13 @@ class Context(OwnedHandle):
         finally:
             self._raise_pending()
 
-    def _wrap(self, handle: int) -> ManagedObject:
+    def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
+        """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
         ref = self._objects.get(handle)
         wrapper = ref() if ref is not None else None
         if wrapper is None:
-            entity = lib.og_object_entity(handle)
+            if entity is None:
+                entity = lib.og_object_entity(handle)
             if not entity:
                 raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
             layout = self._layout_of(entity)
@@ -210,11 +213,17 @@ class Context(OwnedHandle):
         if count >= MIN_OBJECTS and self._counter is not None:
             return self._take_bulk(results, count)
         try:
-            objects = []
-            for index in range(lib.og_results_count(results)):
-                err = ctypes.c_void_p()
-                objects.append(self._wrap(check_handle(lib.og_results_object_at(results, index, ctypes.byref(err)), err)))
-            return objects
+            if count == 0:
+                return []
+            err = ctypes.c_void_p()
+            if count == 1:  # no arrays to make
+                return [self._wrap(check_handle(lib.og_results_object_at(results, 0, ctypes.byref(err)), err))]
+            # Every handle and entity in one call, as for a large result.
+            handles = (ctypes.c_void_p * count)()
+            entities = (ctypes.c_void_p * count)()
+            check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
+                                         ctypes.byref(err)), err)
+            return [self._wrap(handle, entity) for handle, entity in zip(handles, entities)]
         finally:
             lib.og_results_release(results)
 

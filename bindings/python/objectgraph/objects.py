@@ -516,6 +516,8 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
     def is_float(value: Any) -> bool:
         return type(value) is float
 
+    if slot.access == _layout.VALUE and slot.type == AttributeType.STRING:
+        return _string_reader(slot, read_any), write_any
     if slot.access == _layout.INT:
         get_at, set_at, buffer, fast = lib.og_object_get_int64_at, lib.og_object_set_int64_at, "_int64_out", fits_int64
     elif slot.access == _layout.DOUBLE:
@@ -556,6 +558,33 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
             obj._context._raise_pending()
 
     return read, write
+
+
+def _string_reader(slot: _layout.Slot, read_any: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A reader of a string attribute in one call and a free (og_object_get_string_n),
+    not the five calls of a general value. A failed call goes the general way."""
+    key = slot.name.encode()
+    get, free, string_at = lib.og_object_get_string_n, lib.og_free, ctypes.string_at
+
+    def read(obj: ManagedObject) -> Any:
+        context = obj._context
+        out, out_ref, length, length_ref = context._string_out
+        status = get(obj._h, key, out_ref, length_ref, None)
+        if context._pending:  # a fault fired by this read ran a hook that raised
+            context._raise_pending()
+        if status == OK:
+            pointer = out.value
+            if not pointer:
+                return ""
+            try:
+                return string_at(pointer, length.value).decode("utf-8")
+            finally:
+                free(pointer)
+        if status == NULL:
+            return None
+        return read_any(obj)
+
+    return read
 
 
 def _target(value: Any) -> Optional[int]:
