@@ -4,7 +4,7 @@
  * the JSON report on its last line of standard output (Benchmarks/README.md).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "objectgraph.h"
+#include "bench_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,17 +20,6 @@ typedef struct {
     og_context *context;
     size_t slots[ATTRIBUTES];
 } stack;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void fail(const char *what, og_error *error) {
-    fprintf(stderr, "og-c: %s: %s\n", what, error ? og_error_message(error) : "failed");
-    exit(1);
-}
 
 /* The value of attribute k of object i, as in Workload.swift. */
 static int64_t value(long i, int k) { return (int64_t)i * 10 + k; }
@@ -110,35 +99,6 @@ static double fetch(const char *path, int64_t *sum, size_t *count) {
     *sum = (int64_t)total;
     *count = n;
     return elapsed;
-}
-
-static void remove_store(const char *path) {
-    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
-    char name[4096];
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
-        unlink(name);
-    }
-}
-
-static long number(const char *flag, const char *text) {
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 0) {
-        fprintf(stderr, "og-c: %s needs a whole number, not '%s'\n", flag, text);
-        exit(2);
-    }
-    return v;
-}
-
-/* A JSON string: the path with quotes and backslashes escaped. */
-static void print_string(const char *text) {
-    putchar('"');
-    for (; *text; text++) {
-        if (*text == '"' || *text == '\\') putchar('\\');
-        putchar(*text);
-    }
-    putchar('"');
 }
 
 static void print_list(const char *key, const double *values, long n, const char *end) {

@@ -7,7 +7,7 @@
  * standard output.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "objectgraph.h"
+#include "bench_support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,17 +26,6 @@ typedef struct {
     og_coordinator *coordinator;
     og_context *context;
 } stack;
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void fail(const char *what, og_error *error) {
-    fprintf(stderr, "og-c: %s: %s\n", what, error ? og_error_message(error) : "failed");
-    exit(1);
-}
 
 static void open_stack(stack *s, og_model *model, const char *path) {
     og_error *error = NULL;
@@ -231,35 +220,6 @@ static double run_traversal(const char *path, const sizes *z, size_t *count, int
     close_stack(&s);
     *count = titles, *sum = bytes;
     return elapsed;
-}
-
-static void remove_store(const char *path) {
-    const char *suffixes[] = {"", "-wal", "-shm", "-journal"};
-    char name[4096];
-    for (size_t i = 0; i < sizeof suffixes / sizeof *suffixes; i++) {
-        snprintf(name, sizeof name, "%s%s", path, suffixes[i]);
-        unlink(name);
-    }
-}
-
-static long number(const char *flag, const char *text) {
-    char *end;
-    long v = strtol(text, &end, 10);
-    if (*text == '\0' || *end != '\0' || v < 0) {
-        fprintf(stderr, "og-c: %s needs a whole number, not '%s'\n", flag, text);
-        exit(2);
-    }
-    return v;
-}
-
-/* A JSON string: the path with quotes and backslashes escaped. */
-static void print_string(const char *text) {
-    putchar('"');
-    for (; *text; text++) {
-        if (*text == '"' || *text == '\\') putchar('\\');
-        putchar(*text);
-    }
-    putchar('"');
 }
 
 int main(int argc, char **argv) {

@@ -99,9 +99,11 @@ public func og_context_rollback(_ c: OpaquePointer?, _ err: ErrorOut) -> Int32 {
 @_cdecl("og_context_reset")
 public func og_context_reset(_ c: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try owned(c).reset()
-        // The forgotten objects' handles go too, so that their memory comes back.
-        FreedMemory.returnToSystem(afterDropping: handles.releaseLent(by: c))
+        let context = try owned(c)  // checks the thread: from the wrong one, nothing changes
+        // The forgotten objects' handles go too, first: the reset then drops the objects'
+        // last references and gives their memory back to the system in one go.
+        handles.releaseLent(by: c)
+        try context.reset()
         return OG_OK
     }
 }

@@ -177,9 +177,7 @@ final class HandleTable: @unchecked Sendable {
     /// Releases every handle `owner` lent (a context that forgot its objects), keeping the
     /// owner itself: their slots and the Swift objects behind them are freed, and the old
     /// handles are invalid from then on.
-    /// Returns how many handles went.
-    @discardableResult
-    func releaseLent(by owner: OpaquePointer?) -> Int {
+    func releaseLent(by owner: OpaquePointer?) {
         var dropped: [AnyObject] = []
         pthread_mutex_lock(&mutex)
         if let (index, generation) = decode(owner), index < entries.count, entries[index].generation == generation,
@@ -194,9 +192,7 @@ final class HandleTable: @unchecked Sendable {
             if dropped.count > 64 { free.sort(by: >) }
         }
         pthread_mutex_unlock(&mutex)
-        let count = dropped.count
         dropped.removeAll()
-        return count
     }
 
     /// Gives back one handle `owner` lent: it becomes invalid, and lending the same object

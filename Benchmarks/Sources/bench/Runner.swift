@@ -6,7 +6,7 @@ struct Runner {
     var options: Options
 
     /// Runs the contenders in the scratch directory `options.dir`.
-    func run() -> [Outcome] {
+    func run() -> [Outcome<InsertFetch>] {
         contenders
             .filter { options.only?.contains($0.id) ?? true }
             .map { spec in
@@ -15,7 +15,7 @@ struct Runner {
             }
     }
 
-    func measure(_ spec: ContenderSpec) -> Outcome {
+    func measure(_ spec: ContenderSpec) -> Outcome<InsertFetch> {
         let command: [String]
         switch spec.launch(options) {
         case .unavailable(let why): return Outcome(spec: spec, state: .skipped(why))
@@ -28,7 +28,7 @@ struct Runner {
             guard let insert = Stats(report.insertSeconds), let fetch = Stats(report.fetchSeconds) else {
                 return Outcome(spec: spec, state: .failed("the report has no timings"))
             }
-            return Outcome(spec: spec, state: .measured(insert: insert, fetch: fetch),
+            return Outcome(spec: spec, state: .measured(InsertFetch(insert: insert, fetch: fetch)),
                            problems: check(report, options: options), about: report.about)
         } catch {
             return Outcome(spec: spec, state: .failed("\(error)"))

@@ -2,10 +2,10 @@ import Foundation
 
 /// The printed result: a header naming the workload, one row per contender, then any problems.
 /// Ratios are a contender's median over raw SQLite's median (none when raw SQLite did not run).
-func renderTable(_ outcomes: [Outcome], options: Options) -> String {
+func renderTable(_ outcomes: [Outcome<InsertFetch>], options: Options) -> String {
     let reference = outcomes.first { $0.spec.id == "raw-sqlite" }.flatMap { outcome -> (insert: Double, fetch: Double)? in
-        guard case .measured(let insert, let fetch) = outcome.state else { return nil }
-        return (insert.median, fetch.median)
+        guard case .measured(let m) = outcome.state else { return nil }
+        return (m.insert.median, m.fetch.median)
     }
     let titleWidth = max(26, (outcomes.map(\.spec.title.count).max() ?? 0) + 2)
     let warmup = options.warmup == 0 ? "no warm-up" : "after \(options.warmup) warm-up run\(options.warmup == 1 ? "" : "s")"
@@ -24,20 +24,14 @@ func renderTable(_ outcomes: [Outcome], options: Options) -> String {
     lines.append(String(repeating: "-", count: lines.last!.count))
     for outcome in outcomes {
         let title = pad(outcome.spec.title, titleWidth)
-        switch outcome.state {
-        case .measured(let insert, let fetch):
-            lines.append(title + columns(insert, reference?.insert) + "  " + columns(fetch, reference?.fetch)
+        if let row = unmeasuredRow(outcome, title: title) {
+            lines.append(row)
+        } else if case .measured(let m) = outcome.state {
+            lines.append(title + columns(m.insert, reference?.insert) + "  " + columns(m.fetch, reference?.fetch)
                          + "   " + (outcome.problems.isEmpty ? "ok" : "FAILED"))
-        case .skipped(let why):
-            lines.append(title + "skipped: " + why)
-        case .failed(let why):
-            lines.append(title + "FAILED: " + (why.split(separator: "\n").first.map(String.init) ?? why))
         }
     }
-    let abouts = outcomes.compactMap { o in o.about.map { "  \(o.spec.title): \($0)" } }
-    if !abouts.isEmpty { lines += [""] + abouts }
-    let problems = outcomes.flatMap { o in o.problems.map { "  \(o.spec.id): \($0)" } }
-    if !problems.isEmpty { lines += ["", "check failures:"] + problems }
+    lines += tableNotes(outcomes)
     return lines.joined(separator: "\n")
 }
 

@@ -5,8 +5,9 @@
 ///
 /// The values live in the same allocation as the row (a `ManagedBuffer`): a fetch makes
 /// one allocation per row for its values instead of two. Read them by slot
-/// (`row[slot]`); `values` copies them into an array, for code that wants one.
-public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, AttributeValue>, @unchecked Sendable {
+/// (`row[slot]`); `values` copies them into an array, for code that wants one. Rows never
+/// change after they are made; ManagedBuffer rules out a Sendable conformance.
+public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, AttributeValue> {
     public var entity: EntityDescription { header.entity }
     public var primaryKey: Int64 { header.primaryKey }
     public var version: Int64 { header.version }

@@ -218,11 +218,7 @@ class Context(OwnedHandle):
             err = ctypes.c_void_p()
             if count == 1:  # no arrays to make
                 return [self._wrap(check_handle(lib.og_results_object_at(results, 0, ctypes.byref(err)), err))]
-            # Every handle and entity in one call, as for a large result.
-            handles = (ctypes.c_void_p * count)()
-            entities = (ctypes.c_void_p * count)()
-            check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
-                                         ctypes.byref(err)), err)
+            handles, entities = _objects_of(results, count)
             return [self._wrap(handle, entity) for handle, entity in zip(handles, entities)]
         finally:
             lib.og_results_release(results)
@@ -230,11 +226,7 @@ class Context(OwnedHandle):
     def _take_bulk(self, results: int, count: int) -> List[ManagedObject]:
         """Every object and entity in one call; the wrappers share a Columns."""
         try:
-            handles = (ctypes.c_void_p * count)()
-            entities = (ctypes.c_void_p * count)()
-            err = ctypes.c_void_p()
-            check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
-                                         ctypes.byref(err)), err)
+            handles, entities = _objects_of(results, count)
         except BaseException:
             lib.og_results_release(results)
             raise
@@ -930,6 +922,16 @@ class Context(OwnedHandle):
             return "<objectgraph.Context closed>"
         kind = " child" if lib.og_context_has_parent(self._h) else ""
         return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
+
+
+def _objects_of(results: int, count: int) -> Tuple[Any, Any]:
+    """Every object handle of `results` and its entity handle, in one call (og_results_objects)."""
+    handles = (ctypes.c_void_p * count)()
+    entities = (ctypes.c_void_p * count)()
+    err = ctypes.c_void_p()
+    check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
+                                 ctypes.byref(err)), err)
+    return handles, entities
 
 
 class _HandleRef(weakref.ref):  # type: ignore[type-arg]

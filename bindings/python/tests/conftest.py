@@ -10,6 +10,7 @@ from __future__ import annotations
 import ctypes
 import gc
 import os
+import shutil
 import sys
 from pathlib import Path
 from typing import Any, Callable, Iterator, Tuple
@@ -57,6 +58,20 @@ except ImportError as exc:  # LibraryNotFoundError is an ImportError
     )
 
 DATA = HERE / "data"
+
+# Stores written by Apple's Core Data, beside the repository; tests of them skip without it.
+APPLE_STORES = (REPO / ".." / "shared" / "fixtures" / "apple-stores").resolve()
+
+
+def copy_apple_store(tmp_path: Path, store: str) -> Path:
+    """A copy of the Apple store `store` (a path under APPLE_STORES), with its WAL files."""
+    source = APPLE_STORES / store
+    target = tmp_path / source.name
+    shutil.copy(source, target)
+    for suffix in ("-wal", "-shm"):
+        if Path(str(source) + suffix).exists():
+            shutil.copy(str(source) + suffix, str(target) + suffix)
+    return target
 
 
 def build_books_model() -> "og.Model":

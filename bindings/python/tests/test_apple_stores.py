@@ -5,35 +5,25 @@ Damaged files are refused with Core Data's codes and left as they were."""
 
 from __future__ import annotations
 
-import shutil
 import sqlite3
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from conftest import APPLE_STORES, copy_apple_store
 
 import objectgraph as og
 
-ROOT = (Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "apple-stores").resolve()
+ROOT = APPLE_STORES
 
 pytestmark = pytest.mark.skipif(not ROOT.exists(), reason="no Apple fixtures")
-
-
-def copy(tmp_path: Path, store: str) -> Path:
-    source = ROOT / store
-    target = tmp_path / source.name
-    shutil.copy(source, target)
-    for suffix in ("-wal", "-shm"):
-        if Path(str(source) + suffix).exists():
-            shutil.copy(str(source) + suffix, str(target) + suffix)
-    return target
 
 
 def open_store(tmp_path: Path, store: str, model: str, version: "str | None"):
     m = og.Model.load_version(ROOT / model, version)
     coordinator = og.Coordinator(m)
-    path = copy(tmp_path, store)
+    path = copy_apple_store(tmp_path, store)
     coordinator.add_store("SQLite", path)
     return og.Context(coordinator), path
 
@@ -83,7 +73,7 @@ def test_wal_only_rows_and_one_to_one(tmp_path) -> None:
 
 
 def test_other_model_version_is_refused_and_file_untouched(tmp_path) -> None:
-    path = copy(tmp_path, "coredataplus/SampleModel3/SampleModel3_V1.sqlite")
+    path = copy_apple_store(tmp_path, "coredataplus/SampleModel3/SampleModel3_V1.sqlite")
     before = path.read_bytes()
     coordinator = og.Coordinator(og.Model.load_version(ROOT / "coredataplus/SampleModel3/SampleModel3.xcdatamodeld", "SampleModel3_v3"))
     with pytest.raises(og.IncompatibleStoreError) as info:
@@ -94,7 +84,7 @@ def test_other_model_version_is_refused_and_file_untouched(tmp_path) -> None:
 
 @pytest.mark.parametrize("damage", ["truncate", "corrupt"])
 def test_damaged_files_are_refused_and_left_as_they_were(tmp_path, damage) -> None:
-    path = copy(tmp_path, "wibosco-migration/CoreDataMigration_Example_2.sqlite")
+    path = copy_apple_store(tmp_path, "wibosco-migration/CoreDataMigration_Example_2.sqlite")
     data = bytearray(path.read_bytes())
     if damage == "truncate":
         data = data[: len(data) // 2]
@@ -111,7 +101,7 @@ def test_damaged_files_are_refused_and_left_as_they_were(tmp_path, damage) -> No
 
 
 def test_a_store_opens_with_the_model_it_keeps(tmp_path: Path) -> None:
-    path = copy(tmp_path, "wibosco-migration/CoreDataMigration_Example_1.sqlite")
+    path = copy_apple_store(tmp_path, "wibosco-migration/CoreDataMigration_Example_1.sqlite")
     model = og.Model.from_store(path)
     assert [e.name for e in model.entities] == ["Post"]
     coordinator = og.Coordinator(model)

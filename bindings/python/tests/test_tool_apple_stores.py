@@ -7,15 +7,15 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import shutil
 from pathlib import Path
 from typing import Tuple
 
 import pytest
+from conftest import APPLE_STORES, copy_apple_store
 
 from objectgraph.tool import main
 
-ROOT = (Path(__file__).resolve().parents[3] / ".." / "shared" / "fixtures" / "apple-stores").resolve()
+ROOT = APPLE_STORES
 
 pytestmark = pytest.mark.skipif(not ROOT.exists(), reason="no Apple fixtures (../shared/fixtures/apple-stores)")
 
@@ -27,18 +27,8 @@ def run(*argv: str) -> Tuple[int, str]:
     return main(list(argv), out), out.getvalue()
 
 
-def copy(tmp_path: Path, store: str) -> Path:
-    source = ROOT / store
-    target = tmp_path / source.name
-    shutil.copy(source, target)
-    for suffix in ("-wal", "-shm"):
-        if Path(str(source) + suffix).exists():
-            shutil.copy(str(source) + suffix, str(target) + suffix)
-    return target
-
-
 def test_info_entities_and_dump_without_a_model_file(tmp_path) -> None:
-    store = copy(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
+    store = copy_apple_store(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
     before = hashlib.sha256(store.read_bytes()).hexdigest()
     status, text = run("info", str(store))
     assert status == 0
@@ -54,7 +44,7 @@ def test_info_entities_and_dump_without_a_model_file(tmp_path) -> None:
 
 
 def test_wal_store_and_explain(tmp_path) -> None:
-    store = copy(tmp_path, "wibosco-migration/CoreDataMigration_Example_WAL.sqlite")
+    store = copy_apple_store(tmp_path, "wibosco-migration/CoreDataMigration_Example_WAL.sqlite")
     status, text = run("entities", str(store))
     assert status == 0 and text.splitlines()[1:] == ["Color   84", "Post    84"]
     status, text = run("explain", str(store), "Post", "--where", "postID BEGINSWITH '22'", "--sort", "date")
@@ -62,7 +52,7 @@ def test_wal_store_and_explain(tmp_path) -> None:
 
 
 def test_check_against_each_model_version(tmp_path) -> None:
-    store = copy(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
+    store = copy_apple_store(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
     models = ROOT / SAMPLE / "SampleModel.xcdatamodeld"
     assert run("check", str(models / "SampleModel.xcdatamodel"), str(store))[0] == 0
     status, text = run("check", str(models / "SampleModel2.xcdatamodel"), str(store))
@@ -72,13 +62,13 @@ def test_check_against_each_model_version(tmp_path) -> None:
 
 
 def test_schema_is_apples(tmp_path) -> None:
-    store = copy(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
+    store = copy_apple_store(tmp_path, f"{SAMPLE}/SampleModel_V1.sqlite")
     status, text = run("schema", str(store))
     assert status == 0 and "CREATE TABLE ZCAR ( Z_PK INTEGER PRIMARY KEY" in text and "Z_MODELCACHE" in text
 
 
 def test_a_store_without_a_cached_model_asks_for_one(tmp_path, capsys) -> None:
-    store = copy(tmp_path, "mwkcoredata/MWKCoreDataTests.sqlite")
+    store = copy_apple_store(tmp_path, "mwkcoredata/MWKCoreDataTests.sqlite")
     assert run("entities", str(store))[0] == 2
     assert "give its model with --model" in capsys.readouterr().err
     model = ROOT / "mwkcoredata" / "MWKCoreDataTests.xcdatamodeld"

@@ -1,17 +1,23 @@
 import GRDB
 
-/// The main workload's item as a GRDB record, in the form of GRDBRecords.swift (stored
-/// properties, hand-written decoding and encoding), for the update and indexed workloads.
+/// The workloads' item as a GRDB record: stored properties with the hand-written row
+/// decoding and encoding GRDB recommends for speed. The main workload (GRDBRecords.swift)
+/// inserts and fetches it; the update and indexed workloads read and write it.
 struct GRDBItem: FetchableRecord, PersistableRecord {
     static let databaseTableName = "item"
-    var id: Int64
+    /// nil for a new record: SQLite picks the key.
+    var id: Int64?
     var a0, a1, a2, a3, a4, a5, a6, a7, a8, a9: Int64
+
+    init(id: Int64? = nil, _ v: (Int) -> Int64) {
+        self.id = id
+        (a0, a1, a2, a3, a4) = (v(0), v(1), v(2), v(3), v(4))
+        (a5, a6, a7, a8, a9) = (v(5), v(6), v(7), v(8), v(9))
+    }
 
     // Columns by index, in the table's order: id, a0…a9.
     init(row: Row) throws {
-        id = row[0]
-        (a0, a1, a2, a3, a4) = (row[1], row[2], row[3], row[4], row[5])
-        (a5, a6, a7, a8, a9) = (row[6], row[7], row[8], row[9], row[10])
+        self.init(id: row[0]) { row[$0 + 1] }
     }
 
     func encode(to container: inout PersistenceContainer) throws {

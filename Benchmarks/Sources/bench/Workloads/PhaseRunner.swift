@@ -32,15 +32,4 @@ struct PhaseRunner {
 }
 
 /// What became of one contender in a one-phase workload: its row in the table.
-struct PhaseOutcome {
-    enum State {
-        case measured(Stats)
-        case skipped(String)
-        case failed(String)
-    }
-
-    let spec: ContenderSpec
-    let state: State
-    var problems: [String] = []
-    var about: String?
-}
+typealias PhaseOutcome = Outcome<Stats>

@@ -20,19 +20,13 @@ func renderPhaseTable(_ outcomes: [PhaseOutcome], workload: WorkloadKind, option
     lines.append(String(repeating: "-", count: lines.last!.count))
     for outcome in outcomes {
         let title = pad(outcome.spec.title, titleWidth)
-        switch outcome.state {
-        case .measured(let stats):
+        if let row = unmeasuredRow(outcome, title: title) {
+            lines.append(row)
+        } else if case .measured(let stats) = outcome.state {
             lines.append(title + columns(stats, reference) + "   " + (outcome.problems.isEmpty ? "ok" : "FAILED"))
-        case .skipped(let why):
-            lines.append(title + "skipped: " + why)
-        case .failed(let why):
-            lines.append(title + "FAILED: " + (why.split(separator: "\n").first.map(String.init) ?? why))
         }
     }
-    let abouts = outcomes.compactMap { o in o.about.map { "  \(o.spec.title): \($0)" } }
-    if !abouts.isEmpty { lines += [""] + abouts }
-    let problems = outcomes.flatMap { o in o.problems.map { "  \(o.spec.id): \($0)" } }
-    if !problems.isEmpty { lines += ["", "check failures:"] + problems }
+    lines += tableNotes(outcomes)
     return lines.joined(separator: "\n")
 }
 

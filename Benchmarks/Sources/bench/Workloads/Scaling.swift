@@ -5,11 +5,11 @@ struct ScalingPoint {
 
     let spec: ContenderSpec
     let size: Int
-    let outcome: Outcome
+    let outcome: Outcome<InsertFetch>
 
     func stats(_ phase: Phase) -> Stats? {
-        guard case .measured(let insert, let fetch) = outcome.state else { return nil }
-        return phase == .insert ? insert : fetch
+        guard case .measured(let m) = outcome.state else { return nil }
+        return phase == .insert ? m.insert : m.fetch
     }
 
     /// Microseconds per object, from the median.
