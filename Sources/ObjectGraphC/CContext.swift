@@ -9,7 +9,7 @@ private func context(_ c: OpaquePointer?) throws(ObjectGraphError) -> ManagedObj
 
 /// The handle of `object`, lent by the context handle `owner`.
 func lendObject(_ object: ManagedObject, from owner: OpaquePointer) throws(ObjectGraphError) -> OpaquePointer {
-    try handles.lend(object, from: owner) { ObjectBox(object) }
+    try handles.lendObject(object, from: owner)
 }
 
 extension ResultsBox {
@@ -18,7 +18,7 @@ extension ResultsBox {
     func lentHandles() throws(ObjectGraphError) -> [OpaquePointer] {
         // Lent again when handles were given back since (og_context_release_object, reset).
         if let done = try handles.withLock({ () throws(ObjectGraphError) in lentAt == handles.unlendings ? lent : nil }) { return done }
-        let made = try handles.lendAll(objects, from: contextHandle) { ObjectBox(self.objects[$0]) }
+        let made = try handles.lendObjects(objects, from: contextHandle)
         try handles.withLock { () throws(ObjectGraphError) in
             lent = made
             lentAt = handles.unlendings
@@ -56,7 +56,7 @@ public func og_context_insert(_ c: OpaquePointer?, _ name: UnsafePointer<CChar>?
 @_cdecl("og_context_delete")
 public func og_context_delete(_ c: OpaquePointer?, _ o: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try context(c).delete(try handles.get(o, ObjectBox.self).object)
+        try context(c).delete(try handles.get(o, ManagedObject.self))
         return OG_OK
     }
 }

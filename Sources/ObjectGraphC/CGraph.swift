@@ -24,7 +24,7 @@ private func owned(_ c: OpaquePointer?) throws(ObjectGraphError) -> ManagedObjec
     return x
 }
 
-private func object(_ o: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject { try handles.get(o, ObjectBox.self).object }
+private func object(_ o: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject { try handles.get(o, ManagedObject.self) }
 
 /// A C pointer carried into a block that runs on another thread; C promises it stays valid.
 private struct Carried: @unchecked Sendable {

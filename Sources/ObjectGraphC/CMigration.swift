@@ -161,7 +161,7 @@ private func running(_ m: OpaquePointer?) throws(ObjectGraphError) -> MigrationM
 
 private func objects(_ p: UnsafePointer<OpaquePointer?>?, _ count: Int, _ what: String) throws(ObjectGraphError) -> [ManagedObject]? {
     if p == nil && count == 0 { return nil }
-    return try boxes(p, count, ObjectBox.self, what).map(\.object)
+    return try boxes(p, count, ManagedObject.self, what)
 }
 
 /// Forwards the engine's progress while it rises; its return to 0 at the end is not reported.
@@ -277,8 +277,8 @@ public func og_migration_manager_destination_context(_ m: OpaquePointer?, _ err:
 public func og_migration_manager_associate(_ m: OpaquePointer?, _ s: OpaquePointer?, _ d: OpaquePointer?, _ e: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     setter(err) { () throws(ObjectGraphError) in
         let box = try running(m)
-        let source = try handles.get(s, ObjectBox.self).object
-        let destination = try handles.get(d, ObjectBox.self).object
+        let source = try handles.get(s, ManagedObject.self)
+        let destination = try handles.get(d, ManagedObject.self)
         box.manager.associate(source: source, destination: destination, mapping: try entityMapping(e))
     }
 }
@@ -311,7 +311,7 @@ public func og_migration_manager_source_instances(_ m: OpaquePointer?, _ name: U
 public func og_migration_manager_create_default_destination(_ m: OpaquePointer?, _ s: OpaquePointer?, _ e: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     setter(err) { () throws(ObjectGraphError) in
         let box = try running(m)
-        let source = try handles.get(s, ObjectBox.self).object
+        let source = try handles.get(s, ManagedObject.self)
         try box.manager.createDefaultDestinationInstance(for: source, mapping: try entityMapping(e))
     }
 }
@@ -320,7 +320,7 @@ public func og_migration_manager_create_default_destination(_ m: OpaquePointer?,
 public func og_migration_manager_create_default_relationships(_ m: OpaquePointer?, _ d: OpaquePointer?, _ e: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     setter(err) { () throws(ObjectGraphError) in
         let box = try running(m)
-        let destination = try handles.get(d, ObjectBox.self).object
+        let destination = try handles.get(d, ManagedObject.self)
         try box.manager.createDefaultRelationships(for: destination, mapping: try entityMapping(e))
     }
 }

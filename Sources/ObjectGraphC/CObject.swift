@@ -7,7 +7,7 @@ import Glibc
 // og_object_*: managed objects. The engine checks the context's thread on every call.
 
 private func object(_ o: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject {
-    try handles.get(o, ObjectBox.self).object
+    try handles.get(o, ManagedObject.self)
 }
 
 private func key(_ k: UnsafePointer<CChar>?) throws(ObjectGraphError) -> String { try string(k, "the key") }
@@ -262,7 +262,12 @@ private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePoin
 
 @_cdecl("og_object_get_int64_at")
 public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
-    getAt(o, slot, out, 0, "an integer", err, asInt64)
+    // An integer read straight through; everything else (errors, conversions) takes the full path.
+    if let out, let x = try? object(o), case .integer(let v)? = try? x.value(atSlot: slot) {
+        out.pointee = v
+        return OG_OK
+    }
+    return getAt(o, slot, out, 0, "an integer", err, asInt64)
 }
 
 @_cdecl("og_object_set_int64_at")
@@ -288,7 +293,11 @@ public func og_object_set_int64s_at(_ o: OpaquePointer?, _ slots: UnsafePointer<
 
 @_cdecl("og_object_get_double_at")
 public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
-    getAt(o, slot, out, 0, "a number", err, asDouble)
+    if let out, let x = try? object(o), case .double(let v)? = try? x.value(atSlot: slot) {
+        out.pointee = v
+        return OG_OK
+    }
+    return getAt(o, slot, out, 0, "a number", err, asDouble)
 }
 
 @_cdecl("og_object_set_double_at")
@@ -395,7 +404,7 @@ public func og_object_set_related(_ o: OpaquePointer?, _ k: UnsafePointer<CChar>
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
         let k = try key(k)
-        let destinations = try boxes(list, count, ObjectBox.self, "the destinations").map(\.object)
+        let destinations = try boxes(list, count, ManagedObject.self, "the destinations")
         try x.setObjects(destinations, forKey: k)
         return OG_OK
     }

@@ -44,13 +44,13 @@ public func og_value_new_dictionary(_ keys: UnsafePointer<UnsafePointer<CChar>?>
 @_cdecl("og_value_new_object")
 public func og_value_new_object(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in 
-        handles.make(ValueBox(content: .object(try handles.get(o, ObjectBox.self).object), owner: try handles.owner(of: o)))
+        handles.make(ValueBox(content: .object(try handles.get(o, ManagedObject.self)), owner: try handles.owner(of: o)))
     }
 }
 
 @_cdecl("og_value_new_object_id")
 public func og_value_new_object_id(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
-    handle(err) { () throws(ObjectGraphError) in objectIDValue(try handles.get(o, ObjectBox.self).object.objectID) }
+    handle(err) { () throws(ObjectGraphError) in objectIDValue(try handles.get(o, ManagedObject.self).objectID) }
 }
 
 @_cdecl("og_value_new_object_id_uri")

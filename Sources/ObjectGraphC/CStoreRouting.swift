@@ -155,7 +155,7 @@ public func og_coordinator_set_store_metadata(_ c: OpaquePointer?, _ s: OpaquePo
 public func og_context_assign_object(_ x: OpaquePointer?, _ o: OpaquePointer?, _ s: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let context = try handles.get(x, ContextBox.self).context
-        try context.assign(try handles.get(o, ObjectBox.self).object, to: try handles.get(s, StoreBox.self).store)
+        try context.assign(try handles.get(o, ManagedObject.self), to: try handles.get(s, StoreBox.self).store)
         return OG_OK
     }
 }

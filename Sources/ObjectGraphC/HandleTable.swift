@@ -19,6 +19,10 @@ final class HandleTable: @unchecked Sendable {
         var owner: Int = -1
         /// Handles this entry lent, by the identity of the lent Swift object.
         var lent: [ObjectIdentifier: UInt64]?
+        /// Handles of managed objects this entry lent that the objects remember themselves
+        /// (`lendObject`), kept to be dropped with the entry; values given back since are stale
+        /// and skipped (`isLive`).
+        var lentObjects: [UInt64] = []
         /// For a lent handle, the identity it was lent for (its key in the owner's `lent`).
         var identity: ObjectIdentifier?
     }
@@ -63,8 +67,17 @@ final class HandleTable: @unchecked Sendable {
         entries[index].box = box
         entries[index].owner = owner
         entries[index].lent = nil
+        entries[index].lentObjects = []
         entries[index].identity = nil
         return Self.value(index: index, generation: entries[index].generation)
+    }
+
+    /// Whether `v` is a handle still lent by the entry at `ownerIndex`. Must be called with the mutex held.
+    @inline(__always)
+    private func isLive(_ v: UInt64, lentBy ownerIndex: Int) -> Bool {
+        let i = Int(v & 0xFFFF_FFFF) - 1
+        return i >= 0 && i < entries.count && entries[i].generation == UInt32(truncatingIfNeeded: v >> 32)
+            && entries[i].box != nil && entries[i].owner == ownerIndex
     }
 
     /// A new owned handle for `box`.
@@ -83,16 +96,58 @@ final class HandleTable: @unchecked Sendable {
         return pointer(lendLocked(identity, ownerIndex, make))
     }
 
-    /// Handles for many objects lent by `owner` in one pass under the lock (what
-    /// `lend` gives for each, in order): results hand out their objects this way.
-    func lendAll(_ identities: [AnyObject], from owner: OpaquePointer?, make: (Int) -> AnyObject) throws(ObjectGraphError) -> [OpaquePointer] {
+    /// The handle `owner` lends for a managed object: `lend`'s rules, but the object
+    /// remembers its handle (`bindingHandle`), so lending it again is a check rather than
+    /// a dictionary lookup, and a whole result is lent without hashing.
+    func lendObject(_ object: ManagedObject, from owner: OpaquePointer?) throws(ObjectGraphError) -> OpaquePointer {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return pointer(lendObjectLocked(object, try validOwner(owner)))
+    }
+
+    /// `lendObject` for every object of a result, in order, in one pass under the lock.
+    func lendObjects(_ objects: [ManagedObject], from owner: OpaquePointer?) throws(ObjectGraphError) -> [OpaquePointer] {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         let ownerIndex = try validOwner(owner)
-        entries[ownerIndex].lent = entries[ownerIndex].lent ?? [:]
-        entries[ownerIndex].lent!.reserveCapacity(entries[ownerIndex].lent!.count + identities.count)
-        entries.reserveCapacity(entries.count + identities.count)
-        return identities.enumerated().map { (i, identity) in pointer(lendLocked(identity, ownerIndex) { make(i) }) }
+        entries.reserveCapacity(entries.count + objects.count)
+        entries[ownerIndex].lentObjects.reserveCapacity(entries[ownerIndex].lentObjects.count + objects.count)
+        return objects.map { pointer(lendObjectLocked($0, ownerIndex)) }
+    }
+
+    /// Must be called with the mutex held.
+    private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int) -> UInt64 {
+        let id = ObjectIdentifier(object)
+        let remembered = object.bindingHandle
+        if remembered != 0 {
+            let i = Int(remembered & 0xFFFF_FFFF) - 1  // in range: the table never shrinks
+            let owner = entries[i].owner
+            if isLive(remembered, lentBy: owner), entries[i].identity == id {
+                if owner == ownerIndex { return remembered }
+                // Another owner lent it first and keeps the object's own slot: this one
+                // lends it through its dictionary, as any other kind of handle.
+                return lendLocked(object, ownerIndex) { object }
+            }
+        }
+        if let existing = entries[ownerIndex].lent?[id] { return existing }
+        let v = allocate(object, owner: ownerIndex)
+        entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
+        appendLentObject(v, to: ownerIndex)
+        object.bindingHandle = v
+        return v
+    }
+
+    /// Must be called with the mutex held.
+    private func appendLentObject(_ v: UInt64, to ownerIndex: Int) {
+        // Before the list grows, drop the handles given back since: an owner that lends and
+        // gives back in a loop keeps a list as long as what it holds, not as what it lent.
+        let list = entries[ownerIndex].lentObjects
+        if list.count >= 1024 && list.count == list.capacity {
+            entries[ownerIndex].lentObjects = list.filter { isLive($0, lentBy: ownerIndex) }
+            let kept = entries[ownerIndex].lentObjects.count
+            entries[ownerIndex].lentObjects.reserveCapacity(max(1024, kept * 2))
+        }
+        entries[ownerIndex].lentObjects.append(v)
     }
 
     /// The index of a live owner handle. Must be called with the mutex held.
@@ -181,13 +236,9 @@ final class HandleTable: @unchecked Sendable {
         var dropped: [AnyObject] = []
         pthread_mutex_lock(&mutex)
         if let (index, generation) = decode(owner), index < entries.count, entries[index].generation == generation,
-            let lent = entries[index].lent
+            entries[index].lent != nil || !entries[index].lentObjects.isEmpty
         {
-            entries[index].lent = nil
-            for v in lent.values {
-                let child = Int(v & 0xFFFF_FFFF) - 1
-                if entries[child].generation == UInt32(truncatingIfNeeded: v >> 32) { drop(child, into: &dropped) }
-            }
+            dropLent(by: index, into: &dropped)
             unlendings &+= 1
             if dropped.count > 64 { free.sort(by: >) }
         }
@@ -216,18 +267,22 @@ final class HandleTable: @unchecked Sendable {
     }
 
     private func drop(_ index: Int, into dropped: inout [AnyObject]) {
-        if let lent = entries[index].lent {
-            for v in lent.values {
-                let child = Int(v & 0xFFFF_FFFF) - 1
-                if entries[child].generation == UInt32(truncatingIfNeeded: v >> 32) { drop(child, into: &dropped) }
-            }
-        }
+        dropLent(by: index, into: &dropped)
         if let box = entries[index].box { dropped.append(box) }
         entries[index].box = nil
-        entries[index].lent = nil
         entries[index].identity = nil
         entries[index].owner = -1
         free.append(index)
+    }
+
+    /// Drops every handle the entry at `index` lent, keeping the entry.
+    private func dropLent(by index: Int, into dropped: inout [AnyObject]) {
+        let lent = entries[index].lent
+        let lentObjects = entries[index].lentObjects
+        entries[index].lent = nil
+        entries[index].lentObjects = []
+        for v in lent?.values ?? [:].values where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
+        for v in lentObjects where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
     }
 
     static func invalid(_ what: String) -> ObjectGraphError {

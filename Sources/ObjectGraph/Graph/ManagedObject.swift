@@ -63,6 +63,9 @@ open class ManagedObject: CustomStringConvertible {
     var rowCached = false
     /// The batch this fault loads with when it fires (`fetchBatchSize`).
     var faultBatch: FaultBatch?
+    /// The C interface's handle for this object (0: none yet), written and read under its
+    /// handle table's lock: lending an object again finds it here without a lookup.
+    package final var bindingHandle: UInt64 = 0
 
     /// What the context hands a new instance; subclasses pass it on unchanged.
     public struct Construction {
@@ -85,10 +88,35 @@ open class ManagedObject: CustomStringConvertible {
         self.snapshot = construction.snapshot
     }
 
+    /// The base class's own initialiser, called directly when no subclass is registered:
+    /// going through the metatype passes a `Construction` indirectly and copies it field by
+    /// field with value witnesses, which cost more per fetched row than the allocation.
+    private init(entity: EntityDescription, layout: EntityDescription.Layout, link: ContextLink, id: ManagedObjectID?,
+                 snapshot: RowSnapshot?, primaryKey: Int64, storeIdentifier: String?) {
+        self.entity = entity
+        self.layout = layout
+        self.storedID = id
+        self.pendingPrimaryKey = primaryKey
+        self.pendingStoreIdentifier = storeIdentifier
+        self.link = link
+        self.snapshot = snapshot
+    }
+
+    /// A new instance of `type` (a class registered for the entity, or this one).
+    @inline(__always)
+    static func instantiate(_ type: ManagedObject.Type, entity: EntityDescription, layout: EntityDescription.Layout, context: ManagedObjectContext,
+                            id: ManagedObjectID?, snapshot: RowSnapshot?, primaryKey: Int64 = 0, storeIdentifier: String? = nil) -> ManagedObject {
+        if type == ManagedObject.self {
+            return ManagedObject(entity: entity, layout: layout, link: context.link, id: id, snapshot: snapshot,
+                                 primaryKey: primaryKey, storeIdentifier: storeIdentifier)
+        }
+        return type.init(Construction(entity: entity, id: id, context: context, snapshot: snapshot,
+                                      primaryKey: primaryKey, storeIdentifier: storeIdentifier))
+    }
+
     /// An instance of the class registered for `entity` (this class when none is).
     static func make(entity: EntityDescription, id: ManagedObjectID, context: ManagedObjectContext, snapshot: RowSnapshot?) -> ManagedObject {
-        let type = context.objectClass(for: entity)
-        return type.init(Construction(entity: entity, id: id, context: context, snapshot: snapshot))
+        instantiate(context.objectClass(for: entity), entity: entity, layout: entity.layout, context: context, id: id, snapshot: snapshot)
     }
 
     open var description: String { "<\(entity.name) \(objectID.uriRepresentation)>" }
@@ -222,11 +250,17 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     public final func value(atSlot slot: Int) throws(ObjectGraphError) -> AttributeValue {
-        // The common case without touching the context: a loaded attribute on the owner thread.
-        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.kinds.count, case .attribute(let type) = layout.kinds[slot],
-            type != .transformable, let value = readyValue(slot)
-        {
-            return value
+        // The common cases without touching the context: an attribute on the owner thread of
+        // an object that is loaded, or a fault with its row here that fires without a hook.
+        if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.readsDirectly.count, layout.readsDirectly[slot] {
+            if let current { return current[slot] }
+            if let snapshot {
+                if !rowCached { return snapshot[slot] }
+                if firesQuietly {
+                    rowCached = false
+                    return snapshot[slot]
+                }
+            }
         }
         let context = try context()
         try checkSlot(slot)
@@ -241,6 +275,14 @@ open class ManagedObject: CustomStringConvertible {
         // awakeFromFetch may have set values.
         guard let value = readyValue(slot) else { throw .objectInaccessible("\(description) has no values to read") }
         return type == .transformable ? try transformed(value, at: slot) : value
+    }
+
+    /// Whether this fault, its row cached, fires by clearing `rowCached`: no batch to load
+    /// and no `awakeFromFetch` to call (no subclass, no hooks for the context's entities).
+    /// Only on the owner thread, with the context attached.
+    @inline(__always)
+    private final var firesQuietly: Bool {
+        faultBatch == nil && type(of: self) == ManagedObject.self && (link.context?.entityHooks.isEmpty ?? false)
     }
 
     /// A slot's value when reading it needs no fault to fire: changed or loaded values, not

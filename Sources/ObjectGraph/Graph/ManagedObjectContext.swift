@@ -292,8 +292,13 @@ public final class ManagedObjectContext: @unchecked Sendable {
                  refreshing: Bool = false) -> [ManagedObject] {
         var out: [ManagedObject] = []
         out.reserveCapacity(rows.count)
+        // Sweep before registering these rows rather than after: every object this fetch
+        // returns is held by its result, so a sweep after it would visit them all for nothing.
+        if registered.count + rows.count >= sweepThreshold { releaseUnreferencedObjects() }
         registered.reserveCapacity(registered.count + rows.count)
+        // The previous row's entity and what follows from it: rows of one entity come in runs.
         var entity: EntityDescription? = nil
+        var layout: EntityDescription.Layout? = nil
         var type: ManagedObject.Type = ManagedObject.self
         var root = ObjectIdentifier(self)
         var awakes = false
@@ -302,15 +307,15 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if row.entity !== entity {
                 let e = row.entity
                 entity = e
+                layout = e.layout
                 type = objectClass(for: e)
                 root = ObjectIdentifier(e.rootEntity)
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
             let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
             let (found, isNew) = registered.object(for: key) {
-                type.init(ManagedObject.Construction(
-                    entity: row.entity, id: nil, context: self, snapshot: hasValues ? row : nil, primaryKey: row.primaryKey,
-                    storeIdentifier: store.identifier))
+                ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil, snapshot: hasValues ? row : nil,
+                                          primaryKey: row.primaryKey, storeIdentifier: store.identifier)
             }
             if !isNew {
                 let existing = found
@@ -339,7 +344,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
             out.append(object)
         }
         if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize, store: store) }
-        if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
         return out
     }
 

@@ -50,6 +50,9 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let toManySlots: [Int]
         /// Slots of transformable attributes, whose values a save turns into bytes.
         let transformableSlots: [Int]
+        /// Per slot, whether it is an attribute whose stored value is its value (not a
+        /// relationship, not a transformable): what a read's fast path checks with one load.
+        let readsDirectly: [Bool]
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
             self.properties = properties
@@ -60,6 +63,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.toOneSlots = kinds.indices.filter { if case .toOne = kinds[$0] { true } else { false } }
             self.toManySlots = kinds.indices.filter { if case .toMany = kinds[$0] { true } else { false } }
             self.transformableSlots = kinds.indices.filter { if case .attribute(.transformable) = kinds[$0] { true } else { false } }
+            self.readsDirectly = kinds.map { if case .attribute(let type) = $0 { type != .transformable } else { false } }
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {

@@ -660,18 +660,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { sqlite3_reset(s) }
         var rows: [RowSnapshot] = []
         // Per concrete entity, the reader of each slot: computed once per query.
-        var readers: [Int: (EntityDescription, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
+        var readers: [Int: (EntityDescription, Int, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
         // The previous row's entity: rows of one entity need no dictionary lookup.
         var lastNumber = -1
-        var last: (EntityDescription, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
+        var last: (EntityDescription, Int, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
             if let extra { extraValues?.pointee.append(sqlite3_column_int64(s, extra)) }
-            if number == lastNumber, let (entity, list) = last {
-                rows.append(Self.readRow(s, entity, list))
+            if number == lastNumber, let (entity, count, list) = last {
+                rows.append(Self.readRow(s, entity, count, list))
                 continue
             }
             if readers[number] == nil {
@@ -681,20 +681,20 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
                     list.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
                 }
-                readers[number] = (entity, list)
+                // The slot count, read once: `entity.properties` costs a layout retain per row.
+                readers[number] = (entity, entity.properties.count, list)
             }
-            let (entity, list) = readers[number]!
+            let (entity, count, list) = readers[number]!
             lastNumber = number
-            last = (entity, list)
-            rows.append(Self.readRow(s, entity, list))
+            last = (entity, count, list)
+            rows.append(Self.readRow(s, entity, count, list))
         }
         return rows
     }
 
     /// The current row of `s` as a snapshot, its values read straight into it.
     @inline(__always)
-    private static func readRow(_ s: OpaquePointer, _ entity: EntityDescription, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
-        let count = entity.properties.count
+    private static func readRow(_ s: OpaquePointer, _ entity: EntityDescription, _ count: Int, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
         return RowSnapshot.make(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), count: count) { values in
             values.initialize(repeating: .null, count: count)
             for (slot, column, kind) in list { values[slot] = read(s, column, kind) }
