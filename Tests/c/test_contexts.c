@@ -455,6 +455,41 @@ static void released_objects(void) {
     free(path);
 }
 
+/* An object lent and given back thousands of times: every new handle works, the old ones
+   do not, a handle asked for twice is the same, and releasing the context ends them all. */
+static void lent_again_and_again(void) {
+    char *path; og_context *a; og_object *book;
+    og_coordinator *coordinator = saved_book(&path, &a, &book);
+    og_context *b = NN(og_context_new(coordinator, &err));
+    og_fetch_request *all = NN(og_fetch_request_new("Book", &err));
+    og_results *results = NN(og_context_fetch(b, all, &err));
+    og_object *previous = NULL;
+    for (int i = 0; i < 3000; i++) {
+        og_object *o = NN(og_results_object_at(results, 0, &err));
+        CHECK(o != previous);
+        CHECK(og_results_object_at(results, 0, &err) == o);
+        if (previous) {
+            char *title;
+            FAILS(og_object_get_string(previous, "title", &title, &err), OG_ERROR_INVALID_HANDLE, "released");
+        }
+        if (i % 500 == 0) title_is(o, "Mort");
+        OK(og_context_release_object(b, o, &err));
+        previous = o;
+    }
+    og_object *kept = NN(og_results_object_at(results, 0, &err));
+    title_is(kept, "Mort");
+    og_results_release(results);
+    /* The context lent it, so it outlives the results, and ends with the context. */
+    title_is(kept, "Mort");
+    og_context_release(b);
+    char *title;
+    FAILS(og_object_get_string(kept, "title", &title, &err), OG_ERROR_INVALID_HANDLE, "released");
+    og_fetch_request_release(all);
+    og_context_release(a);
+    og_coordinator_release(coordinator);
+    free(path);
+}
+
 static void invalid_handles(void) {
     og_merge_policy policy;
     FAILS(og_context_merge_policy(NULL, &policy, &err), OG_ERROR_INVALID_HANDLE, "handle");
@@ -499,6 +534,7 @@ int main(int argc, char **argv) {
         {"staleness_and_faults", staleness_and_faults},
         {"child_contexts", child_contexts},
         {"released_objects", released_objects},
+        {"lent_again_and_again", lent_again_and_again},
         {"invalid_handles", invalid_handles},
     };
     return OG_T_RUN(cases, argc, argv);
