@@ -100,11 +100,12 @@ extension ManagedObjectContext {
         // The end of the event: its changes become one undo action.
         registerUndo()
         guard !event.isEmpty else { return }
-        let e = event
+        var e = event  // var: asking a list about an object may index it first
         event = EventChanges()
         var n = ContextNotification(name: .objectsDidChange, context: self)
         n.inserted = e.inserted.objects
-        n.updated = e.updated.objects.filter { !e.inserted.contains($0) && !e.deleted.contains($0) }
+        let updated = e.updated.objects
+        n.updated = updated.filter { !e.inserted.contains($0) && !e.deleted.contains($0) }
         n.deleted = e.deleted.objects
         n.refreshed = e.refreshed.objects
         n.invalidated = e.invalidated.objects

@@ -55,7 +55,7 @@ extension ManagedObjectContext {
         var defaultStore: [ObjectIdentifier: PersistentStoreCoordinator.AttachedStore] = [:]
         var lastSaved: PersistentStoreCoordinator.AttachedStore?
         func resolve(_ o: ManagedObject) throws(ObjectGraphError) -> PersistentStoreCoordinator.AttachedStore {
-            if o.objectID.isTemporaryID {
+            if o.hasTemporaryID {
                 if !storeAssignments.isEmpty, storeAssignments[ObjectIdentifier(o)] != nil { return try storeRecord(of: o) }
                 if let known = defaultStore[ObjectIdentifier(o.entity)] { return known }
                 let found = try storeRecord(of: o)
@@ -70,7 +70,15 @@ extension ManagedObjectContext {
         // With one store attached no relationship can cross stores: no per-object bookkeeping.
         let severalStores = persistentStoreCoordinator.lock.withLock { persistentStoreCoordinator.attached.count > 1 }
         var last: (slot: Int32, share: Int)? = nil
+        // The entity of the previous new object placed by its entity alone, and its share:
+        // new objects of one entity come in runs and go to the same store.
+        var lastNew: (entity: ObjectIdentifier, share: Int)? = nil
+        let byEntityAlone = storeAssignments.isEmpty && !severalStores
         func place(_ o: ManagedObject, _ kind: Int) throws(ObjectGraphError) {
+            if kind == 0, byEntityAlone, let lastNew, lastNew.entity == ObjectIdentifier(o.entity), o.hasTemporaryID {
+                shares[lastNew.share].inserts.append(o)
+                return
+            }
             let record = try resolve(o)
             let i: Int
             if let last, last.slot == record.slot { i = last.share } else if let found = shareOfSlot[record.slot] { i = found } else {
@@ -79,6 +87,7 @@ extension ManagedObjectContext {
                 shares.append(StoreShare(store: record))
             }
             last = (record.slot, i)
+            if kind == 0, byEntityAlone, o.hasTemporaryID { lastNew = (ObjectIdentifier(o.entity), i) }
             if severalStores { slotOf[ObjectIdentifier(o)] = record.slot }
             switch kind {
             case 0: shares[i].inserts.append(o)
@@ -126,23 +135,35 @@ extension ManagedObjectContext {
 
     /// Hands out keys in blocks, one allocation per hierarchy in insertion order; objects
     /// that obtained permanent IDs early keep them.
-    func allocateKeys(_ inserts: [ManagedObject], _ tx: StoreSaveTransaction, _ newKeys: inout [ObjectIdentifier: Int64]) throws(ObjectGraphError) {
-        var byRoot: [ObjectIdentifier: [ManagedObject]] = [:]
-        var roots: [EntityDescription] = []
+    func allocateKeys(_ inserts: [ManagedObject], _ tx: StoreSaveTransaction, _ newKeys: inout NewPrimaryKeys) throws(ObjectGraphError) {
+        // Grouped by hierarchy in order of first appearance. New objects of one entity come in
+        // runs, so the hierarchy is looked up once per run, not once per object.
+        var groups: [(root: EntityDescription, fresh: [ManagedObject])] = []
+        var groupOfRoot: [ObjectIdentifier: Int] = [:]
+        var lastEntity: EntityDescription? = nil
+        var group = 0
         for o in inserts {
-            let root = o.entity.rootEntity
-            if byRoot[ObjectIdentifier(root)] == nil { roots.append(root) }
-            byRoot[ObjectIdentifier(root), default: []].append(o)
-        }
-        for root in roots {
-            let objects = byRoot[ObjectIdentifier(root)]!.filter { $0.objectID.isTemporaryID }
-            for o in byRoot[ObjectIdentifier(root)]! where !o.objectID.isTemporaryID {
-                newKeys[ObjectIdentifier(o)] = o.objectID.primaryKey
+            if o.entity !== lastEntity {
+                lastEntity = o.entity
+                let root = o.entity.rootEntity
+                if let known = groupOfRoot[ObjectIdentifier(root)] {
+                    group = known
+                } else {
+                    group = groups.count
+                    groupOfRoot[ObjectIdentifier(root)] = group
+                    groups.append((root, []))
+                }
             }
-            guard !objects.isEmpty else { continue }
+            if o.hasTemporaryID {
+                groups[group].fresh.append(o)
+            } else {
+                newKeys[o] = o.objectID.primaryKey
+            }
+        }
+        for (root, fresh) in groups where !fresh.isEmpty {
             // The store checked that first ... first + count - 1 are all keys.
-            let first = try tx.allocatePrimaryKeys(for: root, count: objects.count)
-            for (i, o) in objects.enumerated() { newKeys[ObjectIdentifier(o)] = first &+ Int64(i) }
+            let first = try tx.allocatePrimaryKeys(for: root, count: fresh.count)
+            for (i, o) in fresh.enumerated() { newKeys[o] = first &+ Int64(i) }
         }
     }
 
@@ -150,14 +171,14 @@ extension ManagedObjectContext {
     /// will be saved to, one transaction per store.
     func assignPermanentIDs(_ pending: [ManagedObject]) throws(ObjectGraphError) {
         let shares = try planSave(pending, [], [], checkingRelationships: false)
-        var newKeys: [ObjectIdentifier: Int64] = [:]
+        var newKeys = NewPrimaryKeys()
         try persistentStoreCoordinator.save(shares.map(\.store)) { transactions throws(ObjectGraphError) in
             for (share, tx) in zip(shares, transactions) { try allocateKeys(share.inserts, tx, &newKeys) }
         }
         for share in shares {
             let ref = share.store.ref
             for o in share.inserts {
-                guard let pk = newKeys[ObjectIdentifier(o)] else { continue }
+                guard let pk = newKeys[o] else { continue }
                 o.objectID = ManagedObjectID(entity: o.entity, primaryKey: pk, storeIdentifier: ref.identifier)
                 register(o, Self.key(o.entity, pk, ref))
             }

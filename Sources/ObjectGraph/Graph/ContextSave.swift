@@ -68,8 +68,7 @@ extension ManagedObjectContext {
         try loadVersions(updates)
         try loadVersions(deletes)
         let plan = try planSave(inserts, updates, deletes)
-        var newKeys: [ObjectIdentifier: Int64] = [:]
-        newKeys.reserveCapacity(inserts.count)
+        var newKeys = NewPrimaryKeys(minimumCapacity: inserts.count)
         var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
         written.reserveCapacity(inserts.count + updates.count)
         var removed: [(ManagedObject, StoreRef)] = []
@@ -85,7 +84,7 @@ extension ManagedObjectContext {
                 let ref = share.store.ref
                 for o in share.inserts {
                     let values = try rowValues(o, newKeys)
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[ObjectIdentifier(o)]!, version: 1, values: try o.storedForm(values))
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[o]!, version: 1, values: try o.storedForm(values))
                     try tx.insert(row)
                     written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
                 }
@@ -108,12 +107,18 @@ extension ManagedObjectContext {
         if !keepsFormerIDs && !formerTemporaryIDs.isEmpty { formerTemporaryIDs.removeAll() }
         for (o, snapshot, store) in written {
             if o.isInserted {
-                if o.objectID.isTemporaryID {
-                    let permanent = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
-                    if keepsFormerIDs { formerTemporaryIDs[o.objectID] = permanent }
-                    o.objectID = permanent
+                if o.hasTemporaryID {
+                    if keepsFormerIDs {
+                        let permanent = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
+                        formerTemporaryIDs[o.objectID] = permanent
+                        o.objectID = permanent
+                    } else {
+                        o.becomePermanent(primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
+                    }
                 }
-                register(o, Self.key(o.entity, snapshot.primaryKey, store))
+                // No sweep while registering: every saved object is still listed as inserted,
+                // so a sweep here would visit them all and free none; the next operation's does.
+                registerWithoutSweep(o, Self.key(o.entity, snapshot.primaryKey, store))
                 o.isInserted = false
                 if !storeAssignments.isEmpty { storeAssignments.removeValue(forKey: ObjectIdentifier(o)) }
             }
@@ -146,7 +151,7 @@ extension ManagedObjectContext {
 
     /// Writes the contents of changed to-many relationships the members' rows do not
     /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
-    func writeMembers(_ objects: [ManagedObject], _ newKeys: [ObjectIdentifier: Int64], _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
+    func writeMembers(_ objects: [ManagedObject], _ newKeys: NewPrimaryKeys, _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
         for o in objects {
             let layout = o.layout
             for slot in layout.toManySlots {
@@ -154,10 +159,10 @@ extension ManagedObjectContext {
                 guard o.isInserted || o.changedSlots.contains(slot) else { continue }
                 let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
                 guard explicit || r.isOrdered else { continue }
-                let owner = newKeys[ObjectIdentifier(o)] ?? o.objectID.primaryKey
+                let owner = newKeys[o] ?? o.objectID.primaryKey
                 var members: [Int64] = []
                 for m in s.members where !m.isDeleted {
-                    if let pk = newKeys[ObjectIdentifier(m)] {
+                    if let pk = newKeys[m] {
                         members.append(pk)
                     } else if !m.objectID.isTemporaryID {
                         members.append(m.objectID.primaryKey)
@@ -185,14 +190,14 @@ extension ManagedObjectContext {
 
     /// One value per slot, as the store keeps it: attributes as they are, a to-one as the
     /// destination's primary key (a new destination's key comes from `newKeys`).
-    func rowValues(_ o: ManagedObject, _ newKeys: [ObjectIdentifier: Int64]) throws(ObjectGraphError) -> [AttributeValue] {
+    func rowValues(_ o: ManagedObject, _ newKeys: NewPrimaryKeys) throws(ObjectGraphError) -> [AttributeValue] {
         var values = o.current ?? o.snapshot?.values ?? o.layout.defaults
         let layout = o.layout
         for slot in layout.toOneSlots {
             guard case .toOne(let r) = layout.kinds[slot] else { continue }
             guard let s = o.state(slot) else { continue }  // unchanged: the snapshot's key stands
             guard let d = s.target else { values[slot] = .null; continue }
-            if let pk = newKeys[ObjectIdentifier(d)] {
+            if let pk = newKeys[d] {
                 values[slot] = .integer(pk)
             } else if !d.objectID.isTemporaryID, !d.isDeleted || d.managedObjectContext != nil {
                 values[slot] = .integer(d.objectID.primaryKey)

@@ -30,6 +30,18 @@ open class ManagedObject: CustomStringConvertible {
     private final var pendingPrimaryKey: Int64 = 0
     private final var pendingStoreIdentifier: String?
 
+    /// Whether the object's ID is temporary (a new object not saved yet), without making
+    /// the ID of an object that has none yet (those are all permanent).
+    final var hasTemporaryID: Bool { storedID?.isTemporaryID ?? false }
+
+    /// Makes a saved new object's ID permanent without making the ID now: it is made on
+    /// first use, as a fetched object's is, and most saved objects never need theirs.
+    final func becomePermanent(primaryKey: Int64, storeIdentifier: String) {
+        storedID = nil
+        pendingPrimaryKey = primaryKey
+        pendingStoreIdentifier = storeIdentifier
+    }
+
     /// The primary key of a permanent ID without making the ID (0 while temporary).
     final var primaryKey: Int64 { storedID?.primaryKey ?? pendingPrimaryKey }
     /// The link of the context the object was made in, for its whole life (immutable, so

@@ -193,6 +193,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
     }
 
+    @inline(__always)
+    func registerWithoutSweep(_ object: ManagedObject, _ key: ObjectKey) {
+        registered[key] = object
+    }
+
     func unregister(_ object: ManagedObject, _ key: ObjectKey?) {
         if let key { registered.removeValue(forKey: key) }
     }
@@ -223,7 +228,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.lastChange = changeStamp
         guard !object.isDeleted else { return }
         if !object.isInserted { updated.insert(object) }
-        // An insert changed in a later event is reported as updated by that event.
+        // An insert changed in a later event is reported as updated by that event; within
+        // its own event it is reported as inserted only (the notification leaves inserted
+        // objects out of updated), so it is not listed twice. Usually it is the object
+        // inserted last, which the list answers without a probe.
+        if object.isInserted && event.inserted.contains(object) { return }
         event.updated.insert(object)
     }
 
@@ -251,8 +260,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         object.isInserted = true
         object.current = entity.layout.defaults
         willInsert(object)
-        inserted.insert(object)
-        event.inserted.insert(object)
+        inserted.appendNew(object)
+        event.inserted.appendNew(object)
         object.awakeFromInsert()
         return object
     }
