@@ -2068,6 +2068,16 @@ og_status og_results_read_int64s(const og_results *results, size_t slot, int64_t
 og_status og_results_read_doubles(const og_results *results, size_t slot, double *values, uint8_t *states, size_t count,
                                   og_error **error);
 
+/* Several attributes in one pass over the objects: the same reads for each of
+ * `slots[0..slot_count)`, column after column. Slot `slots[k]` of object i lands
+ * in `values[k * count + i]` and `states[k * count + i]`, so both arrays hold
+ * `slot_count * count` elements. Reading slot by slot visits every object once
+ * per slot; this visits each once. */
+og_status og_results_read_int64_columns(const og_results *results, const size_t *slots, size_t slot_count, int64_t *values,
+                                        uint8_t *states, size_t count, og_error **error);
+og_status og_results_read_double_columns(const og_results *results, const size_t *slots, size_t slot_count, double *values,
+                                         uint8_t *states, size_t count, og_error **error);
+
 /* The address of a counter that changes whenever any value of the context's
  * objects may have changed (a set, a rollback, a refresh, a reset, a hook that
  * changes an object...): values read in bulk stay valid while it is unchanged.

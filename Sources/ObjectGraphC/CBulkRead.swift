@@ -1,6 +1,6 @@
 import ObjectGraph
 
-// og_results_objects, og_results_read_int64s/doubles, og_context_change_counter: reading a
+// og_results_objects, og_results_read_int64s/doubles and their _columns forms, og_context_change_counter: reading a
 // whole result in a few calls (include/objectgraph.h; the Python binding's column cache).
 
 @_cdecl("og_results_objects")
@@ -27,39 +27,64 @@ public func og_results_objects(_ r: OpaquePointer?, _ objects: UnsafeMutablePoin
     }
 }
 
-/// Fills `states` (1 value, 0 nil, 2 not read) and `values` for attribute `slot` of every result.
-private func readColumn<T>(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<T>?, _ states: UnsafeMutablePointer<UInt8>?,
-                           _ count: Int, _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
+/// Fills `states` (1 value, 0 nil, 2 not read) and `values` for the attributes `slots` of
+/// every result, column by column: slot k of object i lands at `k * count + i`.
+private func readColumns<T>(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<T>?,
+                            _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let results = try handles.get(r, ResultsBox.self)
         guard count == results.objects.count else {
-            throw .invalidArgument("the arrays hold \(count) elements but the results have \(results.objects.count)")
+            throw .invalidArgument("the arrays hold \(count) elements per slot but the results have \(results.objects.count)")
         }
+        guard slotCount > 0 else {
+            if slotCount == 0 { return OG_OK }
+            throw .invalidArgument("a slot count cannot be negative")
+        }
+        guard let slots else { throw .invalidArgument("NULL slots with a slot count of \(slotCount)") }
+        let (cells, overflow) = count.multipliedReportingOverflow(by: slotCount)
+        guard !overflow else { throw .invalidArgument("\(slotCount) slots of \(count) results do not fit in memory") }
         let values = try required(values, "values"), states = try required(states, "states")
-        states.initialize(repeating: 2, count: count)
+        states.initialize(repeating: 2, count: cells)
         let context = try handles.get(results.contextHandle, ContextBox.self).context
-        try context.readLoadedAttribute(atSlot: slot, of: results.objects) { i, v in
+        let wanted = Array(UnsafeBufferPointer(start: slots, count: slotCount))
+        try context.readLoadedAttributes(atSlots: wanted, of: results.objects) { i, k, v in
+            let cell = k &* count &+ i
             if case .null = v {
-                states[i] = 0
+                states[cell] = 0
             } else if let x = convert(v) {
-                values[i] = x
-                states[i] = 1
+                values[cell] = x
+                states[cell] = 1
             }
         }
         return OG_OK
     }
 }
 
+private func asStoredInt64(_ v: AttributeValue) -> Int64? { if case .integer(let n) = v { n } else { nil } }
+private func asStoredDouble(_ v: AttributeValue) -> Double? { if case .double(let d) = v { d } else { nil } }
+
 @_cdecl("og_results_read_int64s")
 public func og_results_read_int64s(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<Int64>?, _ states: UnsafeMutablePointer<UInt8>?,
                                    _ count: Int, _ err: ErrorOut) -> Int32 {
-    readColumn(r, slot, values, states, count, err) { v in if case .integer(let n) = v { n } else { nil } }
+    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, asStoredInt64) }
 }
 
 @_cdecl("og_results_read_doubles")
 public func og_results_read_doubles(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<Double>?, _ states: UnsafeMutablePointer<UInt8>?,
                                     _ count: Int, _ err: ErrorOut) -> Int32 {
-    readColumn(r, slot, values, states, count, err) { v in if case .double(let d) = v { d } else { nil } }
+    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, asStoredDouble) }
+}
+
+@_cdecl("og_results_read_int64_columns")
+public func og_results_read_int64_columns(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<Int64>?,
+                                          _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut) -> Int32 {
+    readColumns(r, slots, slotCount, values, states, count, err, asStoredInt64)
+}
+
+@_cdecl("og_results_read_double_columns")
+public func og_results_read_double_columns(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<Double>?,
+                                           _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut) -> Int32 {
+    readColumns(r, slots, slotCount, values, states, count, err, asStoredDouble)
 }
 
 @_cdecl("og_context_change_counter")

@@ -246,6 +246,32 @@ static void bulk_reads(void) {
     int64_t title = og_entity_slot(entities[0], "title", &err);
     OK(og_results_read_int64s(books, (size_t)title, values, states, n, &err));
     for (size_t i = 0; i < n; i++) INTEQ(states[i], 2);   /* a string is not read as an integer */
+    /* Several slots in one pass: each column is what its one-slot read gives. */
+    size_t columns[3] = {(size_t)large, (size_t)medium, (size_t)title};
+    int64_t grid[15];
+    uint8_t grid_states[15];
+    OK(og_results_read_int64_columns(books, columns, 3, grid, grid_states, n, &err));
+    for (size_t k = 0; k < 3; k++) {
+        int64_t one[5];
+        uint8_t one_states[5];
+        OK(og_results_read_int64s(books, columns[k], one, one_states, n, &err));
+        for (size_t i = 0; i < n; i++) {
+            INTEQ(grid_states[k * n + i], one_states[i]);
+            if (one_states[i] == 1) INTEQ(grid[k * n + i], one[i]);
+        }
+    }
+    INTEQ(grid_states[1], 1);          /* large of book 1 */
+    INTEQ(grid[1], 42);
+    INTEQ(grid[n], 8);                 /* medium of book 0 */
+    INTEQ(grid_states[2 * n], 2);      /* a title is not an integer */
+    size_t ratio_column[1] = {(size_t)ratio};
+    double ratio_grid[5];
+    OK(og_results_read_double_columns(books, ratio_column, 1, ratio_grid, grid_states, n, &err));
+    for (size_t i = 0; i < n; i++) if (grid_states[i] == 1) CHECK(ratio_grid[i] == ratios[i]);
+    OK(og_results_read_int64_columns(books, NULL, 0, NULL, NULL, n, &err));   /* no slots: nothing to read */
+    FAILS(og_results_read_int64_columns(books, NULL, 2, grid, grid_states, n, &err), OG_ERROR_INVALID_ARGUMENT, "NULL slots");
+    FAILS(og_results_read_int64_columns(books, columns, 3, grid, grid_states, 4, &err), OG_ERROR_INVALID_ARGUMENT, "5");
+    FAILS(og_results_read_double_columns(NULL, ratio_column, 1, ratio_grid, grid_states, n, &err), OG_ERROR_INVALID_HANDLE, "handle");
     FAILS(og_results_read_int64s(books, (size_t)large, NULL, states, n, &err), OG_ERROR_INVALID_ARGUMENT, "values");
     FAILS(og_results_read_doubles(NULL, 0, ratios, states, n, &err), OG_ERROR_INVALID_HANDLE, "handle");
     CHECK(og_context_change_counter(NULL) == NULL);

@@ -8,26 +8,34 @@ extension ManagedObjectContext {
     /// Objects read this way are fired, as a property read would fire them; the others are
     /// skipped, and the caller reads them one by one.
     public func readLoadedAttribute(atSlot slot: Int, of objects: [ManagedObject], _ body: (Int, AttributeValue) -> Void) throws(ObjectGraphError) {
+        try readLoadedAttributes(atSlots: [slot], of: objects) { i, _, value in body(i, value) }
+    }
+
+    /// `readLoadedAttribute` for several slots in one pass over the objects: calls
+    /// `body(i, k, value)` with attribute `slots[k]` of `objects[i]`. Each object is visited
+    /// once, where reading slot by slot would visit (and miss the cache on) every object once
+    /// per slot.
+    public func readLoadedAttributes(atSlots slots: [Int], of objects: [ManagedObject],
+                                     _ body: (_ object: Int, _ column: Int, AttributeValue) -> Void) throws(ObjectGraphError) {
         try checkThread()
         var quietEntity: EntityDescription? = nil
         for (i, o) in objects.enumerated() {
-            guard o.link === link, !o.detached, slot >= 0, slot < o.layout.kinds.count, case .attribute(let type) = o.layout.kinds[slot],
-                type != .transformable  // read one by one: their bytes are decoded on access
-            else { continue }
+            guard o.link === link, !o.detached else { continue }
             if o.entity !== quietEntity {
                 guard !o.hasLifecycleHooks(in: self) else { continue }
                 quietEntity = o.entity
             }
-            let value: AttributeValue
+            let readable = o.layout.readsDirectly  // attributes, transformables excepted (decoded on access)
             if let current = o.current {
-                value = current[slot]
+                for (k, slot) in slots.enumerated() where slot >= 0 && slot < readable.count && readable[slot] { body(i, k, current[slot]) }
             } else if let snapshot = o.snapshot, snapshot.count > 0 {
-                value = snapshot[slot]
-                o.rowCached = false
-            } else {
-                continue
+                var read = false
+                for (k, slot) in slots.enumerated() where slot >= 0 && slot < readable.count && readable[slot] {
+                    body(i, k, snapshot[slot])
+                    read = true
+                }
+                if read { o.rowCached = false }
             }
-            body(i, value)
         }
     }
 

@@ -3,8 +3,10 @@
 Reading ``obj.pages`` costs one foreign call per object. A fetch of many objects
 keeps its og_results here instead; the first read of an integer or double slot
 asks the library for that slot of every object of the result in one call
-(og_results_read_int64s / _doubles), and later reads of that slot are list
-lookups. The values hold while the context's change counter
+(og_results_read_int64_columns / _double_columns), and later reads of that slot
+are list lookups. The first column is read alone (a loop may read one attribute
+only); the second read of a new column reads every remaining column of its kind
+at once, in one pass over the objects rather than one pass per column. The values hold while the context's change counter
 (og_context_change_counter) is what it was when the result was fetched: any
 change to any object of the context (a set, a rollback, a refresh, a hook...)
 sends every read back to the per-object calls, which are always right.
@@ -13,7 +15,7 @@ sends every read back to the per-object calls, which are always right.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Sequence
 
 from ._handle import OwnedHandle
 from ._lib import lib
@@ -60,29 +62,48 @@ class Columns(OwnedHandle):
     def valid(self) -> bool:
         return not self._closed and self.counter.value == self.epoch
 
-    def load(self, slot: int, doubles: bool) -> Optional[List[Any]]:
-        """Reads column ``slot`` (None when the values no longer hold or the read fails)."""
+    def load(self, slot: int, doubles: bool, kin: Sequence[int] = ()) -> Optional[List[Any]]:
+        """Reads column ``slot`` (None when the values no longer hold or the read fails).
+        ``kin`` lists the other slots of the same kind: once one column has been read,
+        the columns of ``kin`` not read yet are read with it."""
         if not self.valid:
             return None
-        n = self.count
-        values = (ctypes.c_double * n)() if doubles else (ctypes.c_int64 * n)()
-        states = (ctypes.c_uint8 * n)()
+        wanted = [slot]
+        if any(c is not None for c in self.by_slot):
+            wanted += [k for k in kin if k != slot and (k >= len(self.by_slot) or self.by_slot[k] is None)]
+        n, width = self.count, len(wanted)
+        values = (ctypes.c_double * (n * width))() if doubles else (ctypes.c_int64 * (n * width))()
+        states = (ctypes.c_uint8 * (n * width))()
         err = ctypes.c_void_p()
-        read = lib.og_results_read_doubles if doubles else lib.og_results_read_int64s
-        check(read(self._h, slot, ctypes.addressof(values), ctypes.addressof(states), n, ctypes.byref(err)), err)
-        raw = bytes(states)
+        if width == 1:
+            read_one = lib.og_results_read_doubles if doubles else lib.og_results_read_int64s
+            status = read_one(self._h, slot, ctypes.addressof(values), ctypes.addressof(states), n, ctypes.byref(err))
+        else:
+            slots = (ctypes.c_size_t * width)(*wanted)
+            read = lib.og_results_read_double_columns if doubles else lib.og_results_read_int64_columns
+            status = read(self._h, ctypes.addressof(slots), width, ctypes.addressof(values), ctypes.addressof(states), n,
+                          ctypes.byref(err))
+        check(status, err)
         # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
-        column: List[Any] = memoryview(values).cast("B").cast("d" if doubles else "q").tolist()
-        if raw.count(_STATE_VALUE) != n:
-            column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ) for v, s in zip(column, raw)]
+        cells = memoryview(values).cast("B").cast("d" if doubles else "q")
+        raw_all = bytes(states)
+        columns: List[List[Any]] = []
+        for k in range(width):
+            column: List[Any] = cells[k * n:(k + 1) * n].tolist()
+            raw = raw_all[k * n:(k + 1) * n]
+            if raw.count(_STATE_VALUE) != n:
+                column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ) for v, s in zip(column, raw)]
+            columns.append(column)
         # Reading fired objects: a change the read caused (none: only hook-free objects
         # are read) would show in the counter.
         if self.counter.value != self.epoch:
             return None
-        if len(self.by_slot) <= slot:
-            self.by_slot.extend([None] * (slot + 1 - len(self.by_slot)))
-        self.by_slot[slot] = column
-        return column
+        top = max(wanted)
+        if len(self.by_slot) <= top:
+            self.by_slot.extend([None] * (top + 1 - len(self.by_slot)))
+        for k, column in zip(wanted, columns):
+            self.by_slot[k] = column
+        return columns[0]
 
 
 def _view(counter: ctypes.c_uint64) -> memoryview:

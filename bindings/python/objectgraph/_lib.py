@@ -359,6 +359,8 @@ _SIGNATURES = {
     "og_results_objects": (_i, [_v, _v, _v, _z, _err]),
     "og_results_read_int64s": (_i, [_v, _z, _v, _v, _z, _err]),
     "og_results_read_doubles": (_i, [_v, _z, _v, _v, _z, _err]),
+    "og_results_read_int64_columns": (_i, [_v, _v, _z, _v, _v, _z, _err]),
+    "og_results_read_double_columns": (_i, [_v, _v, _z, _v, _v, _z, _err]),
     "og_context_change_counter": (_v, [_v]),
     # Fetch result types: object IDs, dictionaries, counts
     "og_fetch_request_set_result_type": (_i, [_v, _i, _err]),

@@ -238,9 +238,8 @@ class Context(OwnedHandle):
         gone = self._gone
         out: List[ManagedObject] = []
         append = out.append
-        row = 0
         last_entity, cls, layout = None, None, None  # type: Any, Any, Any
-        for handle, entity in zip(handles, entities):
+        for row, (handle, entity) in enumerate(zip(handles, entities)):
             found = known.get(handle)
             wrapper = found() if found is not None else None
             if wrapper is None:
@@ -257,7 +256,6 @@ class Context(OwnedHandle):
             wrapper._columns = columns
             wrapper._row = row
             append(wrapper)
-            row += 1
         self._prune()
         return out
 
@@ -924,14 +922,21 @@ class Context(OwnedHandle):
         return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
 
 
-def _objects_of(results: int, count: int) -> Tuple[Any, Any]:
-    """Every object handle of `results` and its entity handle, in one call (og_results_objects)."""
+def _objects_of(results: int, count: int) -> Tuple[List[int], List[int]]:
+    """Every object handle of `results` and its entity handle, in one call (og_results_objects),
+    as lists of ints: memoryview converts them in C, where indexing the ctypes arrays would
+    make each int in Python (a third of a large fetch's wrapping)."""
     handles = (ctypes.c_void_p * count)()
     entities = (ctypes.c_void_p * count)()
     err = ctypes.c_void_p()
     check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
                                  ctypes.byref(err)), err)
-    return handles, entities
+    return _ints(handles), _ints(entities)
+
+
+def _ints(pointers: Any) -> List[int]:
+    """A ctypes array of pointers as a list of ints (0 for NULL, as handles never are)."""
+    return memoryview(pointers).cast("B").cast("Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I").tolist()
 
 
 class _HandleRef(weakref.ref):  # type: ignore[type-arg]

@@ -488,7 +488,7 @@ def class_for(layout: _layout.Layout) -> type:
     if layout.cls is None:
         namespace: Dict[str, Any] = {"__slots__": (), "__module__": __name__}
         for name, slot in layout.slots.items():
-            read, write = layout.accessors[name] = _accessors(slot)
+            read, write = layout.accessors[name] = _accessors(slot, layout)
             if not hasattr(ManagedObject, name):
                 kind = "relationship" if slot.type is None else slot.type.name.lower() + " attribute"
                 namespace[name] = property(read, write, doc=f"The {kind} {name!r}.")
@@ -496,7 +496,7 @@ def class_for(layout: _layout.Layout) -> type:
     return layout.cls
 
 
-def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any, Any], None]]:
+def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[Any], Any], Callable[[Any, Any], None]]:
     """A reader and a writer for one slot. Integers and doubles, the common case
     of bulk work, get their own: they use the context's out-buffer and pass no
     error slot. A call that fails (or a value they do not handle) goes the
@@ -526,6 +526,9 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
         return read_any, write_any
 
     doubles = slot.access == _layout.DOUBLE
+    # The entity's other slots read the same way: a result's columns after its first are
+    # read together (Columns.load).
+    kin = tuple(other.index for other in layout.slots.values() if other.access == slot.access and other.index != index)
 
     def read(obj: ManagedObject) -> Any:
         columns = obj._columns
@@ -535,7 +538,7 @@ def _accessors(slot: _layout.Slot) -> Tuple[Callable[[Any], Any], Callable[[Any,
             except IndexError:  # no column read that far yet
                 column = None
             if column is None:
-                column = columns.load(index, doubles)
+                column = columns.load(index, doubles, kin)
             if column is not None:
                 value = column[obj._row]
                 if value is not NOT_READ:

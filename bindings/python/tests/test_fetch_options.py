@@ -163,6 +163,29 @@ def test_numbers_of_a_large_result_are_read_by_column_and_stay_right(tmp_path, b
     gc.collect()
 
 
+def test_columns_after_the_first_are_read_together_and_stay_right(tmp_path, books_model) -> None:
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store("SQLite", str(tmp_path / "columns.sqlite"))
+    with og.Context(coordinator) as seed:
+        for i in range(60):
+            seed.insert("Book", title=f"b{i:03}", pages=i, year=None if i % 5 == 0 else 1900 + i)
+        seed.save()
+    ctx = og.Context(coordinator)
+    books = ctx.fetch("Book", sort="title")
+    assert [b.pages for b in books] == list(range(60))  # the first column, alone
+    # The second integer column read brings the entity's other integer columns with it.
+    assert [b.year for b in books] == [None if i % 5 == 0 else 1900 + i for i in range(60)]
+    assert [b.pages for b in books] == list(range(60))
+    books[10].year = 1  # a change: every column read so far no longer holds
+    assert [b.year for b in books][9:12] == [1909, 1, 1911]
+    fresh = og.Context(coordinator).fetch("Book", sort="title")
+    fresh[0].title  # a string first: the integer columns still come right
+    assert [b.year for b in fresh][:3] == [None, 1901, 1902] and fresh[59].pages == 59
+    ctx.close()
+    coordinator.close()
+    gc.collect()
+
+
 def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
     coordinator = og.Coordinator(books_model)
     coordinator.add_store("SQLite", str(tmp_path / "hooks.sqlite"))

@@ -1,0 +1,41 @@
+import XCTest
+
+@testable import ObjectGraph
+
+/// Reading attributes of many objects in one pass (`readLoadedAttributes`): what each
+/// object's `value(atSlot:)` gives, for the slots that are plain attributes.
+final class ContextBulkReadTests: XCTestCase {
+    func testSeveralSlotsInOnePassAgreeWithReadsOneByOne() throws {
+        let model = ManagedObjectModel()
+        let item = try model.addEntity(named: "Item")
+        try item.addAttribute(named: "count", type: .integer64)
+        try item.addAttribute(named: "ratio", type: .double)
+        try item.addAttribute(named: "label", type: .string)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/bulk.sqlite")
+        for i in 0..<5 {
+            let o = try stack.context.insertObject(entityName: "Item")
+            try o.setValue(.integer(Int64(i)), forKey: "count")
+            if i != 2 { try o.setValue(.double(Double(i) / 2), forKey: "ratio") }
+            try o.setValue(.string("n\(i)"), forKey: "label")
+        }
+        try stack.context.save()
+        let reader = ManagedObjectContext(coordinator: stack.coordinator)
+        let objects = try reader.fetch(FetchRequest(entityName: "Item", sortKeys: [SortKey("count")]))
+        try objects[4].setValue(.integer(40), forKey: "count")  // a changed object gives its own value
+        let slots = [item.slot(forKey: "count")!, item.slot(forKey: "ratio")!, item.slot(forKey: "label")!, 99]
+        var grid = Array(repeating: Array(repeating: AttributeValue?.none, count: slots.count), count: objects.count)
+        try reader.readLoadedAttributes(atSlots: slots, of: objects) { i, k, value in grid[i][k] = value }
+        for (i, o) in objects.enumerated() {
+            XCTAssertFalse(o.isFault, "read in bulk: fired as a property read fires it")
+            for (k, slot) in slots.enumerated() where slot != 99 {
+                XCTAssertEqual(grid[i][k], try o.value(atSlot: slot), "object \(i), slot \(slot)")
+            }
+            XCTAssertNil(grid[i][3], "a slot the entity does not have is skipped")
+        }
+        XCTAssertEqual(grid[4][0], .integer(40))
+        XCTAssertEqual(grid[2][1], .null)
+        var one: [AttributeValue?] = Array(repeating: nil, count: objects.count)
+        try reader.readLoadedAttribute(atSlot: slots[2], of: objects) { i, value in one[i] = value }
+        XCTAssertEqual(one, grid.map { $0[2] })
+    }
+}
