@@ -47,7 +47,6 @@ open class ManagedObject: CustomStringConvertible {
     /// The link of the context the object was made in, for its whole life (immutable, so
     /// reading it costs no retain); `detached` says when the object has left that context.
     final let link: ContextLink
-    final var detached = false
     /// The context the object lives in; nil once it is detached or the context is gone.
     /// Only nil can be assigned (an object never moves to another context).
     public final internal(set) var managedObjectContext: ManagedObjectContext? {
@@ -62,17 +61,21 @@ open class ManagedObject: CustomStringConvertible {
     var changedSlots = SlotSet()
     /// Loaded relationship contents by slot.
     var relations: [RelationState?]?
+    // The flags sit together: Swift lays stored properties out in declaration order, and
+    // each flag between two words would cost a word (16 bytes less per object).
     public final internal(set) var isInserted = false
     public final internal(set) var isDeleted = false
     /// An insert deleted before any save: it leaves the context once its rules apply.
     var forgottenInsert = false
     /// A fault whose row was gone when it fired (`shouldDeleteInaccessibleFaults`).
     var rowGone = false
-    /// The context's change stamp at this object's last change.
-    var lastChange = 0
     /// A fetched fault whose row is already here: it fires without a store trip
     /// (`returnsObjectsAsFaults`, the default).
     var rowCached = false
+    /// Whether the object has left the context of its `link`.
+    final var detached = false
+    /// The context's change stamp at this object's last change.
+    var lastChange = 0
     /// The batch this fault loads with when it fires (`fetchBatchSize`).
     var faultBatch: FaultBatch?
     /// The C interface's handle for this object (0: none yet), written and read under its
