@@ -39,16 +39,18 @@ class Slot:
 
 
 class Layout:
-    __slots__ = ("name", "slots", "entity", "cls", "accessors", "integer_keys")
+    __slots__ = ("name", "key", "slots", "entity", "cls", "accessors", "integer_keys")
 
     def __init__(self, entity: Entity) -> None:
         self.name = entity.name
+        self.key = entity.name.encode("utf-8")  # encoded once for the by-name calls (insert)
         self.entity = entity
         self.cls: Optional[type] = None  # the ManagedObject subclass, made on first use
         self.accessors: Dict[str, Tuple[Any, Any]] = {}  # name -> (read, write), made with it
         self.slots: Dict[str, Slot] = {}
-        # insert()'s keyword names -> the C array of their slots, when every one is an
-        # integer attribute (None otherwise): built once per set of names.
+        # insert()'s keyword names -> the C array of their slots, a struct packing their
+        # values and the buffer it packs into, when every one is an integer attribute (None
+        # otherwise): built once per set of names.
         self.integer_keys: Dict[Tuple[str, ...], Any] = {}
         for index, prop in enumerate(entity.properties):
             if isinstance(prop, Attribute):

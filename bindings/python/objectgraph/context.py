@@ -9,6 +9,7 @@ raise WrongThreadError. It hands out one Python object per managed object, so
 from __future__ import annotations
 
 import ctypes
+import struct
 import weakref
 from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
                     Literal, overload)
@@ -263,20 +264,27 @@ class Context(OwnedHandle):
         """Inserts a new object of ``entity`` with its default values, then
         sets the attributes and relationships given as keywords."""
         err = ctypes.c_void_p()
+        # A new object's entity is the one named: no need to ask the library for it.
+        layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
         try:
-            handle = check_handle(lib.og_context_insert(self._h, encode(entity), ctypes.byref(err)), err)
+            name = layout.key if layout is not None else encode(entity)
+            handle = check_handle(lib.og_context_insert(self._h, name, ctypes.byref(err)), err)
         except UnknownEntityError as error:
             suggest(error, self._coordinator.model)
             raise
         finally:
-            self._raise_pending()
-        # A new object's entity is the one named: no need to ask the library for it.
-        layout = self._coordinator._layouts.by_name.get(entity)
+            if self._pending or _kept:
+                self._raise_pending()
         if layout is None:
             obj = self._wrap(handle)
         else:
-            obj = class_for(layout)(self, handle, layout)
-            self._remember(handle, obj)
+            # ManagedObject.__init__'s fields, set here without its call frame (as _take_bulk does).
+            obj = _new_object(class_for(layout))
+            obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None
+            made = self._objects[handle] = _HandleRef(obj, self._gone)
+            made.handle = handle
+            if len(self._objects) >= self._prune_at:
+                self._prune()
         try:
             rest = _set_integers(obj, values) if len(values) > 1 else values
             for key, value in rest.items():
@@ -922,6 +930,9 @@ class Context(OwnedHandle):
         return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
 
 
+_new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
+
+
 def _objects_of(results: int, count: int) -> Tuple[List[int], List[int]]:
     """Every object handle of `results` and its entity handle, in one call (og_results_objects),
     as lists of ints: memoryview converts them in C, where indexing the ctypes arrays would
@@ -1019,13 +1030,23 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     if plan is False:
         slots = [layout.slots.get(name) for name in names]
         every = all(slot is not None and slot.access == INT_ACCESS for slot in slots)
-        plan = layout.integer_keys[names] = (ctypes.c_size_t * len(names))(*(s.index for s in slots)) if every else None  # type: ignore[union-attr]
+        # The slots as a C array, a packer of the values and the buffer it packs them into.
+        plan = layout.integer_keys[names] = (
+            (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
+            struct.Struct(f"={len(names)}q"),
+            (ctypes.c_int64 * len(names))(),
+        ) if every else None
     if plan is not None:
+        slots, packer, buffer = plan
         numbers = list(values.values())
-        if all(type(v) is int and INT64_MIN <= v <= INT64_MAX for v in numbers):
-            n = len(numbers)
+        # Plain ints only (not bools), packed in one call; one out of range fails the pack.
+        if list(map(type, numbers)).count(int) == len(numbers):
+            try:
+                packer.pack_into(buffer, 0, *numbers)
+            except struct.error:
+                return _set_some_integers(obj, values)
             err = ctypes.c_void_p()
-            check(lib.og_object_set_int64s_at(obj._h, plan, (ctypes.c_int64 * n)(*numbers), n, ctypes.byref(err)), err)
+            check(lib.og_object_set_int64s_at(obj._h, slots, buffer, len(numbers), ctypes.byref(err)), err)
             return {}
     return _set_some_integers(obj, values)
 
