@@ -13,18 +13,27 @@ import Glibc
 final class HandleTable: @unchecked Sendable {
     static let shared = HandleTable()
 
+    /// 32 bytes: a table of a large result's objects stays small and in the cache.
     private struct Entry {
         var box: AnyObject?
         var generation: UInt32 = 0
-        var owner: Int = -1
-        /// Handles this entry lent, by the identity of the lent Swift object.
-        var lent: [ObjectIdentifier: UInt64]?
-        /// Handles of managed objects this entry lent that the objects remember themselves
-        /// (`lendObject`), kept to be dropped with the entry; values given back since are stale
-        /// and skipped (`isLive`).
-        var lentObjects: [UInt64] = []
-        /// For a lent handle, the identity it was lent for (its key in the owner's `lent`).
-        var identity: ObjectIdentifier?
+        /// The index of the entry that lent this one; -1 for an owned handle.
+        var owner: Int32 = -1
+        /// What this entry lent, once it lends anything.
+        var lending: Lending?
+        /// For a lent handle, the identity (address) of the Swift object it was lent for:
+        /// its key in the owner's `byIdentity`. 0 for an owned handle.
+        var identity: UInt = 0
+    }
+
+    /// The handles an owner lent.
+    private final class Lending {
+        /// By the identity of the lent Swift object.
+        var byIdentity: [UInt: UInt64] = [:]
+        /// Handles of managed objects that the objects remember themselves (`lendObject`),
+        /// kept to be dropped with the owner; values given back since are stale and skipped
+        /// (`isLive`).
+        var objects: [UInt64] = []
     }
 
     /// Counts lent handles given back one by one (`unlend`): a cache of lent handles made
@@ -65,10 +74,9 @@ final class HandleTable: @unchecked Sendable {
         entries[index].generation &+= 1
         if entries[index].generation == 0 { entries[index].generation = 1 }
         entries[index].box = box
-        entries[index].owner = owner
-        entries[index].lent = nil
-        entries[index].lentObjects = []
-        entries[index].identity = nil
+        entries[index].owner = Int32(owner)
+        entries[index].lending = nil
+        entries[index].identity = 0
         return Self.value(index: index, generation: entries[index].generation)
     }
 
@@ -77,7 +85,7 @@ final class HandleTable: @unchecked Sendable {
     private func isLive(_ v: UInt64, lentBy ownerIndex: Int) -> Bool {
         let i = Int(v & 0xFFFF_FFFF) - 1
         return i >= 0 && i < entries.count && entries[i].generation == UInt32(truncatingIfNeeded: v >> 32)
-            && entries[i].box != nil && entries[i].owner == ownerIndex
+            && entries[i].box != nil && Int(entries[i].owner) == ownerIndex
     }
 
     /// A new owned handle for `box`.
@@ -111,17 +119,18 @@ final class HandleTable: @unchecked Sendable {
         defer { pthread_mutex_unlock(&mutex) }
         let ownerIndex = try validOwner(owner)
         entries.reserveCapacity(entries.count + objects.count)
-        entries[ownerIndex].lentObjects.reserveCapacity(entries[ownerIndex].lentObjects.count + objects.count)
+        let lending = lending(of: ownerIndex)
+        lending.objects.reserveCapacity(lending.objects.count + objects.count)
         return objects.map { pointer(lendObjectLocked($0, ownerIndex)) }
     }
 
     /// Must be called with the mutex held.
     private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int) -> UInt64 {
-        let id = ObjectIdentifier(object)
+        let id = UInt(bitPattern: ObjectIdentifier(object))
         let remembered = object.bindingHandle
         if remembered != 0 {
             let i = Int(remembered & 0xFFFF_FFFF) - 1  // in range: the table never shrinks
-            let owner = entries[i].owner
+            let owner = Int(entries[i].owner)
             if isLive(remembered, lentBy: owner), entries[i].identity == id {
                 if owner == ownerIndex { return remembered }
                 // Another owner lent it first and keeps the object's own slot: this one
@@ -129,7 +138,7 @@ final class HandleTable: @unchecked Sendable {
                 return lendLocked(object, ownerIndex) { object }
             }
         }
-        if let existing = entries[ownerIndex].lent?[id] { return existing }
+        if let existing = entries[ownerIndex].lending?.byIdentity[id] { return existing }
         let v = allocate(object, owner: ownerIndex)
         entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
         appendLentObject(v, to: ownerIndex)
@@ -139,15 +148,22 @@ final class HandleTable: @unchecked Sendable {
 
     /// Must be called with the mutex held.
     private func appendLentObject(_ v: UInt64, to ownerIndex: Int) {
+        let lending = lending(of: ownerIndex)
         // Before the list grows, drop the handles given back since: an owner that lends and
         // gives back in a loop keeps a list as long as what it holds, not as what it lent.
-        let list = entries[ownerIndex].lentObjects
-        if list.count >= 1024 && list.count == list.capacity {
-            entries[ownerIndex].lentObjects = list.filter { isLive($0, lentBy: ownerIndex) }
-            let kept = entries[ownerIndex].lentObjects.count
-            entries[ownerIndex].lentObjects.reserveCapacity(max(1024, kept * 2))
+        if lending.objects.count >= 1024 && lending.objects.count == lending.objects.capacity {
+            lending.objects = lending.objects.filter { isLive($0, lentBy: ownerIndex) }
+            lending.objects.reserveCapacity(max(1024, lending.objects.count * 2))
         }
-        entries[ownerIndex].lentObjects.append(v)
+        lending.objects.append(v)
+    }
+
+    /// The record of what the entry at `ownerIndex` lent, made on first use. Must be called with the mutex held.
+    private func lending(of ownerIndex: Int) -> Lending {
+        if let existing = entries[ownerIndex].lending { return existing }
+        let made = Lending()
+        entries[ownerIndex].lending = made
+        return made
     }
 
     /// The index of a live owner handle. Must be called with the mutex held.
@@ -160,12 +176,11 @@ final class HandleTable: @unchecked Sendable {
 
     /// The handle `ownerIndex` lends for `identity`, made on first use. Must be called with the mutex held.
     private func lendLocked(_ identity: AnyObject, _ ownerIndex: Int, _ make: () -> AnyObject) -> UInt64 {
-        let id = ObjectIdentifier(identity)
-        if let existing = entries[ownerIndex].lent?[id] { return existing }
+        let id = UInt(bitPattern: ObjectIdentifier(identity))
+        if let existing = entries[ownerIndex].lending?.byIdentity[id] { return existing }
         let v = allocate(make(), owner: ownerIndex)
         entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
-        if entries[ownerIndex].lent == nil { entries[ownerIndex].lent = [:] }
-        entries[ownerIndex].lent![id] = v
+        lending(of: ownerIndex).byIdentity[id] = v
         return v
     }
 
@@ -207,7 +222,7 @@ final class HandleTable: @unchecked Sendable {
         guard let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
             entries[index].box != nil
         else { throw HandleTable.invalid("handle that was released or never valid") }
-        let o = entries[index].owner
+        let o = Int(entries[index].owner)
         return o < 0 ? handle! : pointer(Self.value(index: o, generation: entries[o].generation))
     }
 
@@ -236,7 +251,7 @@ final class HandleTable: @unchecked Sendable {
         var dropped: [AnyObject] = []
         pthread_mutex_lock(&mutex)
         if let (index, generation) = decode(owner), index < entries.count, entries[index].generation == generation,
-            entries[index].lent != nil || !entries[index].lentObjects.isEmpty
+            entries[index].lending != nil
         {
             dropLent(by: index, into: &dropped)
             unlendings &+= 1
@@ -253,10 +268,9 @@ final class HandleTable: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         var done = false
         if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
-            entries[index].box != nil, let ownerIndex = try? validOwner(owner), entries[index].owner == ownerIndex,
-            let identity = entries[index].identity
+            entries[index].box != nil, let ownerIndex = try? validOwner(owner), Int(entries[index].owner) == ownerIndex
         {
-            entries[ownerIndex].lent?.removeValue(forKey: identity)
+            entries[ownerIndex].lending?.byIdentity.removeValue(forKey: entries[index].identity)
             drop(index, into: &dropped)
             unlendings &+= 1
             done = true
@@ -270,19 +284,17 @@ final class HandleTable: @unchecked Sendable {
         dropLent(by: index, into: &dropped)
         if let box = entries[index].box { dropped.append(box) }
         entries[index].box = nil
-        entries[index].identity = nil
+        entries[index].identity = 0
         entries[index].owner = -1
         free.append(index)
     }
 
     /// Drops every handle the entry at `index` lent, keeping the entry.
     private func dropLent(by index: Int, into dropped: inout [AnyObject]) {
-        let lent = entries[index].lent
-        let lentObjects = entries[index].lentObjects
-        entries[index].lent = nil
-        entries[index].lentObjects = []
-        for v in lent?.values ?? [:].values where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
-        for v in lentObjects where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
+        guard let lending = entries[index].lending else { return }
+        entries[index].lending = nil
+        for v in lending.byIdentity.values where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
+        for v in lending.objects where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
     }
 
     static func invalid(_ what: String) -> ObjectGraphError {
