@@ -137,7 +137,13 @@ public func og_results_count(_ r: OpaquePointer?) -> Int {
 
 @_cdecl("og_results_object_at")
 public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> OpaquePointer? {
-    handle(err) { () throws(ObjectGraphError) in
+    // The common case in one lock: the result's objects lent already, none given back since.
+    if let lent = handles.withBox(r, ResultsBox.self, { results in
+        results.lentAt == handles.unlendings && index >= 0 && index < results.objects.count ? results.lent?[index] : nil
+    }) {
+        return lent
+    }
+    return handle(err) { () throws(ObjectGraphError) in
         let results = try handles.get(r, ResultsBox.self)
         guard index >= 0, index < results.objects.count else {
             throw .invalidArgument("result index \(index) is out of range (there are \(results.objects.count))")

@@ -7,7 +7,7 @@ import Glibc
 // og_object_*: managed objects. The engine checks the context's thread on every call.
 
 private func object(_ o: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject {
-    try handles.get(o, ManagedObject.self)
+    try handles.object(o)
 }
 
 private func key(_ k: UnsafePointer<CChar>?) throws(ObjectGraphError) -> String { try string(k, "the key") }

@@ -1,4 +1,5 @@
 import ObjectGraph
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -35,6 +36,10 @@ final class HandleTable: @unchecked Sendable {
         /// (`isLive`).
         var objects: [UInt64] = []
     }
+
+    /// Counts every handle dropped (released, given back, or lent by an owner released), so
+    /// that a thread's cached lookup (`ObjectLookupCache`) knows whether it still holds.
+    private let drops = Atomic<UInt64>(0)
 
     /// Counts lent handles given back one by one (`unlend`): a cache of lent handles made
     /// at another count may hold invalid ones. Read and written under the mutex.
@@ -192,6 +197,36 @@ final class HandleTable: @unchecked Sendable {
         return try body()
     }
 
+    /// `body`'s answer for the box behind a valid handle of exactly the final class `T`, run
+    /// under the table's lock: a lookup and the state kept beside the table in one lock.
+    /// nil when the handle is not such a handle (the caller's full path reports why).
+    func withBox<T: AnyObject, R>(_ handle: OpaquePointer?, _ type: T.Type, _ body: (T) -> R?) -> R? {
+        guard let (index, generation) = decode(handle) else { return nil }
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        guard index < entries.count, entries[index].generation == generation, let box = entries[index].box,
+            ObjectIdentifier(Swift.type(of: box)) == ObjectIdentifier(T.self)
+        else { return nil }
+        return body(unsafeDowncast(box, to: T.self))
+    }
+
+    /// The managed object behind a valid og_object handle: `get`, answered from the calling
+    /// thread's last lookup when no handle was dropped since (`ObjectLookupCache`).
+    @inline(__always)
+    func object(_ handle: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject {
+        let bits = UInt(bitPattern: handle)
+        let cache = ObjectLookupCache.current
+        if bits != 0, cache.handle == bits, cache.drops == drops.load(ordering: .acquiring), let object = cache.object { return object }
+        let seen = drops.load(ordering: .acquiring)
+        let object = try get(handle, ManagedObject.self)
+        // Remembered with the count read before the lookup: a drop in between makes the next
+        // read look up again.
+        cache.handle = bits
+        cache.object = object
+        cache.drops = seen
+        return object
+    }
+
     /// The box behind a valid handle of kind `T`.
     @inline(__always)
     func get<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) throws(ObjectGraphError) -> T {
@@ -242,6 +277,7 @@ final class HandleTable: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
         // Swift objects are freed after the lock is released: their deinit may call back in.
         dropped.removeAll()
+        ObjectLookupCache.forgetOnThisThread()
     }
 
     /// Releases every handle `owner` lent (a context that forgot its objects), keeping the
@@ -259,6 +295,7 @@ final class HandleTable: @unchecked Sendable {
         }
         pthread_mutex_unlock(&mutex)
         dropped.removeAll()
+        ObjectLookupCache.forgetOnThisThread()
     }
 
     /// Gives back one handle `owner` lent: it becomes invalid, and lending the same object
@@ -277,10 +314,12 @@ final class HandleTable: @unchecked Sendable {
         }
         pthread_mutex_unlock(&mutex)
         dropped.removeAll()
+        ObjectLookupCache.forgetOnThisThread()
         return done
     }
 
     private func drop(_ index: Int, into dropped: inout [AnyObject]) {
+        drops.add(1, ordering: .releasing)
         dropLent(by: index, into: &dropped)
         if let box = entries[index].box { dropped.append(box) }
         entries[index].box = nil
