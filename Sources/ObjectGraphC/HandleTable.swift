@@ -123,10 +123,16 @@ final class HandleTable: @unchecked Sendable {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         let ownerIndex = try validOwner(owner)
-        entries.reserveCapacity(entries.count + objects.count)
-        let lending = lending(of: ownerIndex)
-        lending.objects.reserveCapacity(lending.objects.count + objects.count)
+        // Room for them all at once, growing geometrically: reserving the exact count would
+        // copy the whole table each time a small result (a to-many's members) is lent.
+        reserveGeometrically(&entries, adding: objects.count)
+        reserveGeometrically(&lending(of: ownerIndex).objects, adding: objects.count)
         return objects.map { pointer(lendObjectLocked($0, ownerIndex)) }
+    }
+
+    private func reserveGeometrically<E>(_ array: inout [E], adding n: Int) {
+        let needed = array.count + n
+        if needed > array.capacity { array.reserveCapacity(Swift.max(needed, array.capacity * 2)) }
     }
 
     /// Must be called with the mutex held.
