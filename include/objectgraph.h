@@ -2059,8 +2059,8 @@ og_status og_results_objects(const og_results *results, og_object **objects, og_
  * `states[i]` is 1 when `values[i]` holds the value, 0 for nil, and 2 when the
  * object was not read: it is not loaded (a fault without its row), its class or
  * hooks run code when it fires, it was deleted and saved, or the slot is not
- * such an attribute of its entity (an int64 read takes integer and boolean
- * attributes, a double read double and float ones). Read those one by one with
+ * such an attribute of its entity (an int64 read takes integer attributes, a
+ * double read double and float ones; booleans are not read). Read those one by one with
  * og_object_get_*_at. Objects read are fired as a property read fires them.
  * `count` must equal og_results_count(results). Runs on the context's thread. */
 og_status og_results_read_int64s(const og_results *results, size_t slot, int64_t *values, uint8_t *states, size_t count,
