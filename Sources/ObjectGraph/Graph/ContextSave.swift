@@ -98,7 +98,9 @@ extension ManagedObjectContext {
                     try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
                     removed.append((o, ref))
                 }
-                try writeMembers(share.inserts + share.updates.filter { skipped.isEmpty || !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
+                // Each list on its own: concatenating them copied (and retained) every new object.
+                try writeMembers(share.inserts, newKeys, tx)
+                try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
             }
         }
 
