@@ -1443,6 +1443,12 @@ char *og_context_explain(og_context *context, const og_fetch_request *request, o
  * gave back. */
 og_status og_context_release_object(og_context *context, og_object *object, og_error **error);
 
+/* og_context_release_object for `count` handles in one call (a binding letting go
+ * of a large result). Every handle that is a live handle this context lent is
+ * given back; if any is not, the others are still given back and the call
+ * fails with OG_ERROR_INVALID_HANDLE, saying how many were not. Any thread. */
+og_status og_context_release_objects(og_context *context, og_object *const *objects, size_t count, og_error **error);
+
 /* Releases a context. Objects it lent become invalid. A queue context first
  * waits for the blocks queued with og_context_perform (do not release it
  * from inside one of its own blocks). NULL is ignored. */

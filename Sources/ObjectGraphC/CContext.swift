@@ -45,6 +45,20 @@ public func og_context_release_object(_ c: OpaquePointer?, _ o: OpaquePointer?, 
     }
 }
 
+@_cdecl("og_context_release_objects")
+public func og_context_release_objects(_ c: OpaquePointer?, _ objects: UnsafePointer<OpaquePointer?>?, _ count: Int, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        _ = try handles.get(c, ContextBox.self)
+        guard count > 0 else { return OG_OK }
+        guard let objects else { throw .invalidArgument("NULL objects with a count of \(count)") }
+        let refused = handles.unlend(UnsafeBufferPointer(start: objects, count: count), from: c)
+        guard refused == 0 else {
+            throw HandleTable.invalid("\(refused) of the \(count) handles were not og_objects this context lent (released, never valid, or lent by another context); the others were given back")
+        }
+        return OG_OK
+    }
+}
+
 @_cdecl("og_context_insert")
 public func og_context_insert(_ c: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in

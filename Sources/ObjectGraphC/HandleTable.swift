@@ -307,21 +307,31 @@ final class HandleTable: @unchecked Sendable {
     /// Gives back one handle `owner` lent: it becomes invalid, and lending the same object
     /// again makes a new handle. Returns false when `handle` is not a live handle `owner` lent.
     func unlend(_ handle: OpaquePointer?, from owner: OpaquePointer?) -> Bool {
+        withUnsafePointer(to: handle) { unlend(UnsafeBufferPointer(start: $0, count: 1), from: owner) } == 0
+    }
+
+    /// Gives back every handle of `handles` that is a live handle `owner` lent, under one
+    /// lock; returns how many were not.
+    func unlend(_ handles: UnsafeBufferPointer<OpaquePointer?>, from owner: OpaquePointer?) -> Int {
         var dropped: [AnyObject] = []
+        var refused = 0
         pthread_mutex_lock(&mutex)
-        var done = false
-        if let (index, generation) = decode(handle), index < entries.count, entries[index].generation == generation,
-            entries[index].box != nil, let ownerIndex = try? validOwner(owner), Int(entries[index].owner) == ownerIndex
-        {
+        let ownerIndex = try? validOwner(owner)
+        for handle in handles {
+            guard let ownerIndex, let (index, generation) = decode(handle), index < entries.count,
+                entries[index].generation == generation, entries[index].box != nil, Int(entries[index].owner) == ownerIndex
+            else {
+                refused += 1
+                continue
+            }
             entries[ownerIndex].lending?.byIdentity.removeValue(forKey: entries[index].identity)
             drop(index, into: &dropped)
-            unlendings &+= 1
-            done = true
         }
+        if refused < handles.count { unlendings &+= 1 }
         pthread_mutex_unlock(&mutex)
         dropped.removeAll()
         ObjectLookupCache.forgetOnThisThread()
-        return done
+        return refused
     }
 
     private func drop(_ index: Int, into dropped: inout [AnyObject]) {

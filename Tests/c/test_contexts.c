@@ -476,7 +476,19 @@ static void lent_again_and_again(void) {
         OK(og_context_release_object(b, o, &err));
         previous = o;
     }
+    /* Several at once: the live ones are given back even when one is not. */
+    og_object *again = NN(og_results_object_at(results, 0, &err));
+    og_object *both[2] = {again, previous};
+    FAILS(og_context_release_objects(b, both, 2, &err), OG_ERROR_INVALID_HANDLE, "1 of the 2");
+    char *gone_title;
+    FAILS(og_object_get_string(again, "title", &gone_title, &err), OG_ERROR_INVALID_HANDLE, "released");
+    OK(og_context_release_objects(b, NULL, 0, &err));
+    FAILS(og_context_release_objects(b, NULL, 1, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    FAILS(og_context_release_objects(NULL, both, 2, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    og_object *one[1] = {NN(og_results_object_at(results, 0, &err))};
+    OK(og_context_release_objects(b, one, 1, &err));
     og_object *kept = NN(og_results_object_at(results, 0, &err));
+    CHECK(kept != one[0]);
     title_is(kept, "Mort");
     og_results_release(results);
     /* The context lent it, so it outlives the results, and ends with the context. */

@@ -346,6 +346,7 @@ _SIGNATURES = {
     "og_context_fetch": (_v, [_v, _v, _err]),
     "og_context_count": (_i, [_v, _v, _p(_z), _err]),
     "og_context_release": (None, [_v]),
+    "og_context_release_objects": (_i, [_v, _v, _z, _err]),
     # Fetch requests and results
     "og_fetch_request_new": (_v, [_s, _err]),
     "og_fetch_request_add_sort": (_i, [_v, _s, _b, _err]),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import struct
 import weakref
-from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union,
+from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union,
                     Literal, overload)
 
 from ._columns import MIN_OBJECTS, Columns
@@ -101,10 +101,15 @@ class Context(OwnedHandle):
         self._hook_numbers: Dict[Tuple[str, str], int] = {}
         self._coordinator = coordinator
         # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
-        # goes, its handle is given back to the library (og_context_release_object), so
-        # that objects nobody holds any more free their memory; dead entries are replaced
-        # on lookup and pruned as the table grows.
+        # goes, its handle is given back to the library, so that objects nobody holds any
+        # more free their memory; dead entries are replaced on lookup and pruned as the
+        # table grows.
         self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
+        # Handles of wrappers gone, given back together (og_context_release_objects) at
+        # the start of the next call that wraps objects, once there are enough: a large
+        # result collected would otherwise make one foreign call per object. A handle
+        # handed out again before then is taken off (the library lends it unchanged).
+        self._released: Set[int] = set()
         self._prune_at = 1024
         self._gone = _handle_releaser(weakref.ref(self))
         # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
@@ -176,6 +181,8 @@ class Context(OwnedHandle):
 
     def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
         """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
+        if len(self._released) >= _RELEASE_BATCH:
+            self._flush_released(keep=handle)
         ref = self._objects.get(handle)
         wrapper = ref() if ref is not None else None
         if wrapper is None:
@@ -196,6 +203,8 @@ class Context(OwnedHandle):
         return layout
 
     def _remember(self, handle: int, wrapper: ManagedObject) -> None:
+        if self._released:
+            self._released.discard(handle)
         self._objects[handle] = _handle_ref(wrapper, self._gone, handle)
         self._prune()
 
@@ -207,9 +216,27 @@ class Context(OwnedHandle):
                 del objects[h]
             self._prune_at = max(1024, 2 * len(objects))
 
+    def _flush_released(self, keep: Optional[int] = None) -> None:
+        """Gives back, in one call, the handles of the wrappers gone since the last time
+        (but `keep`, a handle just handed out again)."""
+        handles, self._released = self._released, set()
+        if keep is not None:
+            handles.discard(keep)
+        if not handles or self._closed:
+            return
+        # A handle already invalid (the context reset) is skipped by the library: nothing to do.
+        if len(handles) == 1:
+            lib.og_context_release_object(self._h, handles.pop(), None)
+            return
+        array = (ctypes.c_void_p * len(handles))(*handles)
+        lib.og_context_release_objects(self._h, array, len(handles), None)
+
     def _take_results(self, results: int) -> List[ManagedObject]:
         """Wraps the objects of NEW og_results and releases the results, or, for a
         large result, keeps them for reading its numeric attributes by column."""
+        # Before the result's objects are lent: a handle given back now is not handed out.
+        if len(self._released) >= _RELEASE_BATCH:
+            self._flush_released()
         count = lib.og_results_count(results)
         if count >= MIN_OBJECTS and self._counter is not None:
             return self._take_bulk(results, count)
@@ -234,6 +261,7 @@ class Context(OwnedHandle):
         columns = Columns(results, self._counter, count)  # type: ignore[arg-type]  # set: count >= MIN_OBJECTS
         self._columns.add(columns)
         known = self._objects
+        released = self._released
         make_ref = _HandleRef
         new = object.__new__
         gone = self._gone
@@ -244,6 +272,8 @@ class Context(OwnedHandle):
             found = known.get(handle)
             wrapper = found() if found is not None else None
             if wrapper is None:
+                if released:
+                    released.discard(handle)
                 if entity != last_entity:
                     layout = self._layout_of(entity)
                     cls, last_entity = class_for(layout), entity
@@ -263,6 +293,8 @@ class Context(OwnedHandle):
     def insert(self, entity: str, **values: Any) -> ManagedObject:
         """Inserts a new object of ``entity`` with its default values, then
         sets the attributes and relationships given as keywords."""
+        if len(self._released) >= _RELEASE_BATCH:
+            self._flush_released()
         err = ctypes.c_void_p()
         # A new object's entity is the one named: no need to ask the library for it.
         layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
@@ -916,6 +948,7 @@ class Context(OwnedHandle):
         if not self._lent:
             lib.og_context_release(self._h)  # waits for blocks queued with perform
         self._objects.clear()
+        self._released.clear()  # given back with the context
         if self._undo_manager is not None:
             self._undo_manager._contexts.discard(self)
             self._undo_manager = None
@@ -931,6 +964,9 @@ class Context(OwnedHandle):
 
 
 _new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
+
+# How many handles of wrappers gone are given back together.
+_RELEASE_BATCH = 256
 
 
 def _objects_of(results: int, count: int) -> Tuple[List[int], List[int]]:
@@ -975,10 +1011,9 @@ def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRe
             return
         if context._objects.get(ref.handle) is ref:
             del context._objects[ref.handle]
-        try:
-            lib.og_context_release_object(context._h, ref.handle, None)
-        except BaseException:  # a finalizer must not raise
-            pass
+        # Given back with others at the context's next call that wraps objects (no foreign
+        # call here: a collected result would make one per object).
+        context._released.add(ref.handle)
 
     return gone
 

@@ -551,7 +551,7 @@ def test_collected_wrappers_give_their_handles_back(lib: Library) -> None:
     import gc
 
     ctx = lib.ctx
-    for i in range(50):
+    for i in range(300):  # more than the binding gives back at once
         ctx.insert("Book", title=f"B{i}")
     ctx.save()
     fresh = og.Context(lib.coordinator)
@@ -564,6 +564,21 @@ def test_collected_wrappers_give_their_handles_back(lib: Library) -> None:
     second = fresh.fetch("Book", sort=["title"])
     assert not handles & {b._h for b in second}
     assert [b.title for b in second][:2] == ["B0", "B1"]
+    # A few wrappers gone wait to be given back with others; handed out again before
+    # that, their handles are taken off the list and keep working.
+    few = second[:3]
+    few_handles = [b._h for b in few]
+    del few
+    keep = second[3:]
+    del second
+    gc.collect()
+    again = fresh.fetch("Book", sort=["title"])
+    assert [b._h for b in again[:3]] == few_handles
+    assert [b.title for b in again[:3]] == ["B0", "B1", "B10"]
+    gc.collect()
+    assert [b.title for b in fresh.fetch("Book", sort=["title"])[:3]] == ["B0", "B1", "B10"]
+    del again
+    second = keep
     # A changed object stays in the context even when its wrapper goes.
     second[0].title = "Changed"
     del second
