@@ -60,9 +60,6 @@ private func readColumns<T>(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _
     }
 }
 
-private func asStoredInt64(_ v: AttributeValue) -> Int64? { if case .integer(let n) = v { n } else { nil } }
-private func asStoredDouble(_ v: AttributeValue) -> Double? { if case .double(let d) = v { d } else { nil } }
-
 @_cdecl("og_results_read_int64s")
 public func og_results_read_int64s(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<Int64>?, _ states: UnsafeMutablePointer<UInt8>?,
                                    _ count: Int, _ err: ErrorOut) -> Int32 {

@@ -260,13 +260,18 @@ private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePoin
     }
 }
 
+/// A value of the getter's own type read straight through (true); anything else (errors,
+/// conversions, nil) is left to the full path, which repeats the read and reports it.
+@inline(__always)
+private func readStored<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<T>?, _ stored: (AttributeValue) -> T?) -> Bool {
+    guard let out, let x = try? object(o), let v = try? x.value(atSlot: slot), let value = stored(v) else { return false }
+    out.pointee = value
+    return true
+}
+
 @_cdecl("og_object_get_int64_at")
 public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
-    // An integer read straight through; everything else (errors, conversions) takes the full path.
-    if let out, let x = try? object(o), case .integer(let v)? = try? x.value(atSlot: slot) {
-        out.pointee = v
-        return OG_OK
-    }
+    if readStored(o, slot, out, asStoredInt64) { return OG_OK }
     return getAt(o, slot, out, 0, "an integer", err, asInt64)
 }
 
@@ -293,10 +298,7 @@ public func og_object_set_int64s_at(_ o: OpaquePointer?, _ slots: UnsafePointer<
 
 @_cdecl("og_object_get_double_at")
 public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
-    if let out, let x = try? object(o), case .double(let v)? = try? x.value(atSlot: slot) {
-        out.pointee = v
-        return OG_OK
-    }
+    if readStored(o, slot, out, asStoredDouble) { return OG_OK }
     return getAt(o, slot, out, 0, "a number", err, asDouble)
 }
 

@@ -114,6 +114,10 @@ func asInt64(_ v: AttributeValue) -> Int64? {
     }
 }
 
+/// An integer or a double as stored, without conversion: what the one-step and bulk reads take.
+func asStoredInt64(_ v: AttributeValue) -> Int64? { if case .integer(let n) = v { n } else { nil } }
+func asStoredDouble(_ v: AttributeValue) -> Double? { if case .double(let d) = v { d } else { nil } }
+
 func asDouble(_ v: AttributeValue) -> Double? {
     switch v {
     case .double(let d): d

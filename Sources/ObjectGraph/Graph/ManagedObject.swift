@@ -293,11 +293,11 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Whether this fault, its row cached, fires by clearing `rowCached`: no batch to load
-    /// and no `awakeFromFetch` to call (no subclass, no hooks for the context's entities).
-    /// Only on the owner thread, with the context attached.
+    /// and no `awakeFromFetch` to call. Only on the owner thread, with the context attached.
     @inline(__always)
     private final var firesQuietly: Bool {
-        faultBatch == nil && type(of: self) == ManagedObject.self && (link.context?.entityHooks.isEmpty ?? false)
+        guard faultBatch == nil, let context = link.context else { return false }
+        return !hasLifecycleHooks(in: context)
     }
 
     /// A slot's value when reading it needs no fault to fire: changed or loaded values, not

@@ -189,7 +189,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
 
     @inline(__always)
     func register(_ object: ManagedObject, _ key: ObjectKey) {
-        registered[key] = object
+        registerWithoutSweep(object, key)
         if registered.count >= sweepThreshold { releaseUnreferencedObjects() }
     }
 

@@ -42,10 +42,7 @@ struct NewPrimaryKeys {
     private static func address(_ object: ManagedObject) -> UInt { UInt(bitPattern: ObjectIdentifier(object)) }
 
     @inline(__always)
-    private func home(_ address: UInt) -> Int {
-        let bits = UInt64(addresses.count.trailingZeroBitCount)
-        return Int(truncatingIfNeeded: ((UInt64(address) >> 4) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
-    }
+    private func home(_ address: UInt) -> Int { addressHome(address, capacity: addresses.count) }
 
     /// The entry holding `object`, or the empty entry where it would go.
     @inline(__always)

@@ -78,9 +78,7 @@ struct ObjectList {
 
     @inline(__always)
     private func home(_ object: ManagedObject) -> Int {
-        let address = UInt64(UInt(bitPattern: ObjectIdentifier(object)))
-        let bits = UInt64(table.count.trailingZeroBitCount)
-        return Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> (64 - bits))
+        addressHome(UInt(bitPattern: ObjectIdentifier(object)), capacity: table.count)
     }
 
     /// The table entry holding `object`, or the empty entry where it would go.

@@ -181,8 +181,8 @@ class Context(OwnedHandle):
 
     def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
         """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
-        if len(self._released) >= _RELEASE_BATCH:
-            self._flush_released(keep=handle)
+        if self._released:
+            self._give_back_released(keep=handle)
         ref = self._objects.get(handle)
         wrapper = ref() if ref is not None else None
         if wrapper is None:
@@ -216,9 +216,11 @@ class Context(OwnedHandle):
                 del objects[h]
             self._prune_at = max(1024, 2 * len(objects))
 
-    def _flush_released(self, keep: Optional[int] = None) -> None:
+    def _give_back_released(self, keep: Optional[int] = None) -> None:
         """Gives back, in one call, the handles of the wrappers gone since the last time
-        (but `keep`, a handle just handed out again)."""
+        (but `keep`, a handle just handed out again), once there are enough of them."""
+        if len(self._released) < _RELEASE_BATCH:
+            return
         handles, self._released = self._released, set()
         if keep is not None:
             handles.discard(keep)
@@ -235,8 +237,7 @@ class Context(OwnedHandle):
         """Wraps the objects of NEW og_results and releases the results, or, for a
         large result, keeps them for reading its numeric attributes by column."""
         # Before the result's objects are lent: a handle given back now is not handed out.
-        if len(self._released) >= _RELEASE_BATCH:
-            self._flush_released()
+        self._give_back_released()
         count = lib.og_results_count(results)
         if count >= MIN_OBJECTS and self._counter is not None:
             return self._take_bulk(results, count)
@@ -293,8 +294,7 @@ class Context(OwnedHandle):
     def insert(self, entity: str, **values: Any) -> ManagedObject:
         """Inserts a new object of ``entity`` with its default values, then
         sets the attributes and relationships given as keywords."""
-        if len(self._released) >= _RELEASE_BATCH:
-            self._flush_released()
+        self._give_back_released()
         err = ctypes.c_void_p()
         # A new object's entity is the one named: no need to ask the library for it.
         layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
@@ -313,10 +313,7 @@ class Context(OwnedHandle):
             # ManagedObject.__init__'s fields, set here without its call frame (as _take_bulk does).
             obj = _new_object(class_for(layout))
             obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None
-            made = self._objects[handle] = _HandleRef(obj, self._gone)
-            made.handle = handle
-            if len(self._objects) >= self._prune_at:
-                self._prune()
+            self._remember(handle, obj)
         try:
             rest = _set_integers(obj, values) if len(values) > 1 else values
             for key, value in rest.items():
