@@ -4,11 +4,12 @@
 extension ManagedObject {
     var hooks: ObjectHooks? { managedObjectContext?.hooks(for: entity) }
 
-    /// Whether fetching must call `awakeFromFetch` on this object.
     /// Whether loading this object must call `awakeFromFetch`: a subclass, or closures
-    /// for its entity. Takes the context so the fetch path reads no weak reference.
+    /// for its entity. Takes the context so the fetch path reads no weak reference; asks
+    /// whether the context has hooks at all first, since looking them up copies them out.
+    @inline(__always)
     func hasLifecycleHooks(in context: ManagedObjectContext) -> Bool {
-        type(of: self) != ManagedObject.self || context.hooks(for: entity) != nil
+        type(of: self) != ManagedObject.self || (!context.entityHooks.isEmpty && context.hooks(for: entity) != nil)
     }
 
     func awakeFromFetchIgnoringErrors(_ context: ManagedObjectContext) {

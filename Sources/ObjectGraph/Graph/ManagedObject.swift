@@ -269,11 +269,12 @@ open class ManagedObject: CustomStringConvertible {
         // an object that is loaded, or a fault with its row here that fires without a hook.
         if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.readsDirectly.count, layout.readsDirectly[slot] {
             if let current { return current[slot] }
-            if let snapshot {
-                if !rowCached { return snapshot[slot] }
+            // The row read by address: the object holds it, and nothing here lets it go.
+            if let row = RowSnapshot.address(of: snapshot) {
+                if !rowCached { return RowSnapshot.value(atSlot: slot, ofRowAt: row) }
                 if firesQuietly {
                     rowCached = false
-                    return snapshot[slot]
+                    return RowSnapshot.value(atSlot: slot, ofRowAt: row)
                 }
             }
         }

@@ -53,6 +53,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         /// Per slot, whether it is an attribute whose stored value is its value (not a
         /// relationship, not a transformable): what a read's fast path checks with one load.
         let readsDirectly: [Bool]
+        /// How the entity's rows lay out their values.
+        let cells: RowCells
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
             self.properties = properties
@@ -64,6 +66,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.toManySlots = kinds.indices.filter { if case .toMany = kinds[$0] { true } else { false } }
             self.transformableSlots = kinds.indices.filter { if case .attribute(.transformable) = kinds[$0] { true } else { false } }
             self.readsDirectly = kinds.map { if case .attribute(let type) = $0 { type != .transformable } else { false } }
+            self.cells = RowCells.shared(kinds: kinds)
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {

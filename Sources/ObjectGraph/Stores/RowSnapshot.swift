@@ -3,65 +3,103 @@
 /// the destination's primary key as `.integer`; to-many slots hold `.null` (their
 /// members are found through the inverse or a join table: `fetchMembers`). Immutable, so objects can share it.
 ///
-/// The values live in the same allocation as the row (a `ManagedBuffer`): a fetch makes
-/// one allocation per row for its values instead of two. Read them by slot
+/// The values live in the same allocation as the row (a `ManagedBuffer`), packed in cells
+/// of 8 or 16 bytes as the entity's `RowCells` lays them out: a fetch makes one allocation
+/// per row, and a row of ten numbers takes 96 bytes of values. Read them by slot
 /// (`row[slot]`); `values` copies them into an array, for code that wants one. Rows never
 /// change after they are made; ManagedBuffer rules out a Sendable conformance.
-public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, AttributeValue> {
+public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
     public var entity: EntityDescription { header.entity }
     public var primaryKey: Int64 { header.primaryKey }
     public var version: Int64 { header.version }
     /// The number of values (the entity's slot count).
-    public var count: Int { header.count }
+    public var count: Int { header.cells.count }
 
     /// A row holding `values`.
     public static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
-        make(entity: entity, primaryKey: primaryKey, version: version, count: values.count) { slots in
-            values.withUnsafeBufferPointer { source in
-                if let base = source.baseAddress { slots.initialize(from: base, count: source.count) }
-            }
+        let layout = entity.layout.cells.table
+        let cells = layout.count == values.count ? layout : RowCells.narrow(values.count).table
+        return make(entity: entity, primaryKey: primaryKey, version: version, cells: cells) { writer in
+            for (slot, value) in values.enumerated() { writer.set(slot, value) }
         }
     }
 
-    /// A row whose `count` values `fill` initializes, every one of them, in place.
+    /// A row laid out as `cells` whose values `fill` sets; slots it leaves alone are null.
     @inline(__always)
-    static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, count: Int,
-                     fill: (UnsafeMutablePointer<AttributeValue>) -> Void) -> RowSnapshot {
-        let buffer = create(minimumCapacity: count) { _ in
-            RowSnapshotHeader(entity: entity, primaryKey: primaryKey, version: version, count: count)
+    static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, cells: RowCellTable,
+                     fill: (RowCellWriter) -> Void) -> RowSnapshot {
+        let buffer = create(minimumCapacity: cells.words) { _ in
+            RowSnapshotHeader(cells: cells, entity: entity, primaryKey: primaryKey, version: version)
         }
-        buffer.withUnsafeMutablePointerToElements { fill($0) }
+        buffer.withUnsafeMutablePointerToElements { words in
+            let row = UnsafeMutableRawPointer(words)
+            row.initializeMemory(as: UInt8.self, repeating: RowCell.null, count: cells.count)
+            fill(RowCellWriter(row: row, table: cells))
+        }
         return unsafeDowncast(buffer, to: RowSnapshot.self)
     }
 
     deinit {
-        _ = withUnsafeMutablePointers { header, values in values.deinitialize(count: header.pointee.count) }
+        _ = withUnsafeMutablePointers { header, words in
+            let cells = header.pointee.cells
+            let row = UnsafeMutableRawPointer(words)
+            for slot in 0..<cells.count {
+                let kind = row.load(fromByteOffset: slot, as: UInt8.self)
+                if kind >= RowCell.boxed { RowCell.destroy(row + cells.offset(slot), kind) }
+            }
+        }
     }
 
     /// The value of `slot` (which must be below `count`).
     @inline(__always)
     public subscript(slot: Int) -> AttributeValue {
-        withUnsafeMutablePointerToElements { $0[slot] }
+        Self.value(atSlot: slot, ofRowAt: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
     }
+
+    /// The address of `row`, taken without retaining it: for reading it while something
+    /// else holds it (an object's `snapshot`). Going through the object, even through
+    /// `withUnsafeMutablePointerToElements`, retains and releases the row around each read,
+    /// which costs as much as the read itself.
+    @inline(__always)
+    static func address(of row: RowSnapshot?) -> UnsafeRawPointer? {
+        unsafeBitCast(row, to: UnsafeRawPointer?.self)
+    }
+
+    /// The value of `slot` of the row at `address`, which must be alive.
+    @inline(__always)
+    static func value(atSlot slot: Int, ofRowAt address: UnsafeRawPointer) -> AttributeValue {
+        let cells = RowCellTable(p: address.load(fromByteOffset: headerOffset, as: UnsafePointer<Int32>.self))
+        let values = address + valuesOffset
+        return RowCell.read(values + cells.offset(slot), values.load(fromByteOffset: slot, as: UInt8.self))
+    }
+
+    /// `ManagedBuffer`'s layout: the object header (two words), this row's header (whose
+    /// first field is `cells`), then the values at the next word. `RowSnapshotTests` checks
+    /// both against the buffer's own answers.
+    @inline(__always)
+    static var headerOffset: Int { 2 * MemoryLayout<Int>.size }
+    @inline(__always)
+    static var valuesOffset: Int { (headerOffset + MemoryLayout<RowSnapshotHeader>.size + 7) & ~7 }
 
     /// The value of `slot`, or `.null` past the end.
     @inline(__always)
     func value(at slot: Int) -> AttributeValue {
-        slot >= 0 && slot < header.count ? self[slot] : .null
+        slot >= 0 && slot < count ? self[slot] : .null
     }
 
     /// A copy of every value, in slot order.
     public var values: [AttributeValue] {
-        withUnsafeMutablePointers { header, values in Array(UnsafeBufferPointer(start: values, count: header.pointee.count)) }
+        (0..<count).map { self[$0] }
     }
 }
 
 /// What a `RowSnapshot` holds besides its values.
 public struct RowSnapshotHeader {
+    /// Where each value sits in the row. First, so reads find it at a fixed offset.
+    let cells: RowCellTable
     public let entity: EntityDescription
     public let primaryKey: Int64
     public let version: Int64
-    public let count: Int
 }
 
 /// One object's row in a save: its entity, key, new version and values (as in a snapshot).

@@ -660,18 +660,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         defer { sqlite3_reset(s) }
         var rows: [RowSnapshot] = []
         // Per concrete entity, the reader of each slot: computed once per query.
-        var readers: [Int: (EntityDescription, Int, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
+        var readers: [Int: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
         // The previous row's entity: rows of one entity need no dictionary lookup.
         var lastNumber = -1
-        var last: (EntityDescription, Int, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
+        var last: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
             if let extra { extraValues?.pointee.append(sqlite3_column_int64(s, extra)) }
-            if number == lastNumber, let (entity, count, list) = last {
-                rows.append(Self.readRow(s, entity, count, list))
+            if number == lastNumber, let (entity, cells, list) = last {
+                rows.append(Self.readRow(s, entity, cells, list))
                 continue
             }
             if readers[number] == nil {
@@ -681,23 +681,33 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
                 for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
                     list.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
                 }
-                // The slot count, read once: `entity.properties` costs a layout retain per row.
-                readers[number] = (entity, entity.properties.count, list)
+                // The row layout, read once: `entity.layout` costs a retain per row.
+                readers[number] = (entity, entity.layout.cells.table, list)
             }
-            let (entity, count, list) = readers[number]!
+            let (entity, cells, list) = readers[number]!
             lastNumber = number
-            last = (entity, count, list)
-            rows.append(Self.readRow(s, entity, count, list))
+            last = (entity, cells, list)
+            rows.append(Self.readRow(s, entity, cells, list))
         }
         return rows
     }
 
     /// The current row of `s` as a snapshot, its values read straight into it.
     @inline(__always)
-    private static func readRow(_ s: OpaquePointer, _ entity: EntityDescription, _ count: Int, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
-        return RowSnapshot.make(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), count: count) { values in
-            values.initialize(repeating: .null, count: count)
-            for (slot, column, kind) in list { values[slot] = read(s, column, kind) }
+    private static func readRow(_ s: OpaquePointer, _ entity: EntityDescription, _ cells: RowCellTable, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
+        return RowSnapshot.make(entity: entity, primaryKey: sqlite3_column_int64(s, 0), version: sqlite3_column_int64(s, 2), cells: cells) { row in
+            for (slot, column, kind) in list { read(s, column, kind, into: row, slot) }
+        }
+    }
+
+    /// Reads column `column` into `slot` of a row being made; numbers go straight into their cells.
+    @inline(__always)
+    private static func read(_ s: OpaquePointer, _ column: Int32, _ kind: ColumnKind, into row: RowCellWriter, _ slot: Int) {
+        switch sqlite3_column_type(s, column) {
+        case SQLITE_NULL: return
+        case SQLITE_INTEGER where kind == .integer: row.setInteger(slot, sqlite3_column_int64(s, column))
+        case SQLITE_FLOAT where kind == .double: row.setDouble(slot, sqlite3_column_double(s, column))
+        default: row.set(slot, read(s, column, kind))
         }
     }
 

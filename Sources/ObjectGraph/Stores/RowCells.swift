@@ -1,0 +1,176 @@
+import FoundationEssentials
+import Synchronization
+
+/// Where each value of a row lives inside a `RowSnapshot`: one kind byte per slot, then one
+/// cell per slot, 8 bytes wide for the slots whose values fit in a word (numbers, booleans,
+/// dates, to-one keys) and 16 bytes for those that hold text, bytes or a UUID. An entity's
+/// rows share one layout (`EntityDescription.Layout.cells`), so a row of ten integers takes
+/// 96 bytes of values instead of ten 24-byte `AttributeValue`s.
+///
+/// Any value fits any cell: one that is not of its cell's width (a decimal, a transformable
+/// value, or text in a number's column) is kept in a box the cell points at.
+///
+/// Layouts are interned and never freed (there are as many as there are shapes of entity),
+/// so a row points at its layout's table without counting a reference, and a read costs no
+/// retain.
+final class RowCells: @unchecked Sendable {
+    /// What rows read: `[count, offset of slot 0, …, offset of slot count-1, row bytes]`,
+    /// offsets in bytes from the start of the row's values (the kind bytes come first).
+    let table: RowCellTable
+
+    private init(wide: [Bool]) {
+        let p = UnsafeMutablePointer<Int32>.allocate(capacity: wide.count + 2)
+        p[0] = Int32(wide.count)
+        var offset = (wide.count + 7) & ~7
+        for (slot, isWide) in wide.enumerated() {
+            p[1 + slot] = Int32(offset)
+            offset += isWide ? 16 : 8
+        }
+        p[1 + wide.count] = Int32(offset)
+        table = RowCellTable(p: UnsafePointer(p))
+    }
+
+    deinit { UnsafeMutablePointer(mutating: table.p).deallocate() }
+
+    private static let interned = Mutex<[[Bool]: RowCells]>([:])
+
+    /// The layout whose slots have `wide` widths.
+    static func shared(wide: [Bool]) -> RowCells {
+        interned.withLock { all in
+            if let known = all[wide] { return known }
+            let made = RowCells(wide: wide)
+            all[wide] = made
+            return made
+        }
+    }
+
+    /// The layout of an entity's rows, from what its slots hold.
+    static func shared(kinds: [EntityDescription.SlotKind]) -> RowCells {
+        shared(wide: kinds.map { kind in
+            guard case .attribute(let type) = kind else { return false }
+            switch type {
+            case .string, .uri, .binaryData, .transformable, .uuid: return RowCell.wideFits
+            default: return false
+            }
+        })
+    }
+
+    /// The layout of `count` word-wide slots, for rows made without their entity's layout
+    /// (identity-only rows have no values at all).
+    static func narrow(_ count: Int) -> RowCells {
+        count == 0 ? empty : shared(wide: [Bool](repeating: false, count: count))
+    }
+
+    private static let empty = shared(wide: [])
+}
+
+/// A `RowCells` layout as rows read it: a pointer into its table.
+struct RowCellTable {
+    let p: UnsafePointer<Int32>
+
+    @inline(__always) var count: Int { Int(p[0]) }
+    @inline(__always) func offset(_ slot: Int) -> Int { Int(p[1 + slot]) }
+    @inline(__always) func isWide(_ slot: Int) -> Bool { p[2 + slot] - p[1 + slot] == 16 }
+    /// The bytes of a row's kind bytes and cells.
+    @inline(__always) var bytes: Int { Int(p[1 + Int(p[0])]) }
+    /// The 8-byte words a row of this layout takes.
+    @inline(__always) var words: Int { bytes / 8 }
+}
+
+/// The kind byte of a cell, and how values go in and out of cells.
+enum RowCell {
+    static let null: UInt8 = 0
+    static let integer: UInt8 = 1
+    static let double: UInt8 = 2
+    static let boolean: UInt8 = 3
+    static let date: UInt8 = 4
+    /// A retained `RowCellBox` in a word-wide cell.
+    static let boxed: UInt8 = 5
+    // Kinds stored in place in a 16-byte cell.
+    static let string: UInt8 = 6
+    static let uri: UInt8 = 7
+    static let data: UInt8 = 8
+    static let uuid: UInt8 = 9
+
+    /// Whether text, `Data` and `UUID` each fit in a 16-byte cell on this platform.
+    static let wideFits = MemoryLayout<String>.size <= 16 && MemoryLayout<Data>.size <= 16
+        && MemoryLayout<UUID>.size <= 16 && MemoryLayout<Data>.alignment <= 8
+
+    /// Reads the value of the cell at `cell` of kind `kind`.
+    @inline(__always)
+    static func read(_ cell: UnsafeRawPointer, _ kind: UInt8) -> AttributeValue {
+        switch kind {
+        case null: return .null
+        case integer: return .integer(cell.load(as: Int64.self))
+        case double: return .double(cell.load(as: Double.self))
+        case boolean: return .boolean(cell.load(as: Bool.self))
+        case date: return .date(Date(timeIntervalSinceReferenceDate: cell.load(as: Double.self)))
+        case string: return .string(cell.assumingMemoryBound(to: String.self).pointee)
+        case uri: return .uri(cell.assumingMemoryBound(to: String.self).pointee)
+        case data: return .data(cell.assumingMemoryBound(to: Data.self).pointee)
+        case uuid: return .uuid(cell.load(as: UUID.self))
+        default: return Unmanaged<RowCellBox>.fromOpaque(cell.load(as: UnsafeRawPointer.self)).takeUnretainedValue().value
+        }
+    }
+
+    /// Puts `value` in the cell at `cell` (`isWide` bytes wide), which holds nothing yet;
+    /// returns its kind byte.
+    @inline(__always)
+    static func write(_ value: AttributeValue, to cell: UnsafeMutableRawPointer, isWide: Bool) -> UInt8 {
+        switch value {
+        case .null: return null
+        case .integer(let n): cell.storeBytes(of: n, as: Int64.self); return integer
+        case .double(let d): cell.storeBytes(of: d, as: Double.self); return double
+        case .boolean(let b): cell.storeBytes(of: b, as: Bool.self); return boolean
+        case .date(let t): cell.storeBytes(of: t.timeIntervalSinceReferenceDate, as: Double.self); return date
+        case .string(let s) where isWide: cell.initializeMemory(as: String.self, repeating: s, count: 1); return string
+        case .uri(let s) where isWide: cell.initializeMemory(as: String.self, repeating: s, count: 1); return uri
+        case .data(let d) where isWide: cell.initializeMemory(as: Data.self, repeating: d, count: 1); return data
+        case .uuid(let u) where isWide: cell.storeBytes(of: u, as: UUID.self); return uuid
+        default:
+            cell.storeBytes(of: UnsafeRawPointer(Unmanaged.passRetained(RowCellBox(value)).toOpaque()), as: UnsafeRawPointer.self)
+            return boxed
+        }
+    }
+
+    /// Ends the life of what the cell at `cell` of kind `kind` holds.
+    @inline(__always)
+    static func destroy(_ cell: UnsafeMutableRawPointer, _ kind: UInt8) {
+        switch kind {
+        case string, uri: cell.assumingMemoryBound(to: String.self).deinitialize(count: 1)
+        case data: cell.assumingMemoryBound(to: Data.self).deinitialize(count: 1)
+        case boxed: Unmanaged<RowCellBox>.fromOpaque(cell.load(as: UnsafeRawPointer.self)).release()
+        default: break
+        }
+    }
+}
+
+/// A value that does not fit its cell (see `RowCells`).
+final class RowCellBox {
+    let value: AttributeValue
+    init(_ value: AttributeValue) { self.value = value }
+}
+
+/// Fills the cells of a row being made; every slot starts out null (kind bytes first).
+struct RowCellWriter {
+    let row: UnsafeMutableRawPointer
+    let table: RowCellTable
+
+    /// Sets `slot`, which holds nothing yet, to `value`.
+    @inline(__always)
+    func set(_ slot: Int, _ value: AttributeValue) {
+        row.storeBytes(of: RowCell.write(value, to: row + table.offset(slot), isWide: table.isWide(slot)), toByteOffset: slot, as: UInt8.self)
+    }
+
+    @inline(__always)
+    func setInteger(_ slot: Int, _ value: Int64) {
+        (row + table.offset(slot)).storeBytes(of: value, as: Int64.self)
+        row.storeBytes(of: RowCell.integer, toByteOffset: slot, as: UInt8.self)
+    }
+
+    @inline(__always)
+    func setDouble(_ slot: Int, _ value: Double) {
+        (row + table.offset(slot)).storeBytes(of: value, as: Double.self)
+        row.storeBytes(of: RowCell.double, toByteOffset: slot, as: UInt8.self)
+    }
+}
