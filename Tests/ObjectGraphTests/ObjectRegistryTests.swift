@@ -2,8 +2,9 @@ import XCTest
 
 @testable import ObjectGraph
 
-/// The context's registry table against Swift's Dictionary: random inserts, replacements,
-/// removals (which shift later entries back) and growth must agree at every step.
+/// The context's registry (one table per hierarchy and store) against Swift's Dictionary:
+/// random inserts, replacements, removals (which shift later entries back) and growth must
+/// agree at every step.
 final class ObjectRegistryTests: XCTestCase {
     func testAgreesWithADictionaryUnderRandomOperations() throws {
         let stack = try lendingStack()
@@ -33,8 +34,16 @@ final class ObjectRegistryTests: XCTestCase {
         }
         for (k, v) in reference { XCTAssertTrue(table[k] === v) }
         XCTAssertEqual(table.values.count, reference.count)
+        var visited = 0
+        table.forEach { o in
+            visited += 1
+            XCTAssertTrue(objects.contains { $0 === o })
+        }
+        XCTAssertEqual(visited, reference.count)
         table.reserveCapacity(5_000)
+        table.reserveCapacity(50_000, like: .init(root: roots[1], primaryKey: 0, store: 1))
         for (k, v) in reference { XCTAssertTrue(table[k] === v, "after growing") }
+        XCTAssertEqual(table.count, reference.count)
         table.removeAll()
         XCTAssertTrue(table.isEmpty)
     }

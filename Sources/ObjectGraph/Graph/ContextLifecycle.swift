@@ -19,7 +19,7 @@ extension ManagedObjectContext {
             discardChanges(o)
         }
         // Relationship contents cached anywhere may mention the discarded changes.
-        for o in registered.values { o.relations = nil }
+        registered.forEach { $0.forgetRelations() }
         for o in temporaryObjects.values { o.relations = nil }
         forgetPendingChanges()
         for o in restored { o.awakeFromSnapshotEvents(.rollback) }
@@ -32,7 +32,7 @@ extension ManagedObjectContext {
         link.noteValuesChanged()
         try checkThread()
         let dropped = registered.count + inserted.count
-        for o in registered.values { o.managedObjectContext = nil }
+        registered.forEach { $0.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
         registered.removeAll()
         for o in temporaryObjects.values { o.managedObjectContext = nil }

@@ -191,7 +191,7 @@ extension ManagedObjectContext {
             o.managedObjectContext = nil
         }
         // Relationship contents loaded anywhere may mention what moved up.
-        for o in registered.values { o.relations = nil }
+        registered.forEach { $0.forgetRelations() }
         for o in temporaryObjects.values { o.relations = nil }
         inserted.removeAll()
         updated.removeAll()

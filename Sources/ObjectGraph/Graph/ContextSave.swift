@@ -73,7 +73,10 @@ extension ManagedObjectContext {
         written.reserveCapacity(inserts.count + updates.count)
         var removed: [(ManagedObject, StoreRef)] = []
         var resolution = ConflictResolution()
-        registered.reserveCapacity(registered.count + inserts.count)
+        // Saved inserts are registered after the commit; most saves insert into one hierarchy.
+        if let share = plan.first(where: { !$0.inserts.isEmpty }), let o = share.inserts.first {
+            registered.reserveCapacity(inserts.count, like: Self.key(o.entity, 0, share.store.ref))
+        }
         try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(written, removed) }) { transactions throws(ObjectGraphError) in
             resolution = try checkVersions(plan, transactions)
             let skipped = resolution.skipped

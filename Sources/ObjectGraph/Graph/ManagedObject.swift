@@ -61,6 +61,11 @@ open class ManagedObject: CustomStringConvertible {
     var changedSlots = SlotSet()
     /// Loaded relationship contents by slot.
     var relations: [RelationState?]?
+
+    /// Drops loaded relationship contents; writes nothing when there are none (most
+    /// fetched objects), so a pass over every object stays a pass of reads.
+    @inline(__always)
+    final func forgetRelations() { if relations != nil { relations = nil } }
     // The flags sit together: Swift lays stored properties out in declaration order, and
     // each flag between two words would cost a word (16 bytes less per object).
     public final internal(set) var isInserted = false

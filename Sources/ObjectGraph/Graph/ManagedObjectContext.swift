@@ -101,9 +101,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
         let root: ObjectIdentifier
         let primaryKey: Int64
         let store: Int32
-
-        /// What an empty slot of the registry holds.
-        static let unused = ObjectKey(root: ObjectIdentifier(ManagedObject.self), primaryKey: 0, store: -1)
     }
 
     public enum ConcurrencyType: Int, Sendable {
@@ -144,7 +141,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
     deinit {
         parentContext?.childCount.subtract(1, ordering: .relaxed)
         link.context = nil
-        for o in registered.values { o.relations = nil }
+        registered.forEach { $0.forgetRelations() }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
         for o in temporaryObjects.values { o.relations = nil }
     }
@@ -304,7 +301,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // Sweep before registering these rows rather than after: every object this fetch
         // returns is held by its result, so a sweep after it would visit them all for nothing.
         if registered.count + rows.count >= sweepThreshold { releaseUnreferencedObjects() }
-        registered.reserveCapacity(registered.count + rows.count)
+        // A fetch's rows share a hierarchy and a store.
+        if let first = rows.first { registered.reserveCapacity(rows.count, like: Self.key(first.entity, 0, store)) }
         // The previous row's entity and what follows from it: rows of one entity come in runs.
         var entity: EntityDescription? = nil
         var layout: EntityDescription.Layout? = nil
