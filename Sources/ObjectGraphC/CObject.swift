@@ -262,9 +262,17 @@ private func getAt<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePoin
 
 /// A value of the getter's own type read straight through (true); anything else (errors,
 /// conversions, nil) is left to the full path, which repeats the read and reports it.
+/// The object comes borrowed from the thread's lookup cache when it holds it (a C program
+/// reads several values of one object in a row), so the read retains nothing.
 @inline(__always)
 private func readStored<T>(_ o: OpaquePointer?, _ slot: Int, _ out: UnsafeMutablePointer<T>?, _ stored: (AttributeValue) -> T?) -> Bool {
-    guard let out, let x = try? object(o), let v = try? x.value(atSlot: slot), let value = stored(v) else { return false }
+    guard let out else { return false }
+    func read(_ x: ManagedObject) -> T? {
+        guard let v = try? x.value(atSlot: slot) else { return nil }
+        return stored(v)
+    }
+    let found = handles.withCachedObject(o, read) ?? (try? object(o)).flatMap(read)
+    guard let value = found else { return false }
     out.pointee = value
     return true
 }

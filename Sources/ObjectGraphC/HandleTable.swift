@@ -233,6 +233,20 @@ final class HandleTable: @unchecked Sendable {
         return object
     }
 
+    /// `body` applied to the object behind `handle` when the calling thread's last lookup
+    /// was of it and still holds (as in `object`), borrowed for the call with no retain;
+    /// nil otherwise, for the caller to take the full path (`object`), which fills the cache.
+    @inline(__always)
+    func withCachedObject<R>(_ handle: OpaquePointer?, _ body: (ManagedObject) -> R) -> R? {
+        let bits = UInt(bitPattern: handle)
+        guard bits != 0 else { return nil }
+        let dropped = drops.load(ordering: .acquiring)
+        return ObjectLookupCache.withCurrent { cache in
+            guard cache.handle == bits, cache.drops == dropped else { return nil }
+            return cache.withObject(body)
+        }
+    }
+
     /// The box behind a valid handle of kind `T`.
     @inline(__always)
     func get<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) throws(ObjectGraphError) -> T {

@@ -15,8 +15,51 @@ import Glibc
 /// object does not keep its context alive.
 final class ObjectLookupCache {
     var handle: UInt = 0
-    var object: ManagedObject?
     var drops: UInt64 = 0
+    /// The object, retained by hand: a hit lends it to the caller without a retain and
+    /// release of its own (`withObject`), which would cost as much as reading a value.
+    private var retained: Unmanaged<ManagedObject>?
+    /// Lends in progress, and objects let go of during them: a read can run C code (a
+    /// fault's `awakeFromFetch` hook) that releases the very handle being read, and the
+    /// object must outlive the read.
+    private var lends = 0
+    private var released: [Unmanaged<ManagedObject>] = []
+
+    var object: ManagedObject? {
+        get { retained?.takeUnretainedValue() }
+        set {
+            let old = retained
+            retained = newValue.map { Unmanaged.passRetained($0) }
+            guard let old else { return }
+            if lends > 0 { released.append(old) } else { old.release() }
+        }
+    }
+
+    deinit { retained?.release() }
+
+    /// `body` applied to the cached object, borrowed: the cache holds it for the call.
+    @inline(__always)
+    func withObject<R>(_ body: (ManagedObject) -> R) -> R? {
+        guard let retained else { return nil }
+        lends += 1
+        let result = retained._withUnsafeGuaranteedRef(body)
+        lends -= 1
+        if lends == 0 && !released.isEmpty { releaseLetGo() }
+        return result
+    }
+
+    private func releaseLetGo() {
+        let letGo = released
+        released = []
+        for o in letGo { o.release() }
+    }
+
+    /// `body` applied to the calling thread's cache, borrowed: the thread holds it.
+    @inline(__always)
+    static func withCurrent<R>(_ body: (ObjectLookupCache) -> R) -> R {
+        if let raw = pthread_getspecific(threadKey) { return Unmanaged<ObjectLookupCache>.fromOpaque(raw)._withUnsafeGuaranteedRef(body) }
+        return body(current)
+    }
 
     /// The calling thread's cache, made on first use and freed with the thread.
     static var current: ObjectLookupCache {

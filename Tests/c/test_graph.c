@@ -671,6 +671,50 @@ static void refusing_will_save(void) {
     teardown();
 }
 
+/* A value read of the thread's last looked-up object can run a hook that gives back the
+ * very handle being read: the read finishes on a live object, and the handle is invalid
+ * afterwards. */
+static og_context *giving_back_context;
+static og_object *giving_back_handle;
+static int gave_back;
+static void give_back_on_fetch(og_object *o, void *user) {
+    (void)o;
+    (void)user;
+    og_error *e = NULL;
+    if (og_context_release_objects(giving_back_context, &giving_back_handle, 1, &e) == OG_OK) gave_back++;
+    og_error_release(e);
+}
+
+static void hook_gives_back_the_object_being_read(void) {
+    setup();
+    og_object *b = new_book("Parable", NULL);
+    OK(og_object_set_int64(b, "pages", 345, &err));
+    OK(og_context_save(ctx, &err));
+    char *uri = NN(og_object_id_uri(b, &err));
+    og_entity *book = NN(og_object_entity(b));
+    int64_t slot = og_entity_slot(book, "pages", &err);
+    CHECK(slot >= 0);
+    og_context *other = NN(og_context_new(coordinator, &err));
+    OK(og_context_set_hook(other, "Book", OG_HOOK_AWAKE_FROM_FETCH, give_back_on_fetch, NULL, &err));
+    giving_back_context = other;
+    giving_back_handle = NN(og_context_object_with_uri(other, uri, &err));
+    bool fault = false;
+    OK(og_object_is_fault(giving_back_handle, &fault, &err)); /* now the thread's cached lookup */
+    CHECK(fault);
+    int64_t pages = 0;
+    OK(og_object_get_int64_at(giving_back_handle, (size_t)slot, &pages, &err));
+    INTEQ(pages, 345);
+    INTEQ(gave_back, 1);
+    FAILS(og_object_get_int64_at(giving_back_handle, (size_t)slot, &pages, &err), OG_ERROR_INVALID_HANDLE, "released");
+    /* The object itself is still the context's: looked up again, it answers. */
+    og_object *again = NN(og_context_object_with_uri(other, uri, &err));
+    OK(og_object_get_int64_at(again, (size_t)slot, &pages, &err));
+    INTEQ(pages, 345);
+    og_context_release(other);
+    og_free(uri);
+    teardown();
+}
+
 static void hooks(void) {
     setup();
     OK(og_context_set_hook(ctx, "Book", OG_HOOK_AWAKE_FROM_INSERT, on_insert, "Untitled", &err));
@@ -1036,6 +1080,7 @@ static const og_t_case cases[] = {
     {"notifications", notifications},
     {"pending_insert_changes", pending_insert_changes},
     {"hooks", hooks}, {"refusing_will_save", refusing_will_save},
+    {"hook_gives_back_the_object_being_read", hook_gives_back_the_object_being_read},
     {"key_paths", key_paths},
     {"queue_contexts", queue_contexts},
     {"wrong_thread", wrong_thread},
