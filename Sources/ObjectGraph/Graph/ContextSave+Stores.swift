@@ -135,14 +135,19 @@ extension ManagedObjectContext {
 
     /// Hands out keys in blocks, one allocation per hierarchy in insertion order; objects
     /// that obtained permanent IDs early keep them.
-    func allocateKeys(_ inserts: [ManagedObject], _ tx: StoreSaveTransaction, _ newKeys: inout NewPrimaryKeys) throws(ObjectGraphError) {
+    /// Gives every object of `inserts` its primary key in `newKeys` (new keys from `tx` for
+    /// those with temporary IDs); returns the keys in the order of `inserts` too, so that
+    /// writing the rows in that order needs no lookup per object.
+    @discardableResult
+    func allocateKeys(_ inserts: [ManagedObject], _ tx: StoreSaveTransaction, _ newKeys: inout NewPrimaryKeys) throws(ObjectGraphError) -> [Int64] {
         // Grouped by hierarchy in order of first appearance. New objects of one entity come in
         // runs, so the hierarchy is looked up once per run, not once per object.
-        var groups: [(root: EntityDescription, fresh: [ManagedObject])] = []
+        var groups: [(root: EntityDescription, fresh: [ManagedObject], at: [Int])] = []
         var groupOfRoot: [ObjectIdentifier: Int] = [:]
         var lastEntity: EntityDescription? = nil
         var group = 0
-        for o in inserts {
+        var keys = [Int64](repeating: 0, count: inserts.count)
+        for (position, o) in inserts.enumerated() {
             if o.entity !== lastEntity {
                 lastEntity = o.entity
                 let root = o.entity.rootEntity
@@ -151,20 +156,26 @@ extension ManagedObjectContext {
                 } else {
                     group = groups.count
                     groupOfRoot[ObjectIdentifier(root)] = group
-                    groups.append((root, []))
+                    groups.append((root, [], []))
                 }
             }
             if o.hasTemporaryID {
                 groups[group].fresh.append(o)
+                groups[group].at.append(position)
             } else {
-                newKeys[o] = o.objectID.primaryKey
+                keys[position] = o.objectID.primaryKey
+                newKeys[o] = keys[position]
             }
         }
-        for (root, fresh) in groups where !fresh.isEmpty {
+        for (root, fresh, at) in groups where !fresh.isEmpty {
             // The store checked that first ... first + count - 1 are all keys.
             let first = try tx.allocatePrimaryKeys(for: root, count: fresh.count)
-            for (i, o) in fresh.enumerated() { newKeys[o] = first &+ Int64(i) }
+            for (i, o) in fresh.enumerated() {
+                keys[at[i]] = first &+ Int64(i)
+                newKeys[o] = first &+ Int64(i)
+            }
         }
+        return keys
     }
 
     /// Gives `pending` (new objects with temporary IDs) permanent IDs from the stores they

@@ -80,14 +80,15 @@ extension ManagedObjectContext {
         try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(written, removed) }) { transactions throws(ObjectGraphError) in
             resolution = try checkVersions(plan, transactions)
             let skipped = resolution.skipped
+            var keys: [[Int64]] = []
             for (share, tx) in zip(plan, transactions) {
-                try allocateKeys(share.inserts, tx, &newKeys)
+                keys.append(try allocateKeys(share.inserts, tx, &newKeys))
             }
-            for (share, tx) in zip(plan, transactions) {
+            for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
                 let ref = share.store.ref
-                for o in share.inserts {
+                for (o, key) in zip(share.inserts, keys[shareIndex]) {
                     let values = try rowValues(o, newKeys)
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: newKeys[o]!, version: 1, values: try o.storedForm(values))
+                    let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
                     try tx.insert(row)
                     written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
                 }

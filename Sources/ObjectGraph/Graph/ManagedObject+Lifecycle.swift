@@ -2,7 +2,12 @@
 /// methods must live): the closures registered for an entity on the context
 /// (`ManagedObjectContext.setHooks`), which is how C and Python take part.
 extension ManagedObject {
-    var hooks: ObjectHooks? { managedObjectContext?.hooks(for: entity) }
+    /// The closures registered for this object's entity; asks whether the context has any
+    /// first, since looking them up copies them out (what every save's validation asks).
+    var hooks: ObjectHooks? {
+        guard let context = managedObjectContext, !context.entityHooks.isEmpty else { return nil }
+        return context.hooks(for: entity)
+    }
 
     /// Whether loading this object must call `awakeFromFetch`: a subclass, or closures
     /// for its entity. Takes the context so the fetch path reads no weak reference; asks

@@ -106,6 +106,15 @@ final class SQLiteConnection {
         return s
     }
 
+    /// Makes a statement `prepare` handed out before ready to run again, as `prepare`
+    /// would, without finding it by its text.
+    @inline(__always)
+    func reuse(_ s: OpaquePointer) {
+        if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }
+        sqlite3_reset(s)
+        sqlite3_clear_bindings(s)
+    }
+
     /// Runs SQL that returns no rows (several statements allowed).
     func execute(_ sql: String) throws(ObjectGraphError) {
         if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }

@@ -8,6 +8,32 @@ import FoundationEssentials
 struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     let store: SQLiteStore
     let db: SQLiteConnection
+    /// The statements of the entity written last: a save writes the rows of one entity in
+    /// runs, and finding its plan and statement again for every row (the statement by its
+    /// SQL text, hashed whole) cost more than binding the row.
+    private let recent = RecentWrites()
+
+    private final class RecentWrites {
+        typealias Write = (entity: ObjectIdentifier, plan: SQLiteStore.WritePlan, statement: OpaquePointer)
+        var insert: Write?
+        var update: Write?
+    }
+
+    /// The write plan of `entity` and its statement (`sql` of the plan), ready to bind;
+    /// `memo` remembers them for the next row.
+    @inline(__always)
+    private func statement(_ entity: EntityDescription, _ sql: Swift.KeyPath<SQLiteStore.WritePlan, String>,
+                           _ memo: Swift.ReferenceWritableKeyPath<RecentWrites, RecentWrites.Write?>) throws(ObjectGraphError) -> (SQLiteStore.WritePlan, OpaquePointer) {
+        if let last = recent[keyPath: memo], last.entity == ObjectIdentifier(entity) {
+            db.reuse(last.statement)
+            return (last.plan, last.statement)
+        }
+        try checkStored(entity)
+        let plan = store.writePlan(entity)
+        let s = try db.prepare(plan[keyPath: sql])
+        recent[keyPath: memo] = (ObjectIdentifier(entity), plan, s)
+        return (plan, s)
+    }
 
     func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
         let s = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?")
@@ -43,9 +69,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        try checkStored(row.entity)
-        let plan = store.writePlan(row.entity)
-        let s = try db.prepare(plan.insertSQL)
+        let (plan, s) = try statement(row.entity, \.insertSQL, \.insert)
         db.bind(s, 1, row.primaryKey)
         db.bind(s, 2, Int64(plan.number))
         db.bind(s, 3, row.version)
@@ -86,9 +110,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        try checkStored(row.entity)
-        let plan = store.writePlan(row.entity)
-        let s = try db.prepare(plan.updateSQL)
+        let (plan, s) = try statement(row.entity, \.updateSQL, \.update)
         db.bind(s, 1, row.version)
         for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 2), row.values[slot]) }
         db.bind(s, Int32(plan.slots.count + 2), row.primaryKey)
