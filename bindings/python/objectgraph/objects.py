@@ -533,16 +533,14 @@ def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[An
     def read(obj: ManagedObject) -> Any:
         columns = obj._columns
         if columns is not None and columns.now[0] == columns.epoch:
+            # The common case first, in one step: the column is read already.
             try:
-                column = columns.by_slot[index]
-            except IndexError:  # no column read that far yet
-                column = None
-            if column is None:
+                value = columns.by_slot[index][obj._row]  # type: ignore[index]
+            except (IndexError, TypeError):  # no column read that far, or not this one
                 column = columns.load(index, doubles, kin)
-            if column is not None:
-                value = column[obj._row]
-                if value is not NOT_READ:
-                    return value
+                value = NOT_READ if column is None else column[obj._row]
+            if value is not NOT_READ:
+                return value
         context = obj._context
         out, ref = getattr(context, buffer)
         status = get_at(obj._h, index, ref, None)
