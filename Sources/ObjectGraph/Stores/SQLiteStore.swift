@@ -661,33 +661,34 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var rows: [RowSnapshot] = []
         // Per concrete entity, the reader of each slot: computed once per query.
         var readers: [Int: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
-        // The previous row's entity: rows of one entity need no dictionary lookup.
+        // The current run's entity and reader, in plain variables that change only when the
+        // entity does: rows of one entity come in runs, and taking them out of a tuple per
+        // row retained and released its parts.
         var lastNumber = -1
-        var last: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])? = nil
+        var entity: EntityDescription? = nil
+        var cells = RowCells.narrow(0).table
+        var list: [(slot: Int, column: Int32, kind: ColumnKind)] = []
         while true {
             let rc = sqlite3_step(s)
             if rc == SQLITE_DONE { break }
             guard rc == SQLITE_ROW else { throw db.lastError(rc) }
             let number = Int(sqlite3_column_int64(s, 1))
             if let extra { extraValues?.pointee.append(sqlite3_column_int64(s, extra)) }
-            if number == lastNumber, let (entity, cells, list) = last {
-                rows.append(Self.readRow(s, entity, cells, list))
-                continue
-            }
-            if readers[number] == nil {
-                let entity = try rowEntity(number, in: table)
-                let mapping = schema.mapping(entity)
-                var list: [(Int, Int32, ColumnKind)] = []
-                for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
-                    list.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
+            if number != lastNumber {
+                if readers[number] == nil {
+                    let e = try rowEntity(number, in: table)
+                    let mapping = schema.mapping(e)
+                    var reads: [(Int, Int32, ColumnKind)] = []
+                    for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
+                        reads.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
+                    }
+                    // The row layout, read once: `entity.layout` costs a retain per row.
+                    readers[number] = (e, e.layout.cells.table, reads)
                 }
-                // The row layout, read once: `entity.layout` costs a retain per row.
-                readers[number] = (entity, entity.layout.cells.table, list)
+                (entity, cells, list) = readers[number]!
+                lastNumber = number
             }
-            let (entity, cells, list) = readers[number]!
-            lastNumber = number
-            last = (entity, cells, list)
-            rows.append(Self.readRow(s, entity, cells, list))
+            rows.append(Self.readRow(s, entity.unsafelyUnwrapped, cells, list))
         }
         return rows
     }
