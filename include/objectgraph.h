@@ -2191,9 +2191,9 @@ og_status og_object_set_value(og_object *object, const char *key, const og_value
  * no name lookup per call. OG_ERROR_INVALID_ARGUMENT for a slot out of range. */
 og_status og_object_get_int64_at(og_object *object, size_t slot, int64_t *out, og_error **error);
 og_status og_object_set_int64_at(og_object *object, size_t slot, int64_t value, og_error **error);
-/* Sets `count` integer attributes at once: `values[i]` into slot `slots[i]`, as
- * og_object_set_int64_at would, in order. On an error the earlier ones stay set
- * and the error names the slot that failed. */
+/* Sets `count` integer attributes as one change: `values[i]` into slot
+ * `slots[i]`, as og_object_set_int64_at would. Every slot and value is checked
+ * first: on an error nothing is set, and the error names the slot refused. */
 og_status og_object_set_int64s_at(og_object *object, const size_t *slots, const int64_t *values, size_t count,
                                   og_error **error);
 og_status og_object_get_double_at(og_object *object, size_t slot, double *out, og_error **error);

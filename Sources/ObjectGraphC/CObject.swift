@@ -299,7 +299,7 @@ public func og_object_set_int64s_at(_ o: OpaquePointer?, _ slots: UnsafePointer<
         guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
         guard count > 0 else { return OG_OK }
         guard let slots, let values else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
-        for i in 0..<count { try x.setValue(.integer(values[i]), atSlot: slots[i]) }
+        try x.setValues(count: count, slot: { slots[$0] }, value: { .integer(values[$0]) })
         return OG_OK
     }
 }

@@ -223,7 +223,11 @@ static void bulk_reads(void) {
     OK(og_object_get_int64_at(objects[0], (size_t)medium, &got, &err));
     INTEQ(got, 8);
     size_t bad[2] = {(size_t)large, 999};
-    FAILS(og_object_set_int64s_at(objects[0], bad, numbers, 2, &err), OG_ERROR_INVALID_ARGUMENT, "999");
+    int64_t other[2] = {70, 80};
+    FAILS(og_object_set_int64s_at(objects[0], bad, other, 2, &err), OG_ERROR_INVALID_ARGUMENT, "999");
+    /* Checked first: the good slot before the bad one kept its value. */
+    OK(og_object_get_int64_at(objects[0], (size_t)large, &got, &err));
+    INTEQ(got, 7);
     FAILS(og_object_set_int64s_at(objects[0], NULL, numbers, 2, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     OK(og_object_set_int64s_at(objects[0], NULL, NULL, 0, &err));
     OK(og_object_set_null(objects[0], "large", &err));

@@ -334,6 +334,49 @@ open class ManagedObject: CustomStringConvertible {
         try setAttribute(value, at: slot, context)
     }
 
+    /// Sets several attributes as one change: `values[i]` into slot `slots[i]`. Every slot
+    /// and value is checked first (range, kind, type), so a refused one sets nothing.
+    public final func setValues(_ values: [AttributeValue], atSlots slots: [Int]) throws(ObjectGraphError) {
+        guard values.count == slots.count else { throw .invalidArgument("\(values.count) values for \(slots.count) slots") }
+        try setValues(count: slots.count, slot: { slots[$0] }, value: { values[$0] })
+    }
+
+    /// `setValues(_:atSlots:)` from any storage (the C interface passes pointers).
+    @inline(__always)
+    package final func setValues(count: Int, slot: (Int) -> Int, value: (Int) -> AttributeValue) throws(ObjectGraphError) {
+        let context = try context()
+        var asGiven = true  // every value already of its attribute's stored type
+        for i in 0..<count {
+            let s = slot(i)
+            try checkSlot(s)
+            guard case .attribute(let type) = layout.kinds[s] else { throw notAnAttribute(s, key: nil) }
+            if type == .transformable || !value(i).isStored(as: type) { asGiven = false }
+        }
+        guard asGiven else { return try setConverting(count: count, slot: slot, value: value, context) }
+        if current == nil { try makeWritable(context) }
+        context.willChange(self)
+        for i in 0..<count {
+            let s = slot(i)
+            current![s] = value(i)
+            changedSlots.insert(s)
+        }
+        context.didChange(self)
+    }
+
+    /// Values to convert (or transformable ones): all converted first, then set one by one.
+    private func setConverting(count: Int, slot: (Int) -> Int, value: (Int) -> AttributeValue,
+                               _ context: ManagedObjectContext) throws(ObjectGraphError) {
+        var converted: [(slot: Int, value: AttributeValue)] = []
+        converted.reserveCapacity(count)
+        for i in 0..<count {
+            let s = slot(i), v = value(i)
+            guard case .attribute(let type) = layout.kinds[s] else { throw notAnAttribute(s, key: nil) }
+            let stored = type == .transformable || v.isStored(as: type) ? v : try v.coerced(to: type, key: layout.properties[s].name, entity: entity.name)
+            converted.append((s, stored))
+        }
+        for (s, v) in converted { try setAttribute(v, at: s, context) }
+    }
+
     func setAttribute(_ value: AttributeValue, at slot: Int, _ context: ManagedObjectContext) throws(ObjectGraphError) {
         guard case .attribute(let type) = layout.kinds[slot] else { throw notAnAttribute(slot, key: nil) }
         if type == .transformable { return try setTransformable(value, at: slot, context) }
