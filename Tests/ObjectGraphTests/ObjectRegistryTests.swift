@@ -44,6 +44,10 @@ final class ObjectRegistryTests: XCTestCase {
         table.reserveCapacity(50_000, like: .init(root: roots[1], primaryKey: 0, store: 1))
         for (k, v) in reference { XCTAssertTrue(table[k] === v, "after growing") }
         XCTAssertEqual(table.count, reference.count)
+        let inStoreOne = reference.keys.filter { $0.store == 1 }.count
+        table.removeAll(store: 1)
+        XCTAssertEqual(table.count, reference.count - inStoreOne)
+        for (k, v) in reference { XCTAssertTrue(table[k] === (k.store == 1 ? nil : v), "after forgetting store 1") }
         table.removeAll()
         XCTAssertTrue(table.isEmpty)
     }

@@ -4,15 +4,12 @@
 /// snapshot) without reading the store; fault fires and refreshes record what they read,
 /// so that another context's fault can use it within its staleness interval.
 ///
-/// Bulk fetches do not fill it (one dictionary insert per row would cost more than the
-/// fetch itself), and it is bounded: correctness never depends on it, since every save
-/// also checks versions inside the store's transaction.
+/// Bulk fetches do not fill it (one insert per row would cost more than the fetch itself),
+/// and it is bounded: correctness never depends on it, since every save also checks
+/// versions inside the store's transaction. Saves record a row per object they update, so
+/// the entries live in a `PrimaryKeyMap` (probed by primary key, no SipHash).
 struct RowCache {
-    struct Key: Hashable {
-        let store: Int32
-        let root: ObjectIdentifier
-        let primaryKey: Int64
-    }
+    typealias Key = ManagedObjectContext.ObjectKey
 
     struct Entry {
         /// The row; nil when a save deleted it.
@@ -23,7 +20,7 @@ struct RowCache {
     }
 
     static let capacity = 65_536
-    private var entries: [Key: Entry] = [:]
+    private var entries = PrimaryKeyMap<Entry>()
     /// Keys in the order they were first recorded, oldest first, for eviction.
     private var order: [Key] = []
     private var orderStart = 0
@@ -31,21 +28,27 @@ struct RowCache {
     static func now() -> Double { MonotonicClock.seconds() }
 
     static func key(_ entity: EntityDescription, _ primaryKey: Int64, _ store: StoreRef) -> Key {
-        Key(store: store.slot, root: ObjectIdentifier(entity.rootEntity), primaryKey: primaryKey)
+        Key(root: ObjectIdentifier(entity.rootEntity), primaryKey: primaryKey, store: store.slot)
     }
 
     func entry(_ key: Key) -> Entry? { entries[key] }
 
     /// Records a row read or written now (or its deletion, with `row` nil and its last version).
     mutating func record(_ key: Key, row: RowSnapshot?, version: Int64, time: Double = RowCache.now()) {
-        if entries.updateValue(Entry(row: row, version: version, time: time), forKey: key) == nil {
+        if entries.set(Entry(row: row, version: version, time: time), for: key) {
             order.append(key)
             evictIfFull()
         }
     }
 
+    /// Room for `n` more rows of `key`'s hierarchy and store (at most the capacity), so a save
+    /// recording many rows does not grow the table step by step.
+    mutating func reserveCapacity(_ n: Int, like key: Key) {
+        entries.reserveCapacity(min(n, Self.capacity), like: key)
+    }
+
     mutating func removeAll(store: Int32) {
-        entries = entries.filter { $0.key.store != store }
+        entries.removeAll(store: store)
         order.removeAll { $0.store == store }
         orderStart = 0
     }

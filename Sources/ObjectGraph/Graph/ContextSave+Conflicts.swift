@@ -93,6 +93,9 @@ extension ManagedObjectContext {
     func recordSavedRows(_ written: [(ManagedObject, RowSnapshot, StoreRef)], _ deletes: [(ManagedObject, StoreRef)]) {
         let coordinator = persistentStoreCoordinator
         let now = RowCache.now()
+        if let (_, row, ref) = written.first(where: { !$0.0.isInserted }) {
+            coordinator.rowCache.reserveCapacity(written.count, like: RowCache.key(row.entity, row.primaryKey, ref))
+        }
         for (o, row, ref) in written where !o.isInserted {
             coordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, ref), row: row, version: row.version, time: now)
         }

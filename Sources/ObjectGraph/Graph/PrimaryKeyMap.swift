@@ -1,0 +1,246 @@
+/// Values by object key (store, hierarchy root, primary key): a context's registered
+/// objects (`ObjectRegistry`) and the coordinator's cached rows (`RowCache`). One table per
+/// hierarchy and store (there are a handful), each an open-addressing table of primary keys
+/// with linear probing: a fetch or a save, whose rows share a hierarchy and a store, finds
+/// its table once and then probes by primary key alone. Swift's Dictionary would hash each
+/// key with SipHash, while primary keys are dense integers that a multiplicative hash
+/// spreads well for a fraction of the cost.
+struct PrimaryKeyMap<Value> {
+    private var tables: [PrimaryKeyTable<Value>] = []
+    /// The table used last: consecutive calls are nearly always about one hierarchy.
+    private var last = 0
+    private(set) var count = 0
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The index of the table of `key`'s hierarchy and store, made now when `create`.
+    @inline(__always)
+    private mutating func table(for key: ManagedObjectContext.ObjectKey, create: Bool) -> Int? {
+        if last < tables.count, tables[last].root == key.root, tables[last].store == key.store { return last }
+        if let i = tables.firstIndex(where: { $0.root == key.root && $0.store == key.store }) {
+            last = i
+            return i
+        }
+        guard create else { return nil }
+        tables.append(PrimaryKeyTable(root: key.root, store: key.store))
+        last = tables.count - 1
+        return last
+    }
+
+    subscript(key: ManagedObjectContext.ObjectKey) -> Value? {
+        get {
+            guard let t = tables.firstIndex(where: { $0.root == key.root && $0.store == key.store }) else { return nil }
+            return tables[t].value(for: key.primaryKey)
+        }
+        set {
+            guard let newValue else { removeValue(forKey: key); return }
+            _ = set(newValue, for: key)
+        }
+    }
+
+    /// Sets the value of `key`; true when `key` had none before.
+    @discardableResult
+    mutating func set(_ value: Value, for key: ManagedObjectContext.ObjectKey) -> Bool {
+        let t = table(for: key, create: true).unsafelyUnwrapped
+        let isNew = tables[t].set(value, for: key.primaryKey)
+        if isNew { count += 1 }
+        return isNew
+    }
+
+    /// The value of `key`, or `make()`'s, set now; one probe either way.
+    @inline(__always)
+    mutating func value(for key: ManagedObjectContext.ObjectKey, orInsert make: () -> Value) -> (value: Value, isNew: Bool) {
+        let t = table(for: key, create: true).unsafelyUnwrapped
+        let found = tables[t].value(for: key.primaryKey, orInsert: make)
+        if found.isNew { count += 1 }
+        return found
+    }
+
+    @discardableResult
+    mutating func removeValue(forKey key: ManagedObjectContext.ObjectKey) -> Value? {
+        guard let t = table(for: key, create: false), let removed = tables[t].remove(key.primaryKey) else { return nil }
+        count -= 1
+        return removed
+    }
+
+    /// Room for `n` more values of `key`'s hierarchy and store without growing.
+    mutating func reserveCapacity(_ n: Int, like key: ManagedObjectContext.ObjectKey) {
+        let t = table(for: key, create: true)!
+        tables[t].reserveCapacity(tables[t].count + n)
+    }
+
+    /// Room for `n` values in every table there is.
+    mutating func reserveCapacity(_ n: Int) {
+        for t in tables.indices { tables[t].reserveCapacity(n) }
+    }
+
+    mutating func removeAll() {
+        self = PrimaryKeyMap()
+    }
+
+    /// Forgets every value of the store `store`.
+    mutating func removeAll(store: Int32) {
+        count -= tables.filter { $0.store == store }.reduce(0) { $0 + $1.count }
+        tables.removeAll { $0.store == store }
+        last = 0
+    }
+
+    var values: [Value] {
+        var all: [Value] = []
+        all.reserveCapacity(count)
+        forEach { all.append($0) }
+        return all
+    }
+
+    /// Calls `body` with every value, in place: no array of them, and no retain of each
+    /// (what `values` costs a context of 200,000 objects).
+    func forEach(_ body: (Value) -> Void) {
+        for table in tables { table.forEach(body) }
+    }
+
+    /// Removes and returns every value for which `shouldRemove`, given it in place, is true.
+    mutating func removeAll(where shouldRemove: (inout Value) -> Bool) -> [Value] {
+        var removed: [Value] = []
+        for t in tables.indices { removed += tables[t].removeAll(where: shouldRemove) }
+        count -= removed.count
+        return removed
+    }
+}
+
+/// The values of one hierarchy in one store, by primary key: an open-addressing table
+/// with linear probing, a power of two in size, at most half full. With objects for values,
+/// an entry is 16 bytes.
+private struct PrimaryKeyTable<Value> {
+    private struct Entry {
+        var primaryKey: Int64
+        var value: Value?
+    }
+
+    let root: ObjectIdentifier
+    let store: Int32
+    private var entries: [Entry]
+    /// log2 of the capacity; at least 6 (four blocks of `runBits`).
+    private var shift: Int
+    private(set) var count = 0
+
+    init(root: ObjectIdentifier, store: Int32) {
+        self.root = root
+        self.store = store
+        shift = 6
+        entries = Array(repeating: Entry(primaryKey: 0, value: nil), count: 1 << shift)
+    }
+
+    private var capacity: Int { 1 << shift }
+
+    /// Keys that differ only in their low `runBits` bits share a block.
+    private static var runBits: Int { 4 }
+
+    @inline(__always)
+    private func home(_ pk: Int64) -> Int {
+        // Rows arrive in primary-key order, so consecutive keys go to consecutive slots:
+        // a block of 16 keys is spread by Fibonacci hashing of its number, and a key's low
+        // bits pick its place in the block. A fetch then touches one run of memory per 16
+        // rows instead of one line per row.
+        let run = Self.runBits
+        let key = UInt64(bitPattern: pk)
+        let blockBits = shift - run
+        let spread = Int(truncatingIfNeeded: ((key >> UInt64(run)) &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - blockBits))
+        return (spread << run) | Int(truncatingIfNeeded: key & ((1 << UInt64(run)) - 1))
+    }
+
+    /// The slot holding `pk`, or the empty slot where it would go.
+    @inline(__always)
+    private func find(_ pk: Int64) -> (index: Int, found: Bool) {
+        let mask = capacity - 1
+        var i = home(pk)
+        return entries.withUnsafeBufferPointer { slots in
+            while slots[i].value != nil {
+                if slots[i].primaryKey == pk { return (i, true) }
+                i = (i + 1) & mask
+            }
+            return (i, false)
+        }
+    }
+
+    func value(for pk: Int64) -> Value? {
+        let (i, found) = find(pk)
+        return found ? entries[i].value : nil
+    }
+
+    @inline(__always)
+    mutating func value(for pk: Int64, orInsert make: () -> Value) -> (value: Value, isNew: Bool) {
+        if (count + 1) * 2 > capacity { grow(to: shift + 1) }
+        let (i, found) = find(pk)
+        if found, let existing = entries[i].value { return (existing, false) }
+        let made = make()
+        entries[i] = Entry(primaryKey: pk, value: made)
+        count += 1
+        return (made, true)
+    }
+
+    /// Sets `value` for `pk`; true when `pk` had none before.
+    mutating func set(_ value: Value, for pk: Int64) -> Bool {
+        if (count + 1) * 2 > capacity { grow(to: shift + 1) }
+        let (i, found) = find(pk)
+        if !found { count += 1 }
+        entries[i] = Entry(primaryKey: pk, value: value)
+        return !found
+    }
+
+    mutating func remove(_ pk: Int64) -> Value? {
+        var (i, found) = find(pk)
+        guard found else { return nil }
+        let removed = entries[i].value
+        entries[i].value = nil
+        count -= 1
+        // Backward shift: move later entries of the run into the hole when their home allows.
+        let mask = capacity - 1
+        var j = (i + 1) & mask
+        while entries[j].value != nil {
+            let h = home(entries[j].primaryKey)
+            // Entry j may move to i when i lies cyclically in [h, j).
+            let canMove = i <= j ? (h <= i || h > j) : (h <= i && h > j)
+            if canMove {
+                entries[i] = entries[j]
+                entries[j].value = nil
+                i = j
+            }
+            j = (j + 1) & mask
+        }
+        return removed
+    }
+
+    mutating func reserveCapacity(_ n: Int) {
+        var wanted = shift
+        while (1 << wanted) < n * 2 { wanted += 1 }
+        if wanted > shift { grow(to: wanted) }
+    }
+
+    private mutating func grow(to newShift: Int) {
+        let old = entries
+        shift = newShift
+        entries = Array(repeating: Entry(primaryKey: 0, value: nil), count: 1 << shift)
+        let mask = capacity - 1
+        for entry in old where entry.value != nil {
+            var j = home(entry.primaryKey)
+            while entries[j].value != nil { j = (j + 1) & mask }
+            entries[j] = entry
+        }
+    }
+
+    func forEach(_ body: (Value) -> Void) {
+        entries.withUnsafeBufferPointer { slots in
+            for slot in slots { if let v = slot.value { body(v) } }
+        }
+    }
+
+    mutating func removeAll(where shouldRemove: (inout Value) -> Bool) -> [Value] {
+        var chosen: [Int64] = []
+        for i in entries.indices where entries[i].value != nil {
+            if shouldRemove(&entries[i].value!) { chosen.append(entries[i].primaryKey) }
+        }
+        return chosen.compactMap { remove($0) }
+    }
+}

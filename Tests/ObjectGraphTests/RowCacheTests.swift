@@ -1,0 +1,37 @@
+import XCTest
+
+@testable import ObjectGraph
+
+/// The coordinator's row cache: entries by store, hierarchy and key, forgotten per store,
+/// and evicted oldest first once full.
+final class RowCacheTests: XCTestCase {
+    func testRecordsForgetsByStoreAndEvictsOldestFirst() throws {
+        let stack = try lendingStack()
+        let tag = try XCTUnwrap(stack.model.entitiesByName["Tag"])
+        let book = try XCTUnwrap(stack.model.entitiesByName["Book"])
+        let storeA = StoreRef(slot: 0, identifier: "A"), storeB = StoreRef(slot: 1, identifier: "B")
+        var cache = RowCache()
+        let row = RowSnapshot.make(entity: tag, primaryKey: 1, version: 3, values: [])
+        cache.record(RowCache.key(tag, 1, storeA), row: row, version: 3, time: 10)
+        cache.record(RowCache.key(book, 1, storeA), row: nil, version: 7, time: 11)
+        cache.record(RowCache.key(tag, 1, storeB), row: nil, version: 9, time: 12)
+        XCTAssertTrue(cache.entry(RowCache.key(tag, 1, storeA))?.row === row)
+        XCTAssertEqual(cache.entry(RowCache.key(book, 1, storeA))?.version, 7)
+        XCTAssertEqual(cache.entry(RowCache.key(tag, 1, storeB))?.version, 9)
+        XCTAssertNil(cache.entry(RowCache.key(tag, 2, storeA)))
+        // Recording again replaces the entry in place.
+        cache.record(RowCache.key(tag, 1, storeA), row: nil, version: 4, time: 13)
+        XCTAssertEqual(cache.entry(RowCache.key(tag, 1, storeA))?.version, 4)
+        cache.removeAll(store: 0)
+        XCTAssertNil(cache.entry(RowCache.key(tag, 1, storeA)))
+        XCTAssertNil(cache.entry(RowCache.key(book, 1, storeA)))
+        XCTAssertEqual(cache.entry(RowCache.key(tag, 1, storeB))?.version, 9)
+        // Full: the oldest entries go first.
+        for pk in 2...Int64(RowCache.capacity + 10) {
+            cache.record(RowCache.key(tag, pk, storeB), row: nil, version: pk, time: 0)
+        }
+        XCTAssertNil(cache.entry(RowCache.key(tag, 1, storeB)))
+        XCTAssertNil(cache.entry(RowCache.key(tag, 10, storeB)))
+        XCTAssertEqual(cache.entry(RowCache.key(tag, Int64(RowCache.capacity + 10), storeB))?.version, Int64(RowCache.capacity + 10))
+    }
+}
