@@ -10,8 +10,8 @@ import FoundationEssentials
 open class ManagedObject: CustomStringConvertible {
     /// The object's concrete entity (a fault is made with it known, so it never changes).
     public final let entity: EntityDescription
-    /// The entity's slot layout, kept here so accessors touch no entity (whose reference
-    /// counting is slow: the model's weak references give entities side tables).
+    /// The entity's slot layout, kept here so accessors reach it in one load instead of
+    /// going through the entity.
     final let layout: EntityDescription.Layout
     /// The object's ID. A fetched object is made without one and gets it on first use,
     /// from its primary key and store: most fetched objects never need theirs, and one
