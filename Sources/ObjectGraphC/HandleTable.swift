@@ -220,14 +220,13 @@ final class HandleTable: @unchecked Sendable {
     /// thread's last lookup when no handle was dropped since (`ObjectLookupCache`).
     @inline(__always)
     func object(_ handle: OpaquePointer?) throws(ObjectGraphError) -> ManagedObject {
-        let bits = UInt(bitPattern: handle)
-        let cache = ObjectLookupCache.current
-        if bits != 0, cache.handle == bits, cache.drops == drops.load(ordering: .acquiring), let object = cache.object { return object }
+        if let cached = withCachedObject(handle, { $0 }) { return cached }
         let seen = drops.load(ordering: .acquiring)
         let object = try get(handle, ManagedObject.self)
         // Remembered with the count read before the lookup: a drop in between makes the next
         // read look up again.
-        cache.handle = bits
+        let cache = ObjectLookupCache.current
+        cache.handle = UInt(bitPattern: handle)
         cache.object = object
         cache.drops = seen
         return object

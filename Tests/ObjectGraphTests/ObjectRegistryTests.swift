@@ -40,7 +40,7 @@ final class ObjectRegistryTests: XCTestCase {
             XCTAssertTrue(objects.contains { $0 === o })
         }
         XCTAssertEqual(visited, reference.count)
-        table.reserveCapacity(5_000)
+        table.reserveCapacity(5_000, like: .init(root: roots[0], primaryKey: 0, store: 0))
         table.reserveCapacity(50_000, like: .init(root: roots[1], primaryKey: 0, store: 1))
         for (k, v) in reference { XCTAssertTrue(table[k] === v, "after growing") }
         XCTAssertEqual(table.count, reference.count)

@@ -2,19 +2,13 @@
 /// methods must live): the closures registered for an entity on the context
 /// (`ManagedObjectContext.setHooks`), which is how C and Python take part.
 extension ManagedObject {
-    /// The closures registered for this object's entity; asks whether the context has any
-    /// first, since looking them up copies them out (what every save's validation asks).
-    var hooks: ObjectHooks? {
-        guard let context = managedObjectContext, !context.entityHooks.isEmpty else { return nil }
-        return context.hooks(for: entity)
-    }
+    var hooks: ObjectHooks? { managedObjectContext?.hooks(for: entity) }
 
     /// Whether loading this object must call `awakeFromFetch`: a subclass, or closures
-    /// for its entity. Takes the context so the fetch path reads no weak reference; asks
-    /// whether the context has hooks at all first, since looking them up copies them out.
+    /// for its entity. Takes the context so the fetch path reads no weak reference.
     @inline(__always)
     func hasLifecycleHooks(in context: ManagedObjectContext) -> Bool {
-        type(of: self) != ManagedObject.self || (!context.entityHooks.isEmpty && context.hooks(for: entity) != nil)
+        type(of: self) != ManagedObject.self || context.hooks(for: entity) != nil
     }
 
     func awakeFromFetchIgnoringErrors(_ context: ManagedObjectContext) {
@@ -70,9 +64,15 @@ extension ManagedObjectContext {
         hooksCache.removeAll()
     }
 
-    /// The hooks that apply to `entity`: its own, or its nearest superentity's.
+    /// The hooks that apply to `entity`: its own, or its nearest superentity's. The check for
+    /// none at all is inlined into callers (a fault's first read, every save's validation):
+    /// a call would copy the 192-byte answer out even when it is nil.
+    @inline(__always)
     func hooks(for entity: EntityDescription) -> ObjectHooks? {
-        if entityHooks.isEmpty { return nil }
+        entityHooks.isEmpty ? nil : registeredHooks(for: entity)
+    }
+
+    private func registeredHooks(for entity: EntityDescription) -> ObjectHooks? {
         let id = ObjectIdentifier(entity)
         if let cached = hooksCache[id] { return cached }
         var e: EntityDescription? = entity

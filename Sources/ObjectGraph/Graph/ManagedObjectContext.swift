@@ -320,7 +320,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
             let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
-            let (found, isNew) = registered.object(for: key) {
+            let (found, isNew) = registered.value(for: key) {
                 ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil, snapshot: hasValues ? row : nil,
                                           primaryKey: row.primaryKey, storeIdentifier: store.identifier)
             }

@@ -15,11 +15,17 @@ struct PrimaryKeyMap<Value> {
 
     var isEmpty: Bool { count == 0 }
 
+    /// The index of the table of `key`'s hierarchy and store, if there is one.
+    @inline(__always)
+    private func tableIndex(_ key: ManagedObjectContext.ObjectKey) -> Int? {
+        if last < tables.count, tables[last].root == key.root, tables[last].store == key.store { return last }
+        return tables.firstIndex { $0.root == key.root && $0.store == key.store }
+    }
+
     /// The index of the table of `key`'s hierarchy and store, made now when `create`.
     @inline(__always)
     private mutating func table(for key: ManagedObjectContext.ObjectKey, create: Bool) -> Int? {
-        if last < tables.count, tables[last].root == key.root, tables[last].store == key.store { return last }
-        if let i = tables.firstIndex(where: { $0.root == key.root && $0.store == key.store }) {
+        if let i = tableIndex(key) {
             last = i
             return i
         }
@@ -31,7 +37,7 @@ struct PrimaryKeyMap<Value> {
 
     subscript(key: ManagedObjectContext.ObjectKey) -> Value? {
         get {
-            guard let t = tables.firstIndex(where: { $0.root == key.root && $0.store == key.store }) else { return nil }
+            guard let t = tableIndex(key) else { return nil }
             return tables[t].value(for: key.primaryKey)
         }
         set {
@@ -69,11 +75,6 @@ struct PrimaryKeyMap<Value> {
     mutating func reserveCapacity(_ n: Int, like key: ManagedObjectContext.ObjectKey) {
         let t = table(for: key, create: true)!
         tables[t].reserveCapacity(tables[t].count + n)
-    }
-
-    /// Room for `n` values in every table there is.
-    mutating func reserveCapacity(_ n: Int) {
-        for t in tables.indices { tables[t].reserveCapacity(n) }
     }
 
     mutating func removeAll() {
