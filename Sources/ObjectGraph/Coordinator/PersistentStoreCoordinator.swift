@@ -258,9 +258,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// The members of a to-many relationship for many owners of one store (prefetching).
-    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription, in store: StoreRef) throws(ObjectGraphError)
-        -> [(owner: Int64, row: RowSnapshot)]
-    {
+    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription, in store: StoreRef) throws(ObjectGraphError) -> MemberRows {
         try lock.withLock { () throws(ObjectGraphError) in
             try attachedStore(store).store.fetchMembers(ofAny: owners, through: relationship)
         }

@@ -8,15 +8,17 @@ extension ManagedObjectContext {
         if parentContext != nil { return }
         for path in keyPaths {
             var sources = objects
-            for name in path.split(separator: ".") {
+            let names = path.split(separator: ".")
+            for (i, name) in names.enumerated() {
                 if sources.isEmpty { break }
-                sources = try prefetchStep(String(name), of: sources)
+                sources = try prefetchStep(String(name), of: sources, last: i == names.count - 1)
             }
         }
     }
 
-    /// Loads relationship `name` of `sources`; returns the destinations, for the next step.
-    private func prefetchStep(_ name: String, of sources: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
+    /// Loads relationship `name` of `sources`; returns the destinations, for the next step
+    /// (none after the `last` step: gathering them would retain every one for nothing).
+    private func prefetchStep(_ name: String, of sources: [ManagedObject], last: Bool) throws(ObjectGraphError) -> [ManagedObject] {
         try loadUnloadedRows(of: sources)
         var byRelationship: [ObjectIdentifier: (RelationshipDescription, [ManagedObject])] = [:]
         for o in sources {
@@ -28,7 +30,11 @@ extension ManagedObjectContext {
         }
         var destinations: [ManagedObject] = []
         for (r, owners) in byRelationship.values {
-            destinations += r.isToMany ? try prefetchToMany(r, owners) : try prefetchToOne(r, owners)
+            if r.isToMany { try prefetchToMany(r, owners) } else { try prefetchToOne(r, owners) }
+            if last { continue }
+            for o in owners {
+                if r.isToMany { destinations += try o.toMany(r, self).members } else if let d = try o.toOne(r, self) { destinations.append(d) }
+            }
         }
         return destinations
     }
@@ -60,8 +66,8 @@ extension ManagedObjectContext {
         return order.compactMap { id in persistentStoreCoordinator.storeRef(forIdentifier: id).map { ($0, groups[id]!) } }
     }
 
-    private func prefetchToOne(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
-        guard let destination = r.destinationEntity else { return [] }
+    private func prefetchToOne(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) {
+        guard let destination = r.destinationEntity else { return }
         // A to-one points into its owner's store (relationships never cross stores).
         for (store, group) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
             var wanted: [Int64] = []
@@ -74,19 +80,13 @@ extension ManagedObjectContext {
                 _ = objects(for: try persistentStoreCoordinator.fetchRows(entity: destination, primaryKeys: wanted, in: store), in: store)
             }
         }
-        var out: [ManagedObject] = []
-        for o in owners {
-            if let d = try o.toOne(r, self) { out.append(d) }
-        }
-        return out
     }
 
-    private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) -> [ManagedObject] {
-        var out: [ManagedObject] = []
+    private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) {
         for (store, unloaded) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
-            let pairs = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.primaryKey), through: r, in: store)
-            let members = objects(for: pairs.map(\.row), in: store)
-            let byOwner = Self.membersByOwner(pairs.map(\.owner))
+            let fetched = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.primaryKey), through: r, in: store)
+            let members = objects(for: fetched.rows, in: store)
+            let runs = MemberRuns(owners: fetched.owners)
             // Through a to-one inverse, pending changes move members: as `objects(pointingAt:)`.
             let inverse = r.inverseRelationship.flatMap { $0.isToMany ? nil : $0 }
             var pendingByTarget: [ObjectIdentifier: [ManagedObject]] = [:]
@@ -98,33 +98,24 @@ extension ManagedObjectContext {
                 }
             }
             for o in unloaded {
-                let s = RelationState()
-                for i in byOwner[o.primaryKey] ?? [] {
-                    let m = members[i]
-                    if m.isDeleted { continue }
-                    if let inverse, let t = m.state(inverse.slot), t.target !== o { continue }
-                    s.add(m)
+                let s: RelationState
+                if let inverse {
+                    // Each row holds one owner key, so a run has no member twice: no need to check.
+                    var list: [ManagedObject] = []
+                    runs.forEach(of: o.primaryKey) { i in
+                        let m = members[i]
+                        if m.isDeleted { return }
+                        if let t = m.state(inverse.slot), t.target !== o { return }
+                        list.append(m)
+                    }
+                    s = RelationState(distinctMembers: list)
+                } else {
+                    s = RelationState()
+                    runs.forEach(of: o.primaryKey) { i in if !members[i].isDeleted { s.add(members[i]) } }
                 }
                 for m in pendingByTarget[ObjectIdentifier(o)] ?? [] { s.add(m) }
                 o.setState(s, r.slot)
             }
         }
-        for o in owners { out += try o.toMany(r, self).members }
-        return out
-    }
-
-    /// The positions of each owner's members. Stores return them grouped by owner, so
-    /// each owner gets one run (one dictionary entry per owner, not per member); an owner
-    /// met again in a later run gets its positions gathered.
-    private static func membersByOwner(_ owners: [Int64]) -> [Int64: [Int]] {
-        var out: [Int64: [Int]] = [:]
-        var start = 0
-        while start < owners.count {
-            var end = start + 1
-            while end < owners.count && owners[end] == owners[start] { end += 1 }
-            out[owners[start], default: []].append(contentsOf: start..<end)
-            start = end
-        }
-        return out
     }
 }

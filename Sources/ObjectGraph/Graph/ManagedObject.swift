@@ -541,6 +541,12 @@ final class RelationState {
 
     init() {}
 
+    /// Contents known to hold no object twice (a store's rows for one owner through a
+    /// to-one inverse), taken without the duplicate check that `add` makes per member.
+    init(distinctMembers: [ManagedObject]) {
+        members = distinctMembers
+    }
+
     private func position(of o: ManagedObject) -> Int? {
         if let index { return index[ObjectIdentifier(o)] }
         if members.count <= Self.scanLimit { return members.firstIndex { $0 === o } }

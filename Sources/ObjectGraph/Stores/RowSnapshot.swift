@@ -160,6 +160,27 @@ public struct StoreFetchResult {
     }
 }
 
+/// The members of a to-many relationship for many owners (`fetchMembers(ofAny:through:)`):
+/// member rows and their owners' primary keys, position by position. Two arrays rather than
+/// one of pairs, so the rows pass on to the context as they are, without a copy that
+/// retains and releases every row.
+public struct MemberRows {
+    public var rows: [RowSnapshot]
+    /// `owners[i]` is the primary key of the owner of `rows[i]`.
+    public var owners: [Int64]
+
+    public init(rows: [RowSnapshot] = [], owners: [Int64] = []) {
+        precondition(rows.count == owners.count, "one owner per member row")
+        self.rows = rows
+        self.owners = owners
+    }
+
+    public mutating func append(_ row: RowSnapshot, owner: Int64) {
+        rows.append(row)
+        owners.append(owner)
+    }
+}
+
 /// A persistent store: rows in, rows out. It never sees contexts or managed objects.
 public protocol PersistentStore: AnyObject {
     var type: String { get }
@@ -187,7 +208,7 @@ public protocol PersistentStore: AnyObject {
     func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot]
     /// The members of `relationship` of every owner in `owners`, each with its owner,
     /// grouped by owner and in order within an ordered relationship (prefetching).
-    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)]
+    func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> MemberRows
     /// One row of values per dictionary result (the request's `propertiesToFetch`, grouped
     /// and aggregated as it asks), in the request's order and window. Every store gets an
     /// in-memory implementation; the SQLite store computes what it can in SQL.
@@ -249,10 +270,10 @@ extension PersistentStore {
         return rows
     }
 
-    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)] {
-        var out: [(owner: Int64, row: RowSnapshot)] = []
+    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> MemberRows {
+        var out = MemberRows()
         for owner in owners {
-            for row in try fetchMembers(of: owner, through: relationship) { out.append((owner, row)) }
+            for row in try fetchMembers(of: owner, through: relationship) { out.append(row, owner: owner) }
         }
         return out
     }

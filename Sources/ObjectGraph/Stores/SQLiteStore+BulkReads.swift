@@ -14,18 +14,19 @@ extension SQLiteStore {
         for chunk in Self.chunks(primaryKeys) {
             let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))")
             for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
-            rows += try readRows(s, table: table, db: db)
+            try readRows(s, table: table, db: db, into: &rows)
         }
         return rows
     }
 
-    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(owner: Int64, row: RowSnapshot)] {
+    public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> MemberRows {
         let db = try open()
         guard let destination = relationship.destinationEntity, relationship.isToMany,
             let storage = schema.toMany[ObjectIdentifier(relationship)]
-        else { return [] }
+        else { return MemberRows() }
         let table = schema.table(destination)
-        var out: [(owner: Int64, row: RowSnapshot)] = []
+        var rows: [RowSnapshot] = []
+        var ownerKeys: [Int64] = []
         for chunk in Self.chunks(owners) {
             let sql: String
             switch storage {
@@ -40,14 +41,12 @@ extension SQLiteStore {
             }
             let s = try db.prepare(sql)
             for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
-            var ownerKeys: [Int64] = []
             let extra = Int32(3 + table.columns.count)  // just after selectList(table)
-            let rows = try withUnsafeMutablePointer(to: &ownerKeys) { (p) throws(ObjectGraphError) in
-                try readRows(s, table: table, db: db, extra: extra, extraValues: p)
+            try withUnsafeMutablePointer(to: &ownerKeys) { (owners) throws(ObjectGraphError) in
+                try readRows(s, table: table, db: db, into: &rows, extra: extra, extraValues: owners)
             }
-            for (i, row) in rows.enumerated() { out.append((ownerKeys[i], row)) }
         }
-        return out
+        return MemberRows(rows: rows, owners: ownerKeys)
     }
 
     static func chunks(_ keys: [Int64]) -> [ArraySlice<Int64>] {

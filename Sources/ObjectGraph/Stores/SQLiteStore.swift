@@ -656,9 +656,18 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
     /// Reads every row of a prepared SELECT of `selectList(table)` into snapshots; with
     /// `extra`, also that column of each row (which must be an integer) into `extraValues`.
-    func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection, extra: Int32? = nil, extraValues: UnsafeMutablePointer<[Int64]>? = nil) throws(ObjectGraphError) -> [RowSnapshot] {
-        defer { sqlite3_reset(s) }
+    func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
         var rows: [RowSnapshot] = []
+        try readRows(s, table: table, db: db, into: &rows)
+        return rows
+    }
+
+    /// Appends the rows of `s` to `rows` (reads in chunks add to one array, rather than
+    /// concatenating arrays: a copy retains every row and the old array releases them);
+    /// with `extra`, that column's integer per row goes to `extraValues`.
+    func readRows(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection, into rows: inout [RowSnapshot],
+                  extra: Int32? = nil, extraValues: UnsafeMutablePointer<[Int64]>? = nil) throws(ObjectGraphError) {
+        defer { sqlite3_reset(s) }
         // Per concrete entity, the reader of each slot: computed once per query.
         var readers: [Int: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
         // The current run's entity and reader, in plain variables that change only when the
@@ -690,7 +699,6 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             }
             rows.append(Self.readRow(s, entity.unsafelyUnwrapped, cells, list))
         }
-        return rows
     }
 
     /// The current row of `s` as a snapshot, its values read straight into it.
