@@ -1,17 +1,34 @@
-"""Small helpers shared by the wrappers: text in and out, status checks, and the
-exceptions of callbacks that ran without a context to keep them."""
+"""Small helpers shared by the wrappers: text in and out, status checks, the
+exceptions of callbacks that ran without a context to keep them, and a pause of the
+cycle collector for bulk wrapping."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import gc
 import os
 import threading
-from typing import Dict, List, Optional, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from ._lib import ERROR, lib
 from .errors import Error, ErrorCode, make_error, take_error
 
 PathLike = Union[str, "os.PathLike[str]"]
+
+
+@contextlib.contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pauses CPython's cycle collector around a loop that makes many objects it tracks
+    and no cycles, then lets it run again. A collector already off stays off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def encode(text: Union[str, bytes, "os.PathLike[str]"], what: str = "a name or path") -> bytes:

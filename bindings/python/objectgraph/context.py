@@ -18,7 +18,7 @@ from ._columns import MIN_OBJECTS, Columns
 from ._layout import INT as INT_ACCESS, Layout
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import _kept, check, check_handle, encode, raise_kept
+from ._util import _kept, check, check_handle, collection_paused, encode, raise_kept
 from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
 from .coordinator import Coordinator
 from .enums import MergePolicy
@@ -261,12 +261,23 @@ class Context(OwnedHandle):
             raise
         columns = Columns(results, self._counter, count)  # type: ignore[arg-type]  # set: count >= MIN_OBJECTS
         self._columns.add(columns)
+        out: List[ManagedObject] = []
+        # Each wrapper holds references, so CPython's cycle collector tracks it, and making
+        # a large result's wrappers set off dozens of collections over everything alive: a
+        # third of a 200,000-object fetch. The loop makes no cycles; collection resumes after.
+        with collection_paused():
+            self._wrap_bulk(handles, entities, columns, out)
+        self._prune()
+        return out
+
+    def _wrap_bulk(self, handles: List[int], entities: List[int], columns: Columns, out: List[ManagedObject]) -> None:
+        """Appends to `out` the wrapper of each handle of a bulk result (made when the
+        object has none alive), reading its values through `columns`."""
         known = self._objects
         released = self._released
         make_ref = _HandleRef
         new = object.__new__
         gone = self._gone
-        out: List[ManagedObject] = []
         append = out.append
         last_entity, cls, layout = None, None, None  # type: Any, Any, Any
         for row, (handle, entity) in enumerate(zip(handles, entities)):
@@ -288,8 +299,6 @@ class Context(OwnedHandle):
             wrapper._columns = columns
             wrapper._row = row
             append(wrapper)
-        self._prune()
-        return out
 
     def insert(self, entity: str, **values: Any) -> ManagedObject:
         """Inserts a new object of ``entity`` with its default values, then

@@ -186,6 +186,36 @@ def test_columns_after_the_first_are_read_together_and_stay_right(tmp_path, book
     gc.collect()
 
 
+def test_a_large_result_leaves_the_cycle_collector_as_it_was(tmp_path, books_model) -> None:
+    # The wrappers of a large result are made with the collector paused; it must come back
+    # as the caller had it, also when the caller had turned it off, and after an error.
+    from objectgraph._util import collection_paused
+
+    coordinator = og.Coordinator(books_model)
+    coordinator.add_store("SQLite", str(tmp_path / "collector.sqlite"))
+    with og.Context(coordinator) as seed:
+        for i in range(50):
+            seed.insert("Book", title=f"b{i}", pages=i)
+        seed.save()
+    ctx = og.Context(coordinator)
+    assert gc.isenabled()
+    books = ctx.fetch("Book", sort="pages")
+    assert gc.isenabled() and [b.pages for b in books] == list(range(50))
+    gc.disable()
+    try:
+        assert ctx.fetch("Book", sort="pages")[0] is books[0]  # one wrapper per object still
+        assert not gc.isenabled(), "a collector the caller turned off stays off"
+    finally:
+        gc.enable()
+    with pytest.raises(KeyError):
+        with collection_paused():
+            assert not gc.isenabled()
+            raise KeyError("x")
+    assert gc.isenabled()
+    ctx.close()
+    coordinator.close()
+
+
 def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
     coordinator = og.Coordinator(books_model)
     coordinator.add_store("SQLite", str(tmp_path / "hooks.sqlite"))
