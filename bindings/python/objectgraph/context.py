@@ -248,7 +248,10 @@ class Context(OwnedHandle):
             if count == 1:  # no arrays to make
                 return [self._wrap(check_handle(lib.og_results_object_at(results, 0, ctypes.byref(err)), err))]
             handles, entities = _objects_of(results, count)
-            return [self._wrap(handle, entity) for handle, entity in zip(handles, entities)]
+            out: List[ManagedObject] = []
+            self._wrap_all(handles, entities, None, out)
+            self._prune()
+            return out
         finally:
             lib.og_results_release(results)
 
@@ -266,13 +269,15 @@ class Context(OwnedHandle):
         # a large result's wrappers set off dozens of collections over everything alive: a
         # third of a 200,000-object fetch. The loop makes no cycles; collection resumes after.
         with collection_paused():
-            self._wrap_bulk(handles, entities, columns, out)
+            self._wrap_all(handles, entities, columns, out)
         self._prune()
         return out
 
-    def _wrap_bulk(self, handles: List[int], entities: List[int], columns: Columns, out: List[ManagedObject]) -> None:
-        """Appends to `out` the wrapper of each handle of a bulk result (made when the
-        object has none alive), reading its values through `columns`."""
+    def _wrap_all(self, handles: List[int], entities: List[int], columns: Optional[Columns],
+                  out: List[ManagedObject]) -> None:
+        """Appends to `out` the wrapper of each object of a result (made when the object
+        has none alive), given its handle and its entity's. With `columns` (a large result)
+        its numbers are read through them; otherwise one by one."""
         known = self._objects
         released = self._released
         make_ref = _HandleRef
@@ -287,6 +292,8 @@ class Context(OwnedHandle):
                 if released:
                     released.discard(handle)
                 if entity != last_entity:
+                    if not entity:
+                        raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
                     layout = self._layout_of(entity)
                     cls, last_entity = class_for(layout), entity
                 # ManagedObject.__init__'s fields, set here without its call frame.
@@ -296,8 +303,11 @@ class Context(OwnedHandle):
                 wrapper._layout = layout
                 made = known[handle] = make_ref(wrapper, gone)
                 made.handle = handle
-            wrapper._columns = columns
-            wrapper._row = row
+                wrapper._columns = columns
+                wrapper._row = row
+            elif columns is not None:  # a small result leaves a wrapper's large one in place
+                wrapper._columns = columns
+                wrapper._row = row
             append(wrapper)
 
     def insert(self, entity: str, **values: Any) -> ManagedObject:
