@@ -71,7 +71,7 @@ final class RowSnapshotTests: XCTestCase {
         let book = try XCTUnwrap(try makeLibraryModel().entitiesByName["Book"])
         let cells = book.layout.cells.table
         let count = book.properties.count
-        var bytes = (count + 7) / 8 * 8  // the kind bytes come first
+        var bytes = ((count + 1) / 2 + 7) / 8 * 8  // the kinds come first, two to a byte
         for (slot, p) in book.properties.enumerated() {
             let type = (p as? AttributeDescription)?.attributeType
             let wide = [.string, .uri, .binaryData, .uuid].contains(type)

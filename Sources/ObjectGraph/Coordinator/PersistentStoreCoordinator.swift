@@ -46,7 +46,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
 
         func holds(_ entity: EntityDescription) -> Bool { members?.contains(ObjectIdentifier(entity)) ?? true }
-        var ref: StoreRef { StoreRef(slot: slot, identifier: store.identifier) }
+        /// The shared form of the store's UUID (see `StoreRef.name`).
+        let names = StoreNameCache()
+        var ref: StoreRef { StoreRef(slot: slot, name: names.name(for: store.identifier)) }
     }
 
     /// The attached stores, in the order they were added (`persistentStores`).

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -6,7 +7,42 @@ import Glibc
 /// UUID (in object IDs). Resolved once per fetch, not per row.
 struct StoreRef: Equatable {
     let slot: Int32
+    /// The UUID, shared: a fetched object keeps it for its ID in one word, not a string's two.
+    let name: StoreName
+    var identifier: String { name.identifier }
+
+    init(slot: Int32, name: StoreName) {
+        self.slot = slot
+        self.name = name
+    }
+
+    init(slot: Int32, identifier: String) {
+        self.init(slot: slot, name: StoreName(identifier))
+    }
+
+    static func == (a: StoreRef, b: StoreRef) -> Bool { a.slot == b.slot && a.identifier == b.identifier }
+}
+
+/// A store's UUID as one shared object: each attached store hands out the same one while its
+/// UUID stays (`AttachedStore.ref`), so the objects fetched from it share it.
+final class StoreName: Sendable {
     let identifier: String
+    init(_ identifier: String) { self.identifier = identifier }
+}
+
+/// The `StoreName` an attached store hands out, made again only when the store's UUID changes
+/// (a store may take a new one through its metadata).
+final class StoreNameCache: Sendable {
+    private let last = Mutex<StoreName?>(nil)
+
+    func name(for identifier: String) -> StoreName {
+        last.withLock { last in
+            if let known = last, known.identifier == identifier { return known }
+            let made = StoreName(identifier)
+            last = made
+            return made
+        }
+    }
 }
 
 /// Which store answers what (§1.13): a fetch goes to every store whose configuration holds

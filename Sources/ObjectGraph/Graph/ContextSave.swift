@@ -119,7 +119,7 @@ extension ManagedObjectContext {
                         formerTemporaryIDs[o.objectID] = permanent
                         o.objectID = permanent
                     } else {
-                        o.becomePermanent(primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
+                        o.becomePermanent(primaryKey: snapshot.primaryKey, store: store.name)
                     }
                 }
                 // No sweep while registering: every saved object is still listed as inserted,

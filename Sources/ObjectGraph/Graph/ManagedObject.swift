@@ -19,16 +19,18 @@ open class ManagedObject: CustomStringConvertible {
     public final internal(set) var objectID: ManagedObjectID {
         get {
             if let storedID { return storedID }
-            let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: pendingStoreIdentifier ?? "")
+            let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: pendingStore?.identifier ?? "")
             storedID = id
-            pendingStoreIdentifier = nil
+            pendingStore = nil
             return id
         }
         set { storedID = newValue }
     }
     private final var storedID: ManagedObjectID?
     private final var pendingPrimaryKey: Int64 = 0
-    private final var pendingStoreIdentifier: String?
+    /// The store of an ID not made yet: a shared name, one word (a `String` takes two, and a
+    /// word less per object puts it in a smaller allocation).
+    private final var pendingStore: StoreName?
 
     /// Whether the object's ID is temporary (a new object not saved yet), without making
     /// the ID of an object that has none yet (those are all permanent).
@@ -36,10 +38,10 @@ open class ManagedObject: CustomStringConvertible {
 
     /// Makes a saved new object's ID permanent without making the ID now: it is made on
     /// first use, as a fetched object's is, and most saved objects never need theirs.
-    final func becomePermanent(primaryKey: Int64, storeIdentifier: String) {
+    final func becomePermanent(primaryKey: Int64, store: StoreName) {
         storedID = nil
         pendingPrimaryKey = primaryKey
-        pendingStoreIdentifier = storeIdentifier
+        pendingStore = store
     }
 
     /// The primary key of a permanent ID without making the ID (0 while temporary).
@@ -95,7 +97,7 @@ open class ManagedObject: CustomStringConvertible {
         let context: ManagedObjectContext
         let snapshot: RowSnapshot?
         var primaryKey: Int64 = 0
-        var storeIdentifier: String? = nil
+        var store: StoreName? = nil
     }
 
     public required init(_ construction: Construction) {
@@ -103,7 +105,7 @@ open class ManagedObject: CustomStringConvertible {
         self.layout = construction.entity.layout
         self.storedID = construction.id
         self.pendingPrimaryKey = construction.primaryKey
-        self.pendingStoreIdentifier = construction.storeIdentifier
+        self.pendingStore = construction.store
         self.link = construction.context.link
         self.snapshot = construction.snapshot
     }
@@ -112,12 +114,12 @@ open class ManagedObject: CustomStringConvertible {
     /// going through the metatype passes a `Construction` indirectly and copies it field by
     /// field with value witnesses, which cost more per fetched row than the allocation.
     private init(entity: EntityDescription, layout: EntityDescription.Layout, link: ContextLink, id: ManagedObjectID?,
-                 snapshot: RowSnapshot?, primaryKey: Int64, storeIdentifier: String?) {
+                 snapshot: RowSnapshot?, primaryKey: Int64, store: StoreName?) {
         self.entity = entity
         self.layout = layout
         self.storedID = id
         self.pendingPrimaryKey = primaryKey
-        self.pendingStoreIdentifier = storeIdentifier
+        self.pendingStore = store
         self.link = link
         self.snapshot = snapshot
     }
@@ -125,13 +127,13 @@ open class ManagedObject: CustomStringConvertible {
     /// A new instance of `type` (a class registered for the entity, or this one).
     @inline(__always)
     static func instantiate(_ type: ManagedObject.Type, entity: EntityDescription, layout: EntityDescription.Layout, context: ManagedObjectContext,
-                            id: ManagedObjectID?, snapshot: RowSnapshot?, primaryKey: Int64 = 0, storeIdentifier: String? = nil) -> ManagedObject {
+                            id: ManagedObjectID?, snapshot: RowSnapshot?, primaryKey: Int64 = 0, store: StoreName? = nil) -> ManagedObject {
         if type == ManagedObject.self {
             return ManagedObject(entity: entity, layout: layout, link: context.link, id: id, snapshot: snapshot,
-                                 primaryKey: primaryKey, storeIdentifier: storeIdentifier)
+                                 primaryKey: primaryKey, store: store)
         }
         return type.init(Construction(entity: entity, id: id, context: context, snapshot: snapshot,
-                                      primaryKey: primaryKey, storeIdentifier: storeIdentifier))
+                                      primaryKey: primaryKey, store: store))
     }
 
     /// An instance of the class registered for `entity` (this class when none is).

@@ -322,7 +322,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
             let (found, isNew) = registered.value(for: key) {
                 ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil, snapshot: hasValues ? row : nil,
-                                          primaryKey: row.primaryKey, storeIdentifier: store.identifier)
+                                          primaryKey: row.primaryKey, store: store.name)
             }
             if !isNew {
                 let existing = found

@@ -1,11 +1,12 @@
 import FoundationEssentials
 import Synchronization
 
-/// Where each value of a row lives inside a `RowSnapshot`: one kind byte per slot, then one
+/// Where each value of a row lives inside a `RowSnapshot`: a 4-bit kind per slot (two to a
+/// byte: ten kinds fit, and a row of ten slots spends 8 bytes on them, not 16), then one
 /// cell per slot, 8 bytes wide for the slots whose values fit in a word (numbers, booleans,
 /// dates, to-one keys) and 16 bytes for those that hold text, bytes or a UUID. An entity's
 /// rows share one layout (`EntityDescription.Layout.cells`), so a row of ten integers takes
-/// 96 bytes of values instead of ten 24-byte `AttributeValue`s.
+/// 88 bytes of values instead of ten 24-byte `AttributeValue`s.
 ///
 /// Any value fits any cell: one that is not of its cell's width (a decimal, a transformable
 /// value, or text in a number's column) is kept in a box the cell points at.
@@ -15,13 +16,13 @@ import Synchronization
 /// retain.
 final class RowCells: @unchecked Sendable {
     /// What rows read: `[count, offset of slot 0, …, offset of slot count-1, row bytes]`,
-    /// offsets in bytes from the start of the row's values (the kind bytes come first).
+    /// offsets in bytes from the start of the row's values (the kinds come first).
     let table: RowCellTable
 
     private init(wide: [Bool]) {
         let p = UnsafeMutablePointer<Int32>.allocate(capacity: wide.count + 2)
         p[0] = Int32(wide.count)
-        var offset = (wide.count + 7) & ~7
+        var offset = (RowCellTable.kindBytes(wide.count) + 7) & ~7
         for (slot, isWide) in wide.enumerated() {
             p[1 + slot] = Int32(offset)
             offset += isWide ? 16 : 8
@@ -71,13 +72,29 @@ struct RowCellTable {
     @inline(__always) var count: Int { Int(p[0]) }
     @inline(__always) func offset(_ slot: Int) -> Int { Int(p[1 + slot]) }
     @inline(__always) func isWide(_ slot: Int) -> Bool { p[2 + slot] - p[1 + slot] == 16 }
-    /// The bytes of a row's kind bytes and cells.
+    /// The bytes of a row's kinds and cells.
     @inline(__always) var bytes: Int { Int(p[1 + Int(p[0])]) }
     /// The 8-byte words a row of this layout takes.
     @inline(__always) var words: Int { bytes / 8 }
+
+    /// The bytes that the kinds of `count` slots take, two to a byte.
+    @inline(__always) static func kindBytes(_ count: Int) -> Int { (count + 1) / 2 }
+
+    /// The kind of `slot` of the row whose values start at `row`.
+    @inline(__always)
+    static func kind(_ slot: Int, of row: UnsafeRawPointer) -> UInt8 {
+        row.load(fromByteOffset: slot >> 1, as: UInt8.self) >> UInt8((slot & 1) << 2) & 0xF
+    }
+
+    /// Sets the kind of `slot`, which must still be null (0), of the row being made at `row`.
+    @inline(__always)
+    static func setKind(_ kind: UInt8, _ slot: Int, of row: UnsafeMutableRawPointer) {
+        let byte = row.load(fromByteOffset: slot >> 1, as: UInt8.self)
+        row.storeBytes(of: byte | kind << UInt8((slot & 1) << 2), toByteOffset: slot >> 1, as: UInt8.self)
+    }
 }
 
-/// The kind byte of a cell, and how values go in and out of cells.
+/// The kind of a cell (4 bits: fewer than 16 kinds), and how values go in and out of cells.
 enum RowCell {
     static let null: UInt8 = 0
     static let integer: UInt8 = 1
@@ -114,7 +131,7 @@ enum RowCell {
     }
 
     /// Puts `value` in the cell at `cell` (`isWide` bytes wide), which holds nothing yet;
-    /// returns its kind byte.
+    /// returns its kind.
     @inline(__always)
     static func write(_ value: AttributeValue, to cell: UnsafeMutableRawPointer, isWide: Bool) -> UInt8 {
         switch value {
@@ -151,7 +168,7 @@ final class RowCellBox {
     init(_ value: AttributeValue) { self.value = value }
 }
 
-/// Fills the cells of a row being made; every slot starts out null (kind bytes first).
+/// Fills the cells of a row being made; every slot starts out null (kinds first).
 struct RowCellWriter {
     let row: UnsafeMutableRawPointer
     let table: RowCellTable
@@ -159,18 +176,18 @@ struct RowCellWriter {
     /// Sets `slot`, which holds nothing yet, to `value`.
     @inline(__always)
     func set(_ slot: Int, _ value: AttributeValue) {
-        row.storeBytes(of: RowCell.write(value, to: row + table.offset(slot), isWide: table.isWide(slot)), toByteOffset: slot, as: UInt8.self)
+        RowCellTable.setKind(RowCell.write(value, to: row + table.offset(slot), isWide: table.isWide(slot)), slot, of: row)
     }
 
     @inline(__always)
     func setInteger(_ slot: Int, _ value: Int64) {
         (row + table.offset(slot)).storeBytes(of: value, as: Int64.self)
-        row.storeBytes(of: RowCell.integer, toByteOffset: slot, as: UInt8.self)
+        RowCellTable.setKind(RowCell.integer, slot, of: row)
     }
 
     @inline(__always)
     func setDouble(_ slot: Int, _ value: Double) {
         (row + table.offset(slot)).storeBytes(of: value, as: Double.self)
-        row.storeBytes(of: RowCell.double, toByteOffset: slot, as: UInt8.self)
+        RowCellTable.setKind(RowCell.double, slot, of: row)
     }
 }

@@ -5,7 +5,7 @@
 ///
 /// The values live in the same allocation as the row (a `ManagedBuffer`), packed in cells
 /// of 8 or 16 bytes as the entity's `RowCells` lays them out: a fetch makes one allocation
-/// per row, and a row of ten numbers takes 96 bytes of values. Read them by slot
+/// per row, and a row of ten numbers takes 88 bytes of values. Read them by slot
 /// (`row[slot]`); `values` copies them into an array, for code that wants one. Rows never
 /// change after they are made; ManagedBuffer rules out a Sendable conformance.
 public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
@@ -33,7 +33,7 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
         }
         buffer.withUnsafeMutablePointerToElements { words in
             let row = UnsafeMutableRawPointer(words)
-            row.initializeMemory(as: UInt8.self, repeating: RowCell.null, count: cells.count)
+            row.initializeMemory(as: UInt8.self, repeating: RowCell.null, count: RowCellTable.kindBytes(cells.count))
             fill(RowCellWriter(row: row, table: cells))
         }
         return unsafeDowncast(buffer, to: RowSnapshot.self)
@@ -44,7 +44,7 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
             let cells = header.pointee.cells
             let row = UnsafeMutableRawPointer(words)
             for slot in 0..<cells.count {
-                let kind = row.load(fromByteOffset: slot, as: UInt8.self)
+                let kind = RowCellTable.kind(slot, of: row)
                 if kind >= RowCell.boxed { RowCell.destroy(row + cells.offset(slot), kind) }
             }
         }
@@ -70,7 +70,7 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
     static func value(atSlot slot: Int, ofRowAt address: UnsafeRawPointer) -> AttributeValue {
         let cells = RowCellTable(p: address.load(fromByteOffset: headerOffset, as: UnsafePointer<Int32>.self))
         let values = address + valuesOffset
-        return RowCell.read(values + cells.offset(slot), values.load(fromByteOffset: slot, as: UInt8.self))
+        return RowCell.read(values + cells.offset(slot), RowCellTable.kind(slot, of: values))
     }
 
     /// `ManagedBuffer`'s layout: the object header (two words), this row's header (whose
