@@ -77,12 +77,15 @@ func required<T>(_ p: UnsafeMutablePointer<T>?, _ what: String) throws(ObjectGra
 /// (embedded NULs included), then a NUL. `length`, when given, receives the byte count
 /// without the terminator.
 func ownedString(_ s: String, length: UnsafeMutablePointer<Int>? = nil) -> UnsafeMutablePointer<CChar> {
-    let utf8 = Array(s.utf8)
-    // malloc, as strdup did: og_free (free) releases it. Only running out of memory fails.
-    let raw = malloc(utf8.count + 1)!
-    utf8.withUnsafeBytes { bytes in if let base = bytes.baseAddress { raw.copyMemory(from: base, byteCount: bytes.count) } }
-    let p = raw.assumingMemoryBound(to: CChar.self)
-    p[utf8.count] = 0
-    length?.pointee = utf8.count
-    return p
+    var s = s
+    // The bytes copied straight from the string's own storage, not through an array first.
+    return s.withUTF8 { utf8 in
+        // malloc, as strdup did: og_free (free) releases it. Only running out of memory fails.
+        let raw = malloc(utf8.count + 1)!
+        if let base = utf8.baseAddress { raw.copyMemory(from: base, byteCount: utf8.count) }
+        let p = raw.assumingMemoryBound(to: CChar.self)
+        p[utf8.count] = 0
+        length?.pointee = utf8.count
+        return p
+    }
 }

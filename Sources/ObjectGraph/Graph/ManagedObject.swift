@@ -267,6 +267,9 @@ open class ManagedObject: CustomStringConvertible {
     // MARK: Attributes
 
     public final func value(forKey key: String) throws(ObjectGraphError) -> AttributeValue {
+        // A known key reads as its slot does, through value(atSlot:)'s common cases, which
+        // need not load the context (a weak reference) and check its thread.
+        if let slot = entity.slot(forKey: key) { return try value(atSlot: slot) }
         let context = try context()
         return try attribute(at: try slot(key), key: key, context)
     }
