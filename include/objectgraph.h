@@ -2198,6 +2198,15 @@ og_status og_object_set_int64s_at(og_object *object, const size_t *slots, const 
                                   og_error **error);
 og_status og_object_get_double_at(og_object *object, size_t slot, double *out, og_error **error);
 og_status og_object_set_double_at(og_object *object, size_t slot, double value, og_error **error);
+/* A string attribute (or a URI, or a decimal's text) copied into the caller's
+ * `buffer` of `capacity` bytes, with a NUL after it: no allocation and no
+ * og_free. *length receives the text's byte count (embedded NULs included,
+ * the NUL after it not). The text is copied only when it fits with its NUL
+ * (*length < capacity); otherwise `buffer` is left alone and OG_OK still
+ * returns, so the caller retries with *length + 1 bytes. OG_NULL for a nil
+ * value; `buffer` may be NULL when `capacity` is 0. */
+og_status og_object_copy_string_at(og_object *object, size_t slot, char *buffer, size_t capacity, size_t *length,
+                                   og_error **error);
 og_status og_object_get_value_at(og_object *object, size_t slot, og_value **out, og_error **error);
 og_status og_object_set_value_at(og_object *object, size_t slot, const og_value *value, og_error **error);
 

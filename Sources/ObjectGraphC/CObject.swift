@@ -182,14 +182,20 @@ public func og_object_get_string_n(_ o: OpaquePointer?, _ k: UnsafePointer<CChar
         out.pointee = nil
         length.pointee = 0
         let v = try x.value(forKey: k)
-        switch v {
-        case .null: return OG_NULL
-        case .string(let s): out.pointee = ownedString(s, length: length)
-        case .uri(let u): out.pointee = ownedString(u, length: length)
-        case .decimal(let d): out.pointee = ownedString(d.description, length: length)
-        default: throw .wrongKind(key: k, entity: x.entity.name, expected: "a string (it holds \(v.kindName))")
-        }
+        if case .null = v { return OG_NULL }
+        guard let text = textForm(v) else { throw .wrongKind(key: k, entity: x.entity.name, expected: "a string (it holds \(v.kindName))") }
+        out.pointee = ownedString(text, length: length)
         return OG_OK
+    }
+}
+
+/// What the string getters hand out for `v`: text and URIs as they are, a decimal in its
+/// text form; nil for a value of any other kind.
+private func textForm(_ v: AttributeValue) -> String? {
+    switch v {
+    case .string(let s), .uri(let s): return s
+    case .decimal(let d): return d.description
+    default: return nil
     }
 }
 
@@ -314,6 +320,36 @@ public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: Uns
 public func og_object_set_double_at(_ o: OpaquePointer?, _ slot: Int, _ v: Double, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         try object(o).setValue(.double(v), atSlot: slot)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_object_copy_string_at")
+public func og_object_copy_string_at(_ o: OpaquePointer?, _ slot: Int, _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int,
+                                     _ length: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try object(o)
+        let length = try required(length, "length")
+        guard capacity >= 0 else { throw .invalidArgument("a capacity cannot be negative") }
+        guard capacity == 0 || buffer != nil else { throw .invalidArgument("the buffer is NULL with a capacity of \(capacity)") }
+        // Nothing is written before the read succeeds: callers share their buffers, and a
+        // call refused (another thread's, say) must leave them as they were.
+        let v = try x.value(atSlot: slot)
+        if case .null = v {
+            length.pointee = 0
+            if capacity > 0, let buffer { buffer[0] = 0 }
+            return OG_NULL
+        }
+        guard var text = textForm(v) else {
+            throw .wrongKind(key: x.entity.properties[slot].name, entity: x.entity.name, expected: "a string (it holds \(v.kindName))")
+        }
+        // Copied only when it fits with its NUL; otherwise the length says what room it needs.
+        text.withUTF8 { utf8 in
+            length.pointee = utf8.count
+            guard utf8.count < capacity, let buffer else { return }
+            if let base = utf8.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: utf8.count) }
+            buffer[utf8.count] = 0
+        }
         return OG_OK
     }
 }

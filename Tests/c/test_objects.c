@@ -3,6 +3,8 @@
  * and object IDs turning permanent on save. */
 #include "library_model.h"
 
+#include <string.h>
+
 static const uint8_t uuid_bytes[16] = {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0,
                                        0x0f, 0xed, 0xcb, 0xa9, 0x87, 0x65, 0x43, 0x21};
 
@@ -186,6 +188,38 @@ static void test_slot_accessors(og_object *book) {
     og_value_release(out);
 
     FAILS(og_object_get_int64_at(book, 1000, &i, &err), OG_ERROR_INVALID_ARGUMENT, "slot|index|range|1000");
+
+    /* A string copied into the caller's buffer: whole with its NUL when it fits, and
+     * otherwise nothing copied and the length needed told. */
+    char buffer[32];
+    size_t length = 0;
+    OK(og_object_copy_string_at(book, (size_t)title, buffer, sizeof buffer, &length, &err));
+    INTEQ(length, 19);
+    STREQ(buffer, "The Colour of Magic");
+    memset(buffer, 'x', sizeof buffer);
+    OK(og_object_copy_string_at(book, (size_t)title, buffer, 19, &length, &err));
+    INTEQ(length, 19);
+    CHECK(buffer[0] == 'x'); /* 19 bytes and a NUL do not fit in 19: left alone */
+    OK(og_object_copy_string_at(book, (size_t)title, NULL, 0, &length, &err));
+    INTEQ(length, 19);
+    OK(og_object_set_string_n(book, "title", "a\0b", 3, &err)); /* embedded NUL kept */
+    OK(og_object_copy_string_at(book, (size_t)title, buffer, sizeof buffer, &length, &err));
+    INTEQ(length, 3);
+    CHECK(memcmp(buffer, "a\0b", 4) == 0);
+    int64_t link = og_entity_slot(entity, "link", &err);
+    int64_t price = og_entity_slot(entity, "price", &err);
+    OK(og_object_copy_string_at(book, (size_t)link, buffer, sizeof buffer, &length, &err));
+    STREQ(buffer, "https://example.org/books/1");
+    OK(og_object_set_null(book, "price", &err));
+    IS_NULL(og_object_copy_string_at(book, (size_t)price, buffer, sizeof buffer, &length, &err));
+    INTEQ(length, 0);
+    CHECK(buffer[0] == 0);
+    FAILS(og_object_copy_string_at(book, (size_t)large, buffer, sizeof buffer, &length, &err), OG_ERROR_TYPE_MISMATCH, "large");
+    FAILS(og_object_copy_string_at(book, 1000, buffer, sizeof buffer, &length, &err), OG_ERROR_INVALID_ARGUMENT, "slot|index|range|1000");
+    FAILS(og_object_copy_string_at(book, (size_t)title, NULL, 8, &length, &err), OG_ERROR_INVALID_ARGUMENT, "buffer");
+    FAILS(og_object_copy_string_at(book, (size_t)title, buffer, sizeof buffer, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "length");
+    FAILS(og_object_copy_string_at(NULL, (size_t)title, buffer, sizeof buffer, &length, &err), OG_ERROR_INVALID_HANDLE, "NULL");
+    OK(og_object_set_string(book, "title", "The Colour of Magic", &err));
 }
 
 static void check_state(og_object *object, bool inserted, bool updated, bool deleted) {

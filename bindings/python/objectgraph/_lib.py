@@ -432,6 +432,7 @@ _SIGNATURES = {
     "og_object_set_int64s_at": (_i, [_v, _v, _v, _z, _err]),
     "og_object_get_double_at": (_i, [_v, _z, _p(_d), _err]),
     "og_object_set_double_at": (_i, [_v, _z, _d, _err]),
+    "og_object_copy_string_at": (_i, [_v, _z, _v, _z, _p(_z), _err]),
     "og_object_get_value_at": (_i, [_v, _z, _p(_v), _err]),
     "og_object_set_value_at": (_i, [_v, _z, _v, _err]),
     "og_object_get_object": (_i, [_v, _s, _p(_v), _err]),

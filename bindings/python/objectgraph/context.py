@@ -119,6 +119,7 @@ class Context(OwnedHandle):
         self._int64_out = _buffer(ctypes.c_int64)
         self._double_out = _buffer(ctypes.c_double)
         self._string_out = _buffer(ctypes.c_void_p) + _buffer(ctypes.c_size_t)  # text and its length
+        self._text_out = _text_buffer(_TEXT_CAPACITY)  # strings read by slot, copied in place
         # The library's count of value changes, read in place by the column cache (_columns.py).
         counter = lib.og_context_change_counter(handle)
         self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
@@ -1037,6 +1038,19 @@ def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRe
 def _buffer(kind: Any) -> Tuple[Any, Any]:
     value = kind()
     return value, ctypes.byref(value)
+
+
+# Room for the text of a string read by slot (og_object_copy_string_at); longer text is
+# read into an owned copy instead.
+_TEXT_CAPACITY = 256
+
+
+def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
+    """The buffer's address, its bytes, its capacity, and a length out-buffer."""
+    text = ctypes.create_string_buffer(capacity)
+    length, length_ref = _buffer(ctypes.c_size_t)
+    # The memoryview keeps `text` alive for as long as the tuple lives.
+    return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
 
 
 class _request:

@@ -562,16 +562,18 @@ def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[An
 
 
 def _string_reader(slot: _layout.Slot, read_any: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    """A reader of a string attribute in one call and a free (og_object_get_string_n),
-    not the five calls of a general value. A failed call goes the general way."""
-    key = slot.name.encode()
-    get, free, string_at = lib.og_object_get_string_n, lib.og_free, ctypes.string_at
+    """A reader of a string attribute in one call: the text is copied into the context's
+    buffer (og_object_copy_string_at) and decoded from there, with no allocation or free
+    in the library. Text too long for the buffer comes as an owned copy
+    (og_object_get_string_n); a failed call goes the general way."""
+    index, key = slot.index, slot.name.encode()
+    copy, get, free, string_at = lib.og_object_copy_string_at, lib.og_object_get_string_n, lib.og_free, ctypes.string_at
 
-    def read(obj: ManagedObject) -> Any:
+    def read_owned(obj: ManagedObject) -> Any:
         context = obj._context
         out, out_ref, length, length_ref = context._string_out
         status = get(obj._h, key, out_ref, length_ref, None)
-        if context._pending:  # a fault fired by this read ran a hook that raised
+        if context._pending:
             context._raise_pending()
         if status == OK:
             pointer = out.value
@@ -581,6 +583,19 @@ def _string_reader(slot: _layout.Slot, read_any: Callable[[Any], Any]) -> Callab
                 return string_at(pointer, length.value).decode("utf-8")
             finally:
                 free(pointer)
+        if status == NULL:
+            return None
+        return read_any(obj)
+
+    def read(obj: ManagedObject) -> Any:
+        context = obj._context
+        address, text, capacity, length, length_ref = context._text_out
+        status = copy(obj._h, index, address, capacity, length_ref, None)
+        if context._pending:  # a fault fired by this read ran a hook that raised
+            context._raise_pending()
+        if status == OK:
+            n = length.value
+            return str(text[:n], "utf-8") if n < capacity else read_owned(obj)
         if status == NULL:
             return None
         return read_any(obj)

@@ -39,6 +39,24 @@ def test_values_keep_embedded_nuls(tmp_path, store_type) -> None:
             assert not og.Predicate("title == %@", "a\0b").evaluate({"title": "a"})
 
 
+def test_text_of_every_length_reads_back_whole(tmp_path) -> None:
+    # Attribute reads copy text into a buffer of 256 bytes; longer text takes another way.
+    # Lengths on both sides of that edge, multi-byte characters across it, and nil.
+    texts = ["", "é" * 127 + "x", "x" * 255, "x" * 256, "é" * 128, "x" * 10_000, "\0" * 300]
+    with og.Coordinator(model()) as coordinator:
+        coordinator.add_store("SQLite", tmp_path / "lengths.sqlite")
+        with og.Context(coordinator) as ctx:
+            books = [ctx.insert("Book", title=t) for t in texts]
+            blank = ctx.insert("Book")
+            assert [b.title for b in books] == texts and blank.title is None
+            ctx.save()
+        with og.Context(coordinator) as ctx:
+            assert sorted(b.title or "" for b in ctx.fetch("Book")) == sorted(texts + [""])
+            for b in ctx.fetch("Book", "title != nil"):
+                assert b.title == b.get_string("title")
+            assert ctx.fetch("Book", "title == nil")[0].title is None
+
+
 def test_names_and_paths_with_a_nul_are_refused_before_the_call(tmp_path) -> None:
     with og.Coordinator(model()) as coordinator:
         target = tmp_path / "books.sqlite"
