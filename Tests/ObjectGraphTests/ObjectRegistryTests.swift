@@ -3,8 +3,8 @@ import XCTest
 @testable import ObjectGraph
 
 /// The context's registry (one table per hierarchy and store) against Swift's Dictionary:
-/// random inserts, replacements, removals (which shift later entries back) and growth must
-/// agree at every step.
+/// random inserts (set, or found and filled as a fetch does), replacements, removals (which
+/// shift later entries back) and growth must agree at every step.
 final class ObjectRegistryTests: XCTestCase {
     func testAgreesWithADictionaryUnderRandomOperations() throws {
         let stack = try lendingStack()
@@ -17,11 +17,20 @@ final class ObjectRegistryTests: XCTestCase {
             // Small key ranges, so collisions, replacements and runs are frequent.
             let key = ManagedObjectContext.ObjectKey(root: roots[Int.random(in: 0..<2, using: &rng)], primaryKey: Int64.random(in: 0..<600, using: &rng),
                                                      store: Int32.random(in: 0..<2, using: &rng))
-            switch Int.random(in: 0..<10, using: &rng) {
+            switch Int.random(in: 0..<12, using: &rng) {
             case 0..<5:
                 let o = objects[Int.random(in: 0..<objects.count, using: &rng)]
                 table[key] = o
                 reference[key] = o
+            case 10..<12:
+                // What a fetch does: find the key's place, and fill it when the key has no value.
+                let (known, place) = table.place(for: key)
+                XCTAssertTrue(known === reference[key], "step \(step)")
+                if known == nil {
+                    let o = objects[Int.random(in: 0..<objects.count, using: &rng)]
+                    table.fill(o, at: place)
+                    reference[key] = o
+                }
             case 5..<8:
                 XCTAssertTrue(table.removeValue(forKey: key) === reference.removeValue(forKey: key), "step \(step)")
             default:

@@ -320,12 +320,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
             let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
-            let (found, isNew) = registered.value(for: key) {
-                ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil, snapshot: hasValues ? row : nil,
-                                          primaryKey: row.primaryKey, store: store.name)
-            }
-            if !isNew {
-                let existing = found
+            let (known, place) = registered.place(for: key)
+            if let existing = known {
                 if hasValues && existing.isUnloaded {
                     existing.snapshot = row
                     existing.faultBatch = nil
@@ -340,7 +336,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 out.append(existing)
                 continue
             }
-            let object = found
+            let object = ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil,
+                                                   snapshot: hasValues ? row : nil, primaryKey: row.primaryKey, store: store.name)
+            registered.fill(object, at: place)
             if !hasValues {
                 unloaded.append(object)
             } else if asFaults {

@@ -55,13 +55,29 @@ struct PrimaryKeyMap<Value> {
         return isNew
     }
 
-    /// The value of `key`, or `make()`'s, set now; one probe either way.
+    /// Where `key`'s value is, or would go: `existing` is its value when it has one; otherwise
+    /// `fill(_:at:)` puts one there. One probe either way. Nothing may change the map between
+    /// the two calls. Two steps rather than a closure that makes the value: a closure's
+    /// captures cost a retain and a release each, per call.
     @inline(__always)
-    mutating func value(for key: ManagedObjectContext.ObjectKey, orInsert make: () -> Value) -> (value: Value, isNew: Bool) {
+    mutating func place(for key: ManagedObjectContext.ObjectKey) -> (existing: Value?, place: Place) {
         let t = table(for: key, create: true).unsafelyUnwrapped
-        let found = tables[t].value(for: key.primaryKey, orInsert: make)
-        if found.isNew { count += 1 }
-        return found
+        let (existing, index) = tables[t].place(for: key.primaryKey)
+        return (existing, Place(table: t, index: index, primaryKey: key.primaryKey))
+    }
+
+    /// Where a key's value goes (`place(for:)`).
+    struct Place {
+        fileprivate let table: Int
+        fileprivate let index: Int
+        fileprivate let primaryKey: Int64
+    }
+
+    /// Sets the value at `place`, which `place(for:)` found empty.
+    @inline(__always)
+    mutating func fill(_ value: __owned Value, at place: Place) {
+        tables[place.table].fill(value, at: place.index, primaryKey: place.primaryKey)
+        count += 1
     }
 
     @discardableResult
@@ -170,15 +186,18 @@ private struct PrimaryKeyTable<Value> {
         return found ? entries[i].value : nil
     }
 
+    /// `pk`'s value and slot, or nil and the empty slot where it goes (room is made first).
     @inline(__always)
-    mutating func value(for pk: Int64, orInsert make: () -> Value) -> (value: Value, isNew: Bool) {
+    mutating func place(for pk: Int64) -> (existing: Value?, index: Int) {
         if (count + 1) * 2 > capacity { grow(to: shift + 1) }
         let (i, found) = find(pk)
-        if found, let existing = entries[i].value { return (existing, false) }
-        let made = make()
-        entries[i] = Entry(primaryKey: pk, value: made)
+        return (found ? entries[i].value : nil, i)
+    }
+
+    @inline(__always)
+    mutating func fill(_ value: __owned Value, at index: Int, primaryKey pk: Int64) {
+        entries[index] = Entry(primaryKey: pk, value: value)
         count += 1
-        return (made, true)
     }
 
     /// Sets `value` for `pk`; true when `pk` had none before.
