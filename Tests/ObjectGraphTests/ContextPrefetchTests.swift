@@ -20,16 +20,7 @@ final class ContextPrefetchTests: XCTestCase {
         let classic = try seed.insertObject(entityName: "Tag")
         try classic.setValue("classic", forKey: "name")
         let tagsByTitle = ["Earthsea": [sf, classic], "Kindred": [sf]]
-        for (name, titles) in [("Le Guin", ["Earthsea", "Lathe"]), ("Butler", ["Kindred", "Dawn", "Imago"]), ("Banks", [])] {
-            let a = try seed.insertObject(entityName: "Author")
-            try a.setValue(.string(name), forKey: "name")
-            for t in titles {
-                let b = try seed.insertObject(entityName: "Book")
-                try b.setValue(.string(t), forKey: "title")
-                try b.setObject(a, forKey: "author")
-                try b.setObjects(tagsByTitle[t] ?? [], forKey: "tags")
-            }
-        }
+        try insertSampleAuthors(seed) { book, title in try book.setObjects(tagsByTitle[title] ?? [], forKey: "tags") }
         try seed.save()
         other = try lendingStack(path)
         ctx = ManagedObjectContext(coordinator: stack.coordinator)

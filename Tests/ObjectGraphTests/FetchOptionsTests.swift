@@ -17,17 +17,8 @@ final class FetchOptionsTests: XCTestCase {
     override func setUpWithError() throws {
         path = try temporaryDirectory() + "/options.sqlite"
         stack = try lendingStack(path)
-        let seed = stack.context
-        for (name, titles) in [("Le Guin", ["Earthsea", "Lathe"]), ("Butler", ["Kindred", "Dawn", "Imago"]), ("Banks", [])] {
-            let a = try seed.insertObject(entityName: "Author")
-            try a.setValue(.string(name), forKey: "name")
-            for t in titles {
-                let b = try seed.insertObject(entityName: "Book")
-                try b.setValue(.string(t), forKey: "title")
-                try b.setObject(a, forKey: "author")
-            }
-        }
-        try seed.save()
+        try insertSampleAuthors(stack.context)
+        try stack.context.save()
         other = try lendingStack(path)
         // A fresh context on the first coordinator: nothing registered yet.
         ctx = ManagedObjectContext(coordinator: stack.coordinator)

@@ -75,6 +75,22 @@ func lendingStack(_ path: String? = nil, type: String = StoreType.sqlite) throws
     return try Stack(model: try makeLendingModel(), path: path ?? (try temporaryDirectory() + "/lending.sqlite"), type: type)
 }
 
+/// The authors the fetch-option tests share, inserted into `context` (not saved): Le Guin
+/// (Earthsea, Lathe), Butler (Kindred, Dawn, Imago) and Banks (no books). `eachBook` sees
+/// every book once its title and author are set.
+func insertSampleAuthors(_ context: ManagedObjectContext, eachBook: (ManagedObject, String) throws -> Void = { _, _ in }) throws {
+    for (name, titles) in [("Le Guin", ["Earthsea", "Lathe"]), ("Butler", ["Kindred", "Dawn", "Imago"]), ("Banks", [])] {
+        let a = try context.insertObject(entityName: "Author")
+        try a.setValue(.string(name), forKey: "name")
+        for t in titles {
+            let b = try context.insertObject(entityName: "Book")
+            try b.setValue(.string(t), forKey: "title")
+            try b.setObject(a, forKey: "author")
+            try eachBook(b, t)
+        }
+    }
+}
+
 extension ManagedObject {
     func string(_ key: String) -> String? {
         if case .string(let s)? = try? value(forKey: key) { return s }

@@ -186,17 +186,23 @@ def test_columns_after_the_first_are_read_together_and_stay_right(tmp_path, book
     gc.collect()
 
 
+def _numbered_books(path, model: og.Model, count: int) -> og.Coordinator:
+    """A coordinator over an SQLite store at `path` holding books b0... with pages 0..."""
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", str(path))
+    with og.Context(coordinator) as seed:
+        for i in range(count):
+            seed.insert("Book", title=f"b{i}", pages=i)
+        seed.save()
+    return coordinator
+
+
 def test_a_large_result_leaves_the_cycle_collector_as_it_was(tmp_path, books_model) -> None:
     # The wrappers of a large result are made with the collector paused; it must come back
     # as the caller had it, also when the caller had turned it off, and after an error.
     from objectgraph._util import collection_paused
 
-    coordinator = og.Coordinator(books_model)
-    coordinator.add_store("SQLite", str(tmp_path / "collector.sqlite"))
-    with og.Context(coordinator) as seed:
-        for i in range(50):
-            seed.insert("Book", title=f"b{i}", pages=i)
-        seed.save()
+    coordinator = _numbered_books(tmp_path / "collector.sqlite", books_model, 50)
     ctx = og.Context(coordinator)
     assert gc.isenabled()
     books = ctx.fetch("Book", sort="pages")
@@ -217,12 +223,7 @@ def test_a_large_result_leaves_the_cycle_collector_as_it_was(tmp_path, books_mod
 
 
 def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
-    coordinator = og.Coordinator(books_model)
-    coordinator.add_store("SQLite", str(tmp_path / "hooks.sqlite"))
-    with og.Context(coordinator) as seed:
-        for i in range(40):
-            seed.insert("Book", title=f"b{i}", pages=i)
-        seed.save()
+    coordinator = _numbered_books(tmp_path / "hooks.sqlite", books_model, 40)
     ctx = og.Context(coordinator)
     awoken = []
     ctx.set_hooks("Book", awake_from_fetch=lambda o: awoken.append(1))
