@@ -41,7 +41,7 @@ for decl in flat.split(";"):
 functions = [f for f in functions if f[1] != "og_free"]
 functions.sort(key=lambda f: f[1])
 
-COUNT_NAMES = {"count", "length", "hash_count", "sort_count"}
+COUNT_NAMES = {"count", "length", "hash_count", "sort_count", "capacity"}
 
 
 def split_param(p):
@@ -78,6 +78,7 @@ for index, (ret, name, params) in enumerate(functions):
         is_array = (t.endswith("*const *") or t in ("const uint8_t *", "const void *", "const size_t *", "const int64_t *",
                                                        "const bool *", "const og_fetch_index *")
                     or (t in ("int64_t *", "double *", "uint8_t *") and n in ("values", "states"))
+                    or (t == "char *" and n == "buffer")
                     or (t.endswith("**") and handle_kind(t[:-1].strip()) and n not in ("out",) and n.endswith("s")))
         if is_array:
             pending.append(i)
@@ -112,7 +113,7 @@ for index, (ret, name, params) in enumerate(functions):
             base = t.replace("const ", "").replace("*", "").strip()
             if base == "void":
                 base = "uint8_t"
-            size = "FZ_CAP * 32" if n == "hashes" else ("FZ_BYTES" if n == "bytes" else "FZ_CAP")
+            size = "FZ_CAP * 32" if n == "hashes" else ("FZ_BYTES" if n in ("bytes", "buffer") else "FZ_CAP")
             b(f"static {base} {v}b[FZ_BYTES]; fz_fill(f, {v}b, sizeof {v}b);")
             if base == "bool":
                 b(f"for (int k = 0; k < FZ_BYTES; k++) {v}b[k] = fz_chance(f, 50);")
@@ -121,7 +122,7 @@ for index, (ret, name, params) in enumerate(functions):
             b(f"{t}{v} = fz_chance(f, 8) ? NULL : {v}b; fz_arg(f, {v} ? \"[{size}]\" : \"NULL\");")
         elif i in counts:
             arrays = [j for j, c in count_of.items() if c == i]
-            limit = "FZ_BYTES" if any(parsed[j][1] == "bytes" for j in arrays) else "FZ_CAP"
+            limit = "FZ_BYTES" if any(parsed[j][1] in ("bytes", "buffer") for j in arrays) else "FZ_CAP"
             b(f"size_t {v} = fz_count(f, {limit});")
         elif t == "const char *":
             path = any(s in n for s in ("path", "directory", "file", "url"))
