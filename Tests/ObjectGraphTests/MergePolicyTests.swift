@@ -99,6 +99,85 @@ final class MergePolicyTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZPAGES = 5"), [["0"]])
     }
 
+    /// An SQLite save writes without reading versions first; a row found moved while writing
+    /// sends it back to check everything, so every conflict is still reported at once and
+    /// nothing of the failed attempt stays in the file.
+    func testRowsMovedUnderASaveAreAllReportedAndNothingOfItIsWritten() throws {
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        let a = ManagedObjectContext(coordinator: coordinator)
+        let books = try (1...3).map { n -> ManagedObject in
+            let book = try a.insertObject(entityName: "Book")
+            try book.setValue(.string("Book \(n)"), forKey: "title")
+            try book.setValue(.integer(Int64(n)), forKey: "pages")
+            return book
+        }
+        try a.save()
+        let second = try PersistentStoreCoordinator(model: coordinator.managedObjectModel)
+        try second.addPersistentStore(type: StoreType.sqlite, path: path)
+        let b = ManagedObjectContext(coordinator: second)
+        let theirs = try books.map { try b.existingObject(with: $0.objectID) }
+        try theirs.forEach { _ = try $0.value(forKey: "title") }
+        // Another coordinator changes the second book and deletes the third.
+        try books[1].setValue(.integer(20), forKey: "pages")
+        try a.delete(books[2])
+        try a.save()
+        let before = sqliteRows(path, "SELECT * FROM ZBOOK ORDER BY Z_PK") + sqliteRows(path, "SELECT * FROM Z_PRIMARYKEY")
+
+        // The first book's update would land first; the new book's key is allocated first.
+        try theirs[0].setValue(.integer(100), forKey: "pages")
+        try theirs[1].setValue(.integer(200), forKey: "pages")
+        try theirs[2].setValue(.integer(300), forKey: "pages")
+        let extra = try b.insertObject(entityName: "Book")
+        try extra.setValue(.string("New"), forKey: "title")
+        let e = expectError { try b.save() }
+        XCTAssertEqual(e?.code, ErrorCode.merge)
+        let conflicts = e?.conflicts ?? []
+        XCTAssertEqual(Set(conflicts.map { ObjectIdentifier($0.sourceObject) }), [ObjectIdentifier(theirs[1]), ObjectIdentifier(theirs[2])])
+        XCTAssertEqual(conflicts.first { $0.sourceObject === theirs[1] }?.persistedSnapshot?["pages"], .attribute(.integer(20)))
+        XCTAssertEqual(conflicts.first { $0.sourceObject === theirs[2] }?.newVersionNumber, 0)
+        XCTAssertEqual(sqliteRows(path, "SELECT * FROM ZBOOK ORDER BY Z_PK") + sqliteRows(path, "SELECT * FROM Z_PRIMARYKEY"), before)
+        XCTAssertTrue(extra.objectID.isTemporaryID)
+        XCTAssertTrue(b.hasChanges)
+
+        // The policy resolves them and the save lands whole: the deleted row stays deleted.
+        b.mergePolicy = .mergeByPropertyObjectTrump
+        try b.save()
+        XCTAssertEqual(sqliteRows(path, "SELECT ZTITLE, ZPAGES, Z_OPT FROM ZBOOK ORDER BY Z_PK"),
+                       [["Book 1", "100", "2"], ["Book 2", "200", "3"], ["New", "0", "1"]])
+    }
+
+    /// A store transaction writes a row with `ifVersion` only while the row is still at that
+    /// version: SQLite checks it in the statement, other stores read the version first.
+    func testTransactionsWriteAndDeleteOnlyRowsStillAtTheVersionExpected() throws {
+        for type in [StoreType.sqlite, StoreType.inMemory, StoreType.binary] {
+            directory = try temporaryDirectory()
+            let (a, _, book, _) = try twoContexts(type: type)
+            let store = try XCTUnwrap(a.persistentStoreCoordinator.persistentStores.first)
+            let key = book.objectID.primaryKey
+            let row = StoreRowWrite(entity: book.entity, primaryKey: key, version: 2, values: book.entity.properties.map { p in
+                p.name == "title" ? .string("Written") : p.name == "pages" ? .integer(9) : .null
+            })
+            var outcomes: [Bool] = []
+            try store.save { tx throws(ObjectGraphError) in
+                outcomes.append(try tx.update(row, ifVersion: 7))
+                outcomes.append(try tx.delete(entity: book.entity, primaryKey: key, ifVersion: 7))
+                outcomes.append(try tx.update(row, ifVersion: 1))
+                outcomes.append(try tx.delete(entity: book.entity, primaryKey: key + 1, ifVersion: 1))
+            }
+            XCTAssertEqual(outcomes, [false, false, true, false], type)
+            let c = ManagedObjectContext(coordinator: a.persistentStoreCoordinator)
+            c.stalenessInterval = 0
+            let read = try c.existingObject(with: book.objectID)
+            XCTAssertEqual(try title(read), "Written", type)
+            try store.save { tx throws(ObjectGraphError) in
+                outcomes = [try tx.delete(entity: book.entity, primaryKey: key, ifVersion: 2)]
+            }
+            XCTAssertEqual(outcomes, [true], type)
+            XCTAssertEqual(try ManagedObjectContext(coordinator: a.persistentStoreCoordinator).count(for: FetchRequest(entityName: "Book")), 0, type)
+        }
+    }
+
     func testSavingTheSameObjectTwiceFromOneContextIsNeverAConflict() throws {
         let (a, _, book, _) = try twoContexts()
         for n in 1...5 {

@@ -88,6 +88,36 @@ extension ManagedObjectContext {
         }
     }
 
+    /// The version an object's row must still have when written: the one it was read at.
+    /// nil for rows this save creates.
+    func expectedVersion(_ o: ManagedObject) -> Int64? {
+        o.isInserted || o.objectID.isTemporaryID ? nil : o.snapshot?.version ?? 0
+    }
+
+    /// Whether the coordinator holds a newer row than some updated or deleted object was
+    /// read at (another context's save): a conflict found without asking the store.
+    func coordinatorKnowsNewerRows(_ plan: [StoreShare]) -> Bool {
+        let rowCache = persistentStoreCoordinator.rowCache
+        for share in plan {
+            let ref = share.store.ref
+            for list in [share.updates, share.deletes] {
+                for o in list {
+                    guard let version = expectedVersion(o), let cached = rowCache.entry(RowCache.key(o.entity, o.primaryKey, ref)) else { continue }
+                    if cached.version > version { return true }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Ends a save's first attempt, whose write found a row no longer at the version read:
+    /// the attempt rolls back and the save checks every version before writing again.
+    static func versionMoved(_ o: ManagedObject) -> ObjectGraphError {
+        ObjectGraphError(
+            code: ErrorCode.merge,
+            message: "the row of \(o.objectID.uriRepresentation) is no longer at the version it was read at")
+    }
+
     /// After the commit, under the coordinator's lock: the coordinator learns the rows this
     /// save updated and deleted, so other contexts holding older versions conflict.
     func recordSavedRows(_ written: [(ManagedObject, RowSnapshot, StoreRef)], _ deletes: [(ManagedObject, StoreRef)]) {

@@ -59,10 +59,13 @@ extension ManagedObjectContext {
     }
 
     /// Writes the changes, each store's share in its own transaction (all open before any
-    /// commits): first optimistic locking checks every updated and deleted object against
-    /// the coordinator and the store, then the merge policy resolves conflicts (or the
-    /// save fails, writing nothing), then the rows are written. Once everything commits
-    /// the objects move to their new committed state.
+    /// commits). Optimistic locking compares every updated and deleted object's version with
+    /// the coordinator's and the store's; the merge policy resolves conflicts (or the save
+    /// fails, writing nothing). Stores that check versions in the write itself are written
+    /// straight away when the coordinator knows no newer row; should a row's version have
+    /// moved, that attempt rolls back and the save runs again checking first, so the merge
+    /// policy still sees every conflict at once. Once everything commits the objects move to
+    /// their new committed state.
     private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
         guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty) else { return }
         try loadVersions(updates)
@@ -77,34 +80,64 @@ extension ManagedObjectContext {
         if let share = plan.first(where: { !$0.inserts.isEmpty }), let o = share.inserts.first {
             registered.reserveCapacity(inserts.count, like: Self.key(o.entity, 0, share.store.ref))
         }
-        try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(written, removed) }) { transactions throws(ObjectGraphError) in
-            resolution = try checkVersions(plan, transactions)
-            let skipped = resolution.skipped
-            var keys: [[Int64]] = []
-            for (share, tx) in zip(plan, transactions) {
-                keys.append(try allocateKeys(share.inserts, tx, &newKeys))
-            }
-            for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
-                let ref = share.store.ref
-                for (o, key) in zip(share.inserts, keys[shareIndex]) {
-                    let values = try rowValues(o, newKeys)
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
-                    try tx.insert(row)
-                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+        var checksFirst = false
+        while true {
+            var versionMoved = false
+            do throws(ObjectGraphError) {
+                try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(written, removed) }) { transactions throws(ObjectGraphError) in
+                    let checksWhileWriting = !checksFirst && transactions.allSatisfy(\.checksVersionsWhileWriting) && !coordinatorKnowsNewerRows(plan)
+                    if !checksWhileWriting { resolution = try checkVersions(plan, transactions) }
+                    let skipped = resolution.skipped
+                    var keys: [[Int64]] = []
+                    for (share, tx) in zip(plan, transactions) {
+                        keys.append(try allocateKeys(share.inserts, tx, &newKeys))
+                    }
+                    for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
+                        let ref = share.store.ref
+                        for (o, key) in zip(share.inserts, keys[shareIndex]) {
+                            let values = try rowValues(o, newKeys)
+                            let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
+                            try tx.insert(row)
+                            written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                        }
+                        for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
+                            let values = try rowValues(o, newKeys)
+                            let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try o.storedForm(values))
+                            if checksWhileWriting, let version = expectedVersion(o) {
+                                guard try tx.update(row, ifVersion: version) else {
+                                    versionMoved = true
+                                    throw Self.versionMoved(o)
+                                }
+                            } else {
+                                try tx.update(row)
+                            }
+                            written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                        }
+                        for o in share.deletes where o.isDeleted {
+                            if checksWhileWriting, let version = expectedVersion(o) {
+                                guard try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version) else {
+                                    versionMoved = true
+                                    throw Self.versionMoved(o)
+                                }
+                            } else {
+                                try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
+                            }
+                            removed.append((o, ref))
+                        }
+                        // Each list on its own: concatenating them copied (and retained) every new object.
+                        try writeMembers(share.inserts, newKeys, tx)
+                        try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
+                    }
                 }
-                for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
-                    let values = try rowValues(o, newKeys)
-                    let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try o.storedForm(values))
-                    try tx.update(row)
-                    written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
-                }
-                for o in share.deletes where o.isDeleted {
-                    try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
-                    removed.append((o, ref))
-                }
-                // Each list on its own: concatenating them copied (and retained) every new object.
-                try writeMembers(share.inserts, newKeys, tx)
-                try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
+                break
+            } catch {
+                guard versionMoved, !checksFirst else { throw error }
+                // Rolled back: everything is written again after the check.
+                checksFirst = true
+                newKeys = NewPrimaryKeys(minimumCapacity: inserts.count)
+                written.removeAll(keepingCapacity: true)
+                removed.removeAll()
+                resolution = ConflictResolution()
             }
         }
 

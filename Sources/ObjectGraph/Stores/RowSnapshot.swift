@@ -40,7 +40,7 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
     }
 
     deinit {
-        _ = withUnsafeMutablePointers { header, words in
+        withUnsafeMutablePointers { header, words in
             let cells = header.pointee.cells
             let row = UnsafeMutableRawPointer(words)
             for slot in 0..<cells.count {
@@ -136,12 +136,43 @@ public protocol StoreSaveTransaction {
     func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]?
     /// The row as this transaction sees it now, for a conflict's persisted snapshot; nil when gone.
     func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot?
+    /// True when the store checks versions in the write itself, as Core Data's SQLite store
+    /// does (`UPDATE … WHERE Z_PK = ? AND Z_OPT = ?`): a save then writes with
+    /// `update(_:ifVersion:)` and `delete(entity:primaryKey:ifVersion:)` without reading
+    /// versions first, and only when a row's version has moved does it roll back and check
+    /// first. False: versions are read (`currentVersions`) before anything is written.
+    var checksVersionsWhileWriting: Bool { get }
+    /// Updates the row only if its version is still `expectedVersion`; false, writing
+    /// nothing, when the version moved or the row is gone.
+    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool
+    /// Deletes the row only if its version is still `expectedVersion`; false, deleting
+    /// nothing, when the version moved or the row is gone.
+    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool
 }
 
 extension StoreSaveTransaction {
     public func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {}
     public func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? { nil }
     public func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? { nil }
+    public var checksVersionsWhileWriting: Bool { false }
+
+    public func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        guard try hasVersion(expectedVersion, row.entity, row.primaryKey) else { return false }
+        try update(row)
+        return true
+    }
+
+    public func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        guard try hasVersion(expectedVersion, entity, primaryKey) else { return false }
+        try delete(entity: entity, primaryKey: primaryKey)
+        return true
+    }
+
+    /// A store that cannot tell versions (`currentVersions` nil) has every row at the version expected.
+    private func hasVersion(_ expected: Int64, _ entity: EntityDescription, _ primaryKey: Int64) throws(ObjectGraphError) -> Bool {
+        guard let versions = try currentVersions(of: entity, primaryKeys: [primaryKey]) else { return true }
+        return versions[primaryKey] == expected
+    }
 }
 
 /// What a store returns for a fetch.

@@ -129,6 +129,16 @@ final class SQLiteConnection {
         if rc != SQLITE_DONE && rc != SQLITE_ROW { throw lastError(rc) }
     }
 
+    /// Steps a statement that writes and returns how many rows it changed (not counting
+    /// what triggers changed).
+    func runCountingChanges(_ s: OpaquePointer) throws(ObjectGraphError) -> Int {
+        let rc = sqlite3_step(s)
+        let changed = Int(sqlite3_changes(handle))
+        sqlite3_reset(s)
+        if rc != SQLITE_DONE && rc != SQLITE_ROW { throw lastError(rc) }
+        return changed
+    }
+
     /// The first column of each row of a query, as text; `binding` fills its `?` in order.
     func strings(_ sql: String, binding arguments: [String] = []) throws(ObjectGraphError) -> [String] {
         let s = try prepare(sql)

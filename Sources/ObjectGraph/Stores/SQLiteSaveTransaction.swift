@@ -109,21 +109,42 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
     }
 
+    var checksVersionsWhileWriting: Bool { true }
+
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        _ = try write(row, expectingVersion: nil)
+    }
+
+    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try write(row, expectingVersion: expectedVersion)
+    }
+
+    private func write(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         let (plan, s) = try statement(row.entity, \.updateSQL, \.update)
         db.bind(s, 1, row.version)
         for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 2), row.values[slot]) }
         db.bind(s, Int32(plan.slots.count + 2), row.primaryKey)
-        try db.run(s)
+        if let expectingVersion { db.bind(s, Int32(plan.slots.count + 3), expectingVersion) }
+        if try db.runCountingChanges(s) == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        return true
     }
 
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
+        _ = try delete(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
+    }
+
+    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try delete(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
+    }
+
+    private func delete(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(entity)
         let table = store.schema.table(entity)
-        let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?")
+        let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?1 AND (?2 IS NULL OR IFNULL(Z_OPT, 0) = ?2)")
         db.bind(s, 1, primaryKey)
-        try db.run(s)
+        if let expectingVersion { db.bind(s, 2, expectingVersion) }
+        if try db.runCountingChanges(s) == 0 && expectingVersion != nil { return false }
         // The row leaves every join table it is in.
         let root = entity.rootEntity
         for join in store.schema.joinTables where store.schema.isStored(join) {
@@ -136,6 +157,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
                 try db.run(d)
             }
         }
+        return true
     }
 
     func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {

@@ -842,7 +842,10 @@ extension SQLiteStore {
         let plan = WritePlan(
             number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
             insertSQL: "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
-            updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)",
+            // The last parameter is the version the row must still have (Core Data's optimistic
+            // locking in the UPDATE itself); left NULL, the update is unconditional.
+            updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)"
+                + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
             needsEntityFixup: fixup)
         plans[ObjectIdentifier(entity)] = plan
         return plan

@@ -100,13 +100,13 @@ enum Inflate {
                                        4097, 6145, 8193, 12289, 16385, 24577]
     static let distanceExtra = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13]
 
-    nonisolated(unsafe) private static let fixedLiterals: Huffman = {
+    private static let fixedLiterals: Huffman = {
         var lengths = [Int](repeating: 8, count: 288)
         for i in 144..<256 { lengths[i] = 9 }
         for i in 256..<280 { lengths[i] = 7 }
         return try! Huffman(lengths: lengths)  // a constant table, valid by construction
     }()
-    nonisolated(unsafe) private static let fixedDistances: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 30))
+    private static let fixedDistances: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 30))
 
     private static func storedBlock(_ reader: inout BitReader, _ out: inout [UInt8], _ limit: Int) throws(Failure) {
         reader.alignToByte()
