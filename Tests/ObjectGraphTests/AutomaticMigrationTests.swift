@@ -148,7 +148,7 @@ final class AutomaticMigrationTests: XCTestCase {
         XCTAssertEqual(e?.userInfoValue(forKey: ErrorUserInfoKey.entity), "Employee")
         XCTAssertEqual(e?.userInfoValue(forKey: ErrorUserInfoKey.property), "firstName")
 
-        final class SplitName: EntityMigrationPolicy {
+        final class SplitName: EntityMigrationPolicy, @unchecked Sendable {
             override func createDestinationInstances(for source: ManagedObject, mapping: EntityMapping, manager: MigrationManager) throws(ObjectGraphError) {
                 let employee = try manager.destinationContext!.insertObject(entityName: "Employee")
                 guard case .string(let name) = try source.value(forKey: "name") else { return }

@@ -17,7 +17,7 @@ final class SQLiteModelCacheTests: XCTestCase {
                 model = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
             } catch {
                 // Written by a Core Data older than the cache.
-                if let e = error as? ObjectGraphError, e.code == ErrorCode.migrationMissingSourceModel, e.message.contains("no Z_MODELCACHE table") {
+                if error.code == ErrorCode.migrationMissingSourceModel, error.message.contains("no Z_MODELCACHE table") {
                     continue
                 }
                 throw error

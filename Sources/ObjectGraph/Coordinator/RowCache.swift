@@ -33,6 +33,8 @@ struct RowCache {
 
     func entry(_ key: Key) -> Entry? { entries[key] }
 
+    var isEmpty: Bool { entries.isEmpty }
+
     /// Records a row read or written now (or its deletion, with `row` nil and its last version).
     mutating func record(_ key: Key, row: RowSnapshot?, version: Int64, time: Double = RowCache.now()) {
         if entries.set(Entry(row: row, version: version, time: time), for: key) {

@@ -98,6 +98,7 @@ extension ManagedObjectContext {
     /// read at (another context's save): a conflict found without asking the store.
     func coordinatorKnowsNewerRows(_ plan: [StoreShare]) -> Bool {
         let rowCache = persistentStoreCoordinator.rowCache
+        if rowCache.isEmpty { return false }
         for share in plan {
             let ref = share.store.ref
             for list in [share.updates, share.deletes] {

@@ -798,14 +798,24 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
 
 extension SQLiteStore {
     /// The INSERT and UPDATE of one entity: which slots they bind, and the order columns
-    /// they maintain (a row that joins an ordered to-many goes last).
-    struct WritePlan {
+    /// they maintain (a row that joins an ordered to-many goes last). A class: a save hands
+    /// the plan out once per row, and a struct's copy retained each of its arrays and strings.
+    final class WritePlan {
         let number: Int
         let tableIndex: Int
         let slots: [Int]
         let insertSQL: String
         let updateSQL: String
         let needsEntityFixup: Bool
+
+        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool) {
+            self.number = number
+            self.tableIndex = tableIndex
+            self.slots = slots
+            self.insertSQL = insertSQL
+            self.updateSQL = updateSQL
+            self.needsEntityFixup = needsEntityFixup
+        }
     }
 
     func writePlan(_ entity: EntityDescription) -> WritePlan {
