@@ -198,6 +198,35 @@ final class SQLiteSchemaTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT ZI16, Z_OPT FROM ZITEM"), [["8", "2"]], "Z_OPT counts the updates")
     }
 
+    /// An unsorted fetch with no limit or offset has no ORDER BY: its rows are put in key
+    /// order after reading, also when an index hands them over in another order. A window
+    /// keeps the ORDER BY, which must decide the rows before the window is taken.
+    func testUnsortedFetchesComeInKeyOrderWithoutOrderByInSQL() throws {
+        let model = try makeLibraryModel()
+        try model.entitiesByName["Book"]!.attributesByName["pages"]!.setIndexed(true)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/order.sqlite")
+        for n in 0..<30 {
+            let book = try stack.context.insertObject(entityName: "Book")
+            try book.setValue(.integer(Int64(100 - n)), forKey: "pages")  // later books, fewer pages
+        }
+        try stack.context.save()
+        let fresh = ManagedObjectContext(coordinator: stack.coordinator)
+        let request = FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages > 80"))
+        let explanation = try XCTUnwrap(fresh.explain(request).first)
+        XCTAssertFalse(explanation.store.sql?.contains("ORDER BY") ?? true, explanation.description)
+        XCTAssertTrue(explanation.store.queryPlan.contains { $0.contains("INDEX") }, explanation.description)
+        XCTAssertFalse(explanation.store.queryPlan.contains { $0.contains("TEMP B-TREE") }, explanation.description)
+        for values in [true, false] {
+            request.includesPropertyValues = values
+            let keys = try fresh.fetch(request).map(\.objectID.primaryKey)
+            XCTAssertEqual(keys, Array(1...20), "includesPropertyValues \(values)")
+        }
+        request.includesPropertyValues = true
+        request.fetchLimit = 5
+        XCTAssertTrue(try XCTUnwrap(fresh.explain(request).first?.store.sql).hasSuffix("ORDER BY t0.Z_PK ASC LIMIT 5 OFFSET 0"))
+        XCTAssertEqual(try fresh.fetch(request).map(\.objectID.primaryKey), Array(1...5))
+    }
+
     func testWholeModelLayoutStatementByStatement() throws {
         let path = try temporaryDirectory() + "/whole.sqlite"
         _ = try Stack(model: try makeModel(), path: path)

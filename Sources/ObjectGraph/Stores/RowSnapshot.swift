@@ -91,6 +91,23 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
     public var values: [AttributeValue] {
         (0..<count).map { self[$0] }
     }
+
+    /// Puts `rows` in ascending primary-key order; rows already in order (the common case)
+    /// cost one pass. Sorts keys and positions, not the rows, so no row is retained per
+    /// comparison.
+    static func sortByPrimaryKey(_ rows: inout [RowSnapshot]) {
+        var previous = Int64.min
+        var ordered = true
+        for row in rows {
+            let key = row.primaryKey
+            if key < previous { ordered = false; break }
+            previous = key
+        }
+        if ordered { return }
+        var keys = rows.enumerated().map { (key: $0.element.primaryKey, position: $0.offset) }
+        keys.sort { $0.key < $1.key }
+        rows = keys.map { rows[$0.position] }
+    }
 }
 
 /// What a `RowSnapshot` holds besides its values.

@@ -453,9 +453,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         let s = try db.prepare(select.sql)
         try bind(select.query.bindings, to: s, db)
         if select.identitiesOnly {
-            return StoreFetchResult(rows: try readIdentities(s, table: table, db: db), isExact: true, hasValues: false)
+            var rows = try readIdentities(s, table: table, db: db)
+            if select.query.ordersByKeyAfterReading { RowSnapshot.sortByPrimaryKey(&rows) }
+            return StoreFetchResult(rows: rows, isExact: true, hasValues: false)
         }
-        return StoreFetchResult(rows: try readRows(s, table: table, db: db), isExact: select.query.isExact)
+        var rows = try readRows(s, table: table, db: db)
+        if select.query.ordersByKeyAfterReading { RowSnapshot.sortByPrimaryKey(&rows) }
+        return StoreFetchResult(rows: rows, isExact: select.query.isExact)
     }
 
     /// The SELECT a fetch runs: identities only when SQL answers alone and the values are
@@ -558,6 +562,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         var predicateIsExact = true
         var orderIsExact = true
         var isExact: Bool { predicateIsExact && orderIsExact }
+        /// No ORDER BY: the rows are put in primary-key order once read (see `selectQuery`).
+        var ordersByKeyAfterReading = false
     }
 
     private func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
@@ -576,7 +582,13 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
             guard let term = translator.orderTerm(key, scope) else { query.orderIsExact = false; break }
             terms.append(term)
         }
-        if query.orderIsExact {
+        if terms.isEmpty && query.orderIsExact && request.fetchLimit == 0 && request.fetchOffset == 0 {
+            // Unsorted and unwindowed: results still come in primary-key order, but sorted
+            // after reading. SQLite's ORDER BY on rows found through an index copies each
+            // whole row into its sorter (about a sixth of a 10,000-row indexed fetch), and a
+            // table scan or an index following the keys needs no sorting at all.
+            query.ordersByKeyAfterReading = true
+        } else if query.orderIsExact {
             terms.append("t0.Z_PK ASC")
             query.orderClause = " ORDER BY " + terms.joined(separator: ", ")
         }
