@@ -1,0 +1,134 @@
+/// The rows of a save, written inside its store transactions: keys for new objects, then
+/// each store's inserts, updates, deletes and to-many contents.
+extension ManagedObjectContext {
+    /// What one attempt at writing a save produced; a rolled-back attempt's is thrown away.
+    struct SaveAttempt {
+        var newKeys: NewPrimaryKeys
+        /// Objects and the rows written for them, to become their snapshots after the commit.
+        var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
+        var removed: [(ManagedObject, StoreRef)] = []
+        var resolution = ConflictResolution()
+        /// Set when a write found its row no longer at the version read: the attempt ends
+        /// and the save runs again, checking first.
+        var versionMoved = false
+
+        init(inserts: Int, updates: Int) {
+            newKeys = NewPrimaryKeys(minimumCapacity: inserts)
+            written.reserveCapacity(inserts + updates)
+        }
+    }
+
+    /// Writes `plan` through `transactions` (one per share). Versions are checked before
+    /// writing (`checkVersions`), or, when every store can (and the coordinator knows no
+    /// newer row, and `checksFirst` is off), by the writes themselves.
+    func writeRows(_ plan: [StoreShare], _ transactions: [StoreSaveTransaction], checksFirst: Bool,
+                   _ attempt: inout SaveAttempt) throws(ObjectGraphError)
+    {
+        let checksWhileWriting = !checksFirst && transactions.allSatisfy(\.checksVersionsWhileWriting) && !coordinatorKnowsNewerRows(plan)
+        if !checksWhileWriting { attempt.resolution = try checkVersions(plan, transactions) }
+        let skipped = attempt.resolution.skipped
+        var keys: [[Int64]] = []
+        for (share, tx) in zip(plan, transactions) {
+            keys.append(try allocateKeys(share.inserts, tx, &attempt.newKeys))
+        }
+        let newKeys = attempt.newKeys
+        for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
+            let ref = share.store.ref
+            for (o, key) in zip(share.inserts, keys[shareIndex]) {
+                let values = try rowValues(o, newKeys)
+                let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
+                try tx.insert(row)
+                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+            }
+            for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
+                let values = try rowValues(o, newKeys)
+                let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try o.storedForm(values))
+                if checksWhileWriting, let version = expectedVersion(o) {
+                    guard try tx.update(row, ifVersion: version) else {
+                        attempt.versionMoved = true
+                        throw Self.versionMoved(o)
+                    }
+                } else {
+                    try tx.update(row)
+                }
+                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+            }
+            for o in share.deletes where o.isDeleted {
+                if checksWhileWriting, let version = expectedVersion(o) {
+                    guard try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version) else {
+                        attempt.versionMoved = true
+                        throw Self.versionMoved(o)
+                    }
+                } else {
+                    try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
+                }
+                attempt.removed.append((o, ref))
+            }
+            // Each list on its own: concatenating them copied (and retained) every new object.
+            try writeMembers(share.inserts, newKeys, tx)
+            try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
+        }
+    }
+
+    /// Writes the contents of changed to-many relationships the members' rows do not
+    /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
+    func writeMembers(_ objects: [ManagedObject], _ newKeys: NewPrimaryKeys, _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
+        for o in objects {
+            let layout = o.layout
+            for slot in layout.toManySlots {
+                guard case .toMany(let r) = layout.kinds[slot], !r.isTransient, let s = o.state(slot) else { continue }
+                guard o.isInserted || o.changedSlots.contains(slot) else { continue }
+                let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
+                guard explicit || r.isOrdered else { continue }
+                let owner = newKeys[o] ?? o.objectID.primaryKey
+                var members: [Int64] = []
+                for m in s.members where !m.isDeleted {
+                    if let pk = newKeys[m] {
+                        members.append(pk)
+                    } else if !m.objectID.isTemporaryID {
+                        members.append(m.objectID.primaryKey)
+                    }
+                }
+                try tx.setMembers(of: owner, through: r, to: members)
+            }
+        }
+    }
+
+    /// The row version an update writes: one more than the version the object was read
+    /// at. Versions come from files (`Z_OPT`), so one at `Int64.max` fails the save
+    /// (134030) instead of wrapping to a version other writers would take for older.
+    func nextVersion(_ o: ManagedObject, _ store: PersistentStoreCoordinator.AttachedStore) throws(ObjectGraphError) -> Int64 {
+        let current = o.snapshot?.version ?? 0
+        let (next, overflow) = current.addingReportingOverflow(1)
+        guard !overflow else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeSave,
+                message: "cannot update \(o.objectID.uriRepresentation): its row version (Z_OPT) in the store '\(store.store.path)' is \(current), the largest there is",
+                userInfo: [(ErrorUserInfoKey.entity, o.entity.name), (ErrorUserInfoKey.filePath, store.store.path)])
+        }
+        return next
+    }
+
+    /// One value per slot, as the store keeps it: attributes as they are, a to-one as the
+    /// destination's primary key (a new destination's key comes from `newKeys`).
+    func rowValues(_ o: ManagedObject, _ newKeys: NewPrimaryKeys) throws(ObjectGraphError) -> [AttributeValue] {
+        var values = o.current ?? o.snapshot?.values ?? o.layout.defaults
+        let layout = o.layout
+        for slot in layout.toOneSlots {
+            guard case .toOne(let r) = layout.kinds[slot] else { continue }
+            guard let s = o.state(slot) else { continue }  // unchanged: the snapshot's key stands
+            guard let d = s.target else { values[slot] = .null; continue }
+            if let pk = newKeys[d] {
+                values[slot] = .integer(pk)
+            } else if !d.objectID.isTemporaryID, !d.isDeleted || d.managedObjectContext != nil {
+                values[slot] = .integer(d.objectID.primaryKey)
+            } else {
+                throw ObjectGraphError(
+                    code: ErrorCode.validation,
+                    message: "\(o) relates through '\(r.name)' to \(d), which is not saved with it",
+                    userInfo: [(ErrorUserInfoKey.validationObject, o.objectID.uriRepresentation), (ErrorUserInfoKey.validationKey, r.name)])
+            }
+        }
+        return values
+    }
+}
