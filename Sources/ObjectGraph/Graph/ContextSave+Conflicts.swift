@@ -45,7 +45,7 @@ extension ManagedObjectContext {
     private func findConflicts(_ share: StoreShare, _ tx: StoreSaveTransaction, _ conflicts: inout [MergeConflict],
                                _ resolution: inout ConflictResolution) throws(ObjectGraphError)
     {
-        let candidates = (share.updates + share.deletes).filter { !$0.isInserted && !$0.objectID.isTemporaryID }
+        let candidates = (share.updates + share.deletes).filter { expectedVersion($0) != nil }
         guard !candidates.isEmpty else { return }
         let ref = share.store.ref
         var byRoot: [ObjectIdentifier: (root: EntityDescription, keys: [Int64])] = [:]

@@ -44,10 +44,7 @@ extension ManagedObjectContext {
                 let values = try rowValues(o, newKeys)
                 let row = StoreRowWrite(entity: o.entity, primaryKey: o.objectID.primaryKey, version: try nextVersion(o, share.store), values: try o.storedForm(values))
                 if checksWhileWriting, let version = expectedVersion(o) {
-                    guard try tx.update(row, ifVersion: version) else {
-                        attempt.versionMoved = true
-                        throw Self.versionMoved(o)
-                    }
+                    try requireWritten(try tx.update(row, ifVersion: version), o, &attempt)
                 } else {
                     try tx.update(row)
                 }
@@ -55,10 +52,7 @@ extension ManagedObjectContext {
             }
             for o in share.deletes where o.isDeleted {
                 if checksWhileWriting, let version = expectedVersion(o) {
-                    guard try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version) else {
-                        attempt.versionMoved = true
-                        throw Self.versionMoved(o)
-                    }
+                    try requireWritten(try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version), o, &attempt)
                 } else {
                     try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
                 }
@@ -68,6 +62,13 @@ extension ManagedObjectContext {
             try writeMembers(share.inserts, newKeys, tx)
             try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
         }
+    }
+
+    /// A write that checked the version and found the row moved ends the attempt.
+    private func requireWritten(_ written: Bool, _ o: ManagedObject, _ attempt: inout SaveAttempt) throws(ObjectGraphError) {
+        guard !written else { return }
+        attempt.versionMoved = true
+        throw Self.versionMoved(o)
     }
 
     /// Writes the contents of changed to-many relationships the members' rows do not

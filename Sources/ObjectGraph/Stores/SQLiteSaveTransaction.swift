@@ -112,14 +112,14 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     var checksVersionsWhileWriting: Bool { true }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        _ = try write(row, expectingVersion: nil)
+        _ = try updateRow(row, expectingVersion: nil)
     }
 
     func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try write(row, expectingVersion: expectedVersion)
+        try updateRow(row, expectingVersion: expectedVersion)
     }
 
-    private func write(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         let (plan, s) = try statement(row.entity, \.updateSQL, \.update)
         db.bind(s, 1, row.version)
         for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 2), row.values[slot]) }
@@ -131,14 +131,14 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
-        _ = try delete(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
+        _ = try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
     }
 
     func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try delete(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
+        try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
     }
 
-    private func delete(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    private func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(entity)
         let table = store.schema.table(entity)
         let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?1 AND (?2 IS NULL OR IFNULL(Z_OPT, 0) = ?2)")
