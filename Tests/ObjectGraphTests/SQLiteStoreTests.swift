@@ -198,6 +198,27 @@ final class SQLiteSchemaTests: XCTestCase {
         XCTAssertEqual(sqliteRows(path, "SELECT ZI16, Z_OPT FROM ZITEM"), [["8", "2"]], "Z_OPT counts the updates")
     }
 
+    /// A first row whose Z_ENT is -1 (or any number of no entity) is a damaged store: the
+    /// fetch fails with 134020, with or without values, and the process goes on.
+    func testAFirstRowOfAnUnknownEntityNumberFailsTheFetch() throws {
+        let path = try temporaryDirectory() + "/entity.sqlite"
+        let stack = try Stack(model: try makeLibraryModel(), path: path)
+        for title in ["A", "B"] { try stack.context.insertObject(entityName: "Book").setValue(.string(title), forKey: "title") }
+        try stack.context.save()
+        for number in [-1, 0, Int64.min, 99] {
+            var db: OpaquePointer?
+            XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
+            XCTAssertEqual(sqlite3_exec(db, "UPDATE ZBOOK SET Z_ENT = \(number) WHERE Z_PK = 1", nil, nil, nil), SQLITE_OK)
+            sqlite3_close(db)
+            let context = ManagedObjectContext(coordinator: stack.coordinator)
+            let request = FetchRequest(entityName: "Book")
+            for values in [true, false] {
+                request.includesPropertyValues = values
+                XCTAssertEqual(expectError { _ = try context.fetch(request) }?.code, ErrorCode.storeIncompatibleSchema, "Z_ENT \(number), values \(values)")
+            }
+        }
+    }
+
     /// An unsorted fetch with no limit or offset has no ORDER BY: its rows are put in key
     /// order after reading, also when an index hands them over in another order. A window
     /// keeps the ORDER BY, which must decide the rows before the window is taken.

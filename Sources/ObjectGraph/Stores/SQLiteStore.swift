@@ -506,8 +506,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     private func readIdentities(_ s: OpaquePointer, table: SQLiteSchema.Table, db: SQLiteConnection) throws(ObjectGraphError) -> [RowSnapshot] {
         defer { sqlite3_reset(s) }
         var rows: [RowSnapshot] = []
-        // Entity numbers start at 1: the first row always looks its entity up.
-        var lastNumber = -1
+        // No number yet: the first row always looks its entity up, whatever its Z_ENT (a damaged file may hold any).
+        var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
         while true {
             let rc = sqlite3_step(s)
@@ -681,7 +681,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         // The current run's entity and reader, in plain variables that change only when the
         // entity does: rows of one entity come in runs, and taking them out of a tuple per
         // row retained and released its parts.
-        var lastNumber = -1
+        var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
         var cells = RowCells.narrow(0).table
         var list: [(slot: Int, column: Int32, kind: ColumnKind)] = []
