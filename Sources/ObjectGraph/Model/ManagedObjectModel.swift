@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// A managed object model: the entities an object graph may hold, named configurations
 /// (entity subsets), fetch request templates, a localization dictionary and version
@@ -7,6 +8,9 @@ import FoundationEssentials
 public final class ManagedObjectModel: @unchecked Sendable {
     public private(set) var entities: [EntityDescription] = []
     public private(set) var isEditable = true
+    /// Held while freezing: coordinators made at once on several threads over one new model
+    /// would otherwise rebuild its entities' layouts at the same time.
+    private let freezing = Mutex(())
     /// Developer-defined version identifiers: a debugging hint the framework never uses.
     public internal(set) var versionIdentifiers: [String] = []
     /// Entity names per configuration, in the order they were set.
@@ -174,12 +178,14 @@ public final class ManagedObjectModel: @unchecked Sendable {
 
     /// Validates the model and makes it immutable; coordinators call this.
     public func freeze() throws(ObjectGraphError) {
-        if !isEditable { return }
-        try validate()
-        // Rebuilt now, so what layouts derive from the properties' rules is final.
-        invalidateLayouts()
-        for e in entities { _ = e.layout }
-        isEditable = false
+        try freezing.withLock { _ throws(ObjectGraphError) in
+            if !isEditable { return }
+            try validate()
+            // Rebuilt now, so what layouts derive from the properties' rules is final.
+            invalidateLayouts()
+            for e in entities { _ = e.layout }
+            isEditable = false
+        }
     }
 
     /// The version hash of every entity, by name (`entityVersionHashesByName`).
