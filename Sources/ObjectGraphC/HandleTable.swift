@@ -14,14 +14,13 @@ import Glibc
 final class HandleTable: @unchecked Sendable {
     static let shared = HandleTable()
 
-    /// 32 bytes: a table of a large result's objects stays small and in the cache.
+    /// 24 bytes: a table of a large result's objects stays small and in the cache. What an
+    /// owner lent is kept beside the table (`lendings`): few entries lend anything.
     private struct Entry {
         var box: AnyObject?
         var generation: UInt32 = 0
         /// The index of the entry that lent this one; -1 for an owned handle.
         var owner: Int32 = -1
-        /// What this entry lent, once it lends anything.
-        var lending: Lending?
         /// For a lent handle, the identity (address) of the Swift object it was lent for:
         /// its key in the owner's `byIdentity`. 0 for an owned handle.
         var identity: UInt = 0
@@ -46,6 +45,8 @@ final class HandleTable: @unchecked Sendable {
     private(set) var unlendings: UInt64 = 0
 
     private var entries: [Entry] = []
+    /// What each owner lent, by the owner's index, once it lends anything.
+    private var lendings: [Int: Lending] = [:]
     private var free: [Int] = []
     private var mutex = pthread_mutex_t()
 
@@ -80,7 +81,6 @@ final class HandleTable: @unchecked Sendable {
         if entries[index].generation == 0 { entries[index].generation = 1 }
         entries[index].box = box
         entries[index].owner = Int32(owner)
-        entries[index].lending = nil
         entries[index].identity = 0
         return Self.value(index: index, generation: entries[index].generation)
     }
@@ -126,8 +126,9 @@ final class HandleTable: @unchecked Sendable {
         // Room for them all at once, growing geometrically: reserving the exact count would
         // copy the whole table each time a small result (a to-many's members) is lent.
         reserveGeometrically(&entries, adding: objects.count)
-        reserveGeometrically(&lending(of: ownerIndex).objects, adding: objects.count)
-        return objects.map { pointer(lendObjectLocked($0, ownerIndex)) }
+        let lending = lending(of: ownerIndex)
+        reserveGeometrically(&lending.objects, adding: objects.count)
+        return objects.map { pointer(lendObjectLocked($0, ownerIndex, lending)) }
     }
 
     private func reserveGeometrically<E>(_ array: inout [E], adding n: Int) {
@@ -135,8 +136,8 @@ final class HandleTable: @unchecked Sendable {
         if needed > array.capacity { array.reserveCapacity(Swift.max(needed, array.capacity * 2)) }
     }
 
-    /// Must be called with the mutex held.
-    private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int) -> UInt64 {
+    /// Must be called with the mutex held; `known` is the owner's `lending`, when the caller has it.
+    private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int, _ known: Lending? = nil) -> UInt64 {
         let id = UInt(bitPattern: ObjectIdentifier(object))
         let remembered = object.bindingHandle
         if remembered != 0 {
@@ -149,17 +150,17 @@ final class HandleTable: @unchecked Sendable {
                 return lendLocked(object, ownerIndex) { object }
             }
         }
-        if let existing = entries[ownerIndex].lending?.byIdentity[id] { return existing }
+        let lending = known ?? lending(of: ownerIndex)
+        if !lending.byIdentity.isEmpty, let existing = lending.byIdentity[id] { return existing }
         let v = allocate(object, owner: ownerIndex)
         entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
-        appendLentObject(v, to: ownerIndex)
+        appendLentObject(v, to: lending, of: ownerIndex)
         object.bindingHandle = v
         return v
     }
 
     /// Must be called with the mutex held.
-    private func appendLentObject(_ v: UInt64, to ownerIndex: Int) {
-        let lending = lending(of: ownerIndex)
+    private func appendLentObject(_ v: UInt64, to lending: Lending, of ownerIndex: Int) {
         // Before the list grows, drop the handles given back since: an owner that lends and
         // gives back in a loop keeps a list as long as what it holds, not as what it lent.
         if lending.objects.count >= 1024 && lending.objects.count == lending.objects.capacity {
@@ -171,9 +172,9 @@ final class HandleTable: @unchecked Sendable {
 
     /// The record of what the entry at `ownerIndex` lent, made on first use. Must be called with the mutex held.
     private func lending(of ownerIndex: Int) -> Lending {
-        if let existing = entries[ownerIndex].lending { return existing }
+        if let existing = lendings[ownerIndex] { return existing }
         let made = Lending()
-        entries[ownerIndex].lending = made
+        lendings[ownerIndex] = made
         return made
     }
 
@@ -188,7 +189,7 @@ final class HandleTable: @unchecked Sendable {
     /// The handle `ownerIndex` lends for `identity`, made on first use. Must be called with the mutex held.
     private func lendLocked(_ identity: AnyObject, _ ownerIndex: Int, _ make: () -> AnyObject) -> UInt64 {
         let id = UInt(bitPattern: ObjectIdentifier(identity))
-        if let existing = entries[ownerIndex].lending?.byIdentity[id] { return existing }
+        if let existing = lendings[ownerIndex]?.byIdentity[id] { return existing }
         let v = allocate(make(), owner: ownerIndex)
         entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
         lending(of: ownerIndex).byIdentity[id] = v
@@ -252,7 +253,7 @@ final class HandleTable: @unchecked Sendable {
         var box: AnyObject? = nil
         if let (index, generation) = decode(handle) {
             pthread_mutex_lock(&mutex)
-            // Fields read in place: copying an entry would also copy its dictionary of lent handles.
+            // Fields read in place: copying an entry out would retain and release its box.
             entries.withUnsafeBufferPointer { buffer in
                 if index < buffer.count, buffer[index].generation == generation { box = buffer[index].box }
             }
@@ -306,7 +307,7 @@ final class HandleTable: @unchecked Sendable {
         var dropped: [AnyObject] = []
         pthread_mutex_lock(&mutex)
         if let (index, generation) = decode(owner), index < entries.count, entries[index].generation == generation,
-            entries[index].lending != nil
+            lendings[index] != nil
         {
             dropLent(by: index, into: &dropped)
             unlendings &+= 1
@@ -337,7 +338,7 @@ final class HandleTable: @unchecked Sendable {
                 refused += 1
                 continue
             }
-            entries[ownerIndex].lending?.byIdentity.removeValue(forKey: entries[index].identity)
+            lendings[ownerIndex]?.byIdentity.removeValue(forKey: entries[index].identity)
             drop(index, into: &dropped)
         }
         if refused < handles.count { unlendings &+= 1 }
@@ -359,8 +360,7 @@ final class HandleTable: @unchecked Sendable {
 
     /// Drops every handle the entry at `index` lent, keeping the entry.
     private func dropLent(by index: Int, into dropped: inout [AnyObject]) {
-        guard let lending = entries[index].lending else { return }
-        entries[index].lending = nil
+        guard let lending = lendings.removeValue(forKey: index) else { return }
         for v in lending.byIdentity.values where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
         for v in lending.objects where isLive(v, lentBy: index) { drop(Int(v & 0xFFFF_FFFF) - 1, into: &dropped) }
     }

@@ -63,7 +63,7 @@ final class AppleStoreTests: XCTestCase {
     }
 
     func fetch(_ stack: Stack, _ entity: String, _ format: String? = nil, sort: [SortKey] = [], subentities: Bool = true) throws -> [ManagedObject] {
-        var request = FetchRequest(entityName: entity, predicate: try format.map { try ObjectPredicate(format: $0) }, sortKeys: sort)
+        let request = FetchRequest(entityName: entity, predicate: try format.map { try ObjectPredicate(format: $0) }, sortKeys: sort)
         request.includesSubentities = subentities
         return try stack.context.fetch(request)
     }

@@ -150,7 +150,7 @@ final class AtomicStoreTests: XCTestCase {
         try Data("not a store at all".utf8).write(to: URL(fileURLWithPath: garbage))
         XCTAssertEqual(expectError { _ = try lendingStack(garbage, type: StoreType.binary) }?.code, ErrorCode.storeInvalidType)
         let empty = dir + "/empty.binary"
-        FileManager.default.createFile(atPath: empty, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
         XCTAssertNoThrow(try lendingStack(empty, type: StoreType.binary), "an empty file is a new store")
         let path = dir + "/library.binary"
         let stack = try Stack(model: try makeLibraryModel(), path: path, type: StoreType.binary)

@@ -209,7 +209,7 @@ final class ContextTests: XCTestCase {
         let stack = try Stack(model: try makeLibraryModel(), path: dir + "/books.sqlite")
         let book = try stack.context.insertObject(entityName: "Book")
         nonisolated(unsafe) var codes: [Int] = []
-        nonisolated(unsafe) let ctx = stack.context
+        let ctx = stack.context
         nonisolated(unsafe) let object = book
         let thread = Thread {
             do { _ = try ctx.insertObject(entityName: "Book") } catch let e as ObjectGraphError { codes.append(e.code) } catch {}

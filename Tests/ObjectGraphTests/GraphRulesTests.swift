@@ -220,7 +220,7 @@ final class GraphRulesTests: XCTestCase {
         let book = try stack.context.insertObject(entityName: "Book")
         try book.setValue(0, forKey: "pages")
         try book.setValue(9, forKey: "rating")
-        try stack.context.insertObject(entityName: "Loan")  // no borrower
+        _ = try stack.context.insertObject(entityName: "Loan")  // no borrower
         let error = expectError { try stack.context.save() }
         XCTAssertEqual(error?.code, ErrorCode.validationMultiple)
         XCTAssertEqual(Set(error?.details.map(\.code) ?? []), [ErrorCode.validationNumberTooSmall, ErrorCode.validation, ErrorCode.validationMissingMandatoryProperty])

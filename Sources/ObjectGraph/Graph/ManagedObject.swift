@@ -18,34 +18,56 @@ open class ManagedObject: CustomStringConvertible {
     /// allocation per row less makes fetching faster.
     public final internal(set) var objectID: ManagedObjectID {
         get {
-            if let storedID { return storedID }
-            let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: pendingStore?.identifier ?? "")
-            storedID = id
-            pendingStore = nil
-            return id
+            switch identity {
+            case .made(let id): return id
+            case .pending(let store):
+                let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: store.identifier)
+                identity = .made(id)
+                return id
+            case .pendingWithoutStore:
+                let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: "")
+                identity = .made(id)
+                return id
+            }
         }
-        set { storedID = newValue }
+        set { identity = .made(newValue) }
     }
-    private final var storedID: ManagedObjectID?
+
+    /// The ID once made, or the store of the ID still to be made from `pendingPrimaryKey`:
+    /// one word for both (two optional references took two).
+    private enum Identity {
+        case made(ManagedObjectID)
+        /// A shared store name, one word (a `String` takes two).
+        case pending(StoreName)
+        case pendingWithoutStore
+    }
+    private final var identity: Identity
     private final var pendingPrimaryKey: Int64 = 0
-    /// The store of an ID not made yet: a shared name, one word (a `String` takes two, and a
-    /// word less per object puts it in a smaller allocation).
-    private final var pendingStore: StoreName?
+
+    private static func identity(_ id: ManagedObjectID?, _ store: StoreName?) -> Identity {
+        if let id { return .made(id) }
+        if let store { return .pending(store) }
+        return .pendingWithoutStore
+    }
+
+    private final var madeID: ManagedObjectID? {
+        if case .made(let id) = identity { return id }
+        return nil
+    }
 
     /// Whether the object's ID is temporary (a new object not saved yet), without making
     /// the ID of an object that has none yet (those are all permanent).
-    final var hasTemporaryID: Bool { storedID?.isTemporaryID ?? false }
+    final var hasTemporaryID: Bool { madeID?.isTemporaryID ?? false }
 
     /// Makes a saved new object's ID permanent without making the ID now: it is made on
     /// first use, as a fetched object's is, and most saved objects never need theirs.
     final func becomePermanent(primaryKey: Int64, store: StoreName) {
-        storedID = nil
         pendingPrimaryKey = primaryKey
-        pendingStore = store
+        identity = .pending(store)
     }
 
     /// The primary key of a permanent ID without making the ID (0 while temporary).
-    final var primaryKey: Int64 { storedID?.primaryKey ?? pendingPrimaryKey }
+    final var primaryKey: Int64 { madeID?.primaryKey ?? pendingPrimaryKey }
     /// The link of the context the object was made in, for its whole life (immutable, so
     /// reading it costs no retain); `detached` says when the object has left that context.
     final let link: ContextLink
@@ -68,21 +90,52 @@ open class ManagedObject: CustomStringConvertible {
     /// fetched objects), so a pass over every object stays a pass of reads.
     @inline(__always)
     final func forgetRelations() { if relations != nil { relations = nil } }
-    // The flags sit together: Swift lays stored properties out in declaration order, and
-    // each flag between two words would cost a word (16 bytes less per object).
-    public final internal(set) var isInserted = false
-    public final internal(set) var isDeleted = false
+    /// The flags below, one bit each, and above them the context's change stamp at this
+    /// object's last change: one word for all (a word less puts a fetched object in a
+    /// smaller allocation).
+    private final var flagsAndStamp: UInt64 = 0
+
+    @inline(__always) private final func flag(_ bit: UInt64) -> Bool { flagsAndStamp & bit != 0 }
+    @inline(__always) private final func setFlag(_ bit: UInt64, _ on: Bool) {
+        flagsAndStamp = on ? flagsAndStamp | bit : flagsAndStamp & ~bit
+    }
+    private static let flagBits: UInt64 = 8
+
+    public final internal(set) var isInserted: Bool {
+        get { flag(1 << 0) }
+        set { setFlag(1 << 0, newValue) }
+    }
+    public final internal(set) var isDeleted: Bool {
+        get { flag(1 << 1) }
+        set { setFlag(1 << 1, newValue) }
+    }
     /// An insert deleted before any save: it leaves the context once its rules apply.
-    var forgottenInsert = false
+    final var forgottenInsert: Bool {
+        get { flag(1 << 2) }
+        set { setFlag(1 << 2, newValue) }
+    }
     /// A fault whose row was gone when it fired (`shouldDeleteInaccessibleFaults`).
-    var rowGone = false
+    final var rowGone: Bool {
+        get { flag(1 << 3) }
+        set { setFlag(1 << 3, newValue) }
+    }
     /// A fetched fault whose row is already here: it fires without a store trip
     /// (`returnsObjectsAsFaults`, the default).
-    var rowCached = false
+    final var rowCached: Bool {
+        get { flag(1 << 4) }
+        set { setFlag(1 << 4, newValue) }
+    }
     /// Whether the object has left the context of its `link`.
-    final var detached = false
-    /// The context's change stamp at this object's last change.
-    var lastChange = 0
+    final var detached: Bool {
+        get { flag(1 << 5) }
+        set { setFlag(1 << 5, newValue) }
+    }
+    /// The context's change stamp at this object's last change (56 bits: a context would
+    /// need thousands of years of changes to run out).
+    final var lastChange: Int {
+        get { Int(flagsAndStamp >> Self.flagBits) }
+        set { flagsAndStamp = UInt64(newValue) << Self.flagBits | flagsAndStamp & ((1 << Self.flagBits) - 1) }
+    }
     /// The batch this fault loads with when it fires (`fetchBatchSize`).
     var faultBatch: FaultBatch?
     /// The C interface's handle for this object (0: none yet), written and read under its
@@ -103,9 +156,8 @@ open class ManagedObject: CustomStringConvertible {
     public required init(_ construction: Construction) {
         self.entity = construction.entity
         self.layout = construction.entity.layout
-        self.storedID = construction.id
+        self.identity = Self.identity(construction.id, construction.store)
         self.pendingPrimaryKey = construction.primaryKey
-        self.pendingStore = construction.store
         self.link = construction.context.link
         self.snapshot = construction.snapshot
     }
@@ -117,9 +169,8 @@ open class ManagedObject: CustomStringConvertible {
                  snapshot: RowSnapshot?, primaryKey: Int64, store: StoreName?) {
         self.entity = entity
         self.layout = layout
-        self.storedID = id
+        self.identity = Self.identity(id, store)
         self.pendingPrimaryKey = primaryKey
-        self.pendingStore = store
         self.link = link
         self.snapshot = snapshot
     }
