@@ -34,4 +34,30 @@ final class RowCacheTests: XCTestCase {
         XCTAssertNil(cache.entry(RowCache.key(tag, 10, storeB)))
         XCTAssertEqual(cache.entry(RowCache.key(tag, Int64(RowCache.capacity + 10), storeB))?.version, Int64(RowCache.capacity + 10))
     }
+
+    /// A save records its rows only when another context could hold an older version: the
+    /// only context of a coordinator with an empty cache records nothing, and a context made
+    /// after it reads the store.
+    func testSavesRecordTheirRowsOnlyWhenAnotherContextCouldHoldThem() throws {
+        let stack = try Stack(model: try makeLibraryModel(), path: try temporaryDirectory() + "/cache.sqlite")
+        let book = try stack.context.insertObject(entityName: "Book")
+        try stack.context.save()
+        try book.setValue(.integer(5), forKey: "pages")
+        try stack.context.save()
+        XCTAssertTrue(stack.coordinator.rowCache.isEmpty, "the only context recorded its save")
+
+        let later = ManagedObjectContext(coordinator: stack.coordinator)
+        let seen = try later.existingObject(with: book.objectID)
+        XCTAssertEqual(try seen.value(forKey: "pages"), .integer(5))
+        try seen.setValue(.integer(6), forKey: "pages")
+        try later.save()
+        let key = RowCache.key(book.entity, book.primaryKey, stack.coordinator.attached[0].ref)
+        let recorded = try XCTUnwrap(stack.coordinator.rowCache.entry(key), "two contexts: the save recorded its row")
+        XCTAssertEqual(recorded.version, seen.snapshot?.version)
+        XCTAssertEqual(recorded.row?[book.entity.layout.slotByName["pages"]!], .integer(6))
+
+        // The first context still holds the older version: its save conflicts, found in the cache.
+        try book.setValue(.integer(7), forKey: "pages")
+        XCTAssertEqual(expectError { try stack.context.save() }?.code, ErrorCode.merge)
+    }
 }

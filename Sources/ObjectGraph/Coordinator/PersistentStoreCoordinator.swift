@@ -24,6 +24,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private static let serials = Atomic<Int>(0)
     /// Root contexts that merge the saves of the others automatically.
     let autoMergingContexts = ContextSet()
+    /// Live contexts whose store is this coordinator (not those whose store is a parent):
+    /// while a saving context is the only one and the row cache is empty, no context holds
+    /// a row the save could make stale, and recording its rows would cost it for nothing.
+    let rootContexts = Atomic<Int>(0)
 
     /// One attached store and what the coordinator knows of it.
     struct AttachedStore {

@@ -120,9 +120,12 @@ extension ManagedObjectContext {
     }
 
     /// After the commit, under the coordinator's lock: the coordinator learns the rows this
-    /// save updated and deleted, so other contexts holding older versions conflict.
+    /// save updated and deleted, so other contexts holding older versions conflict. Not
+    /// while this context is the coordinator's only one and the cache holds nothing: no
+    /// context can hold an older version, and a context made later reads the store.
     func recordSavedRows(_ written: [(ManagedObject, RowSnapshot, StoreRef)], _ deletes: [(ManagedObject, StoreRef)]) {
         let coordinator = persistentStoreCoordinator
+        if coordinator.rowCache.isEmpty && coordinator.rootContexts.load(ordering: .relaxed) <= 1 { return }
         let now = RowCache.now()
         if let (_, row, ref) = written.first(where: { !$0.0.isInserted }) {
             coordinator.rowCache.reserveCapacity(written.count, like: RowCache.key(row.entity, row.primaryKey, ref))

@@ -134,12 +134,14 @@ public final class ManagedObjectContext: @unchecked Sendable {
         }
         link.owner = concurrencyType == .confinement ? pthread_self() : nil
         link.context = self
+        if parent == nil { coordinator.rootContexts.add(1, ordering: .relaxed) }
     }
 
     /// Related objects hold each other through their loaded relationships, as in Core
     /// Data; a context that goes away breaks those cycles so its objects can be freed.
     deinit {
         parentContext?.childCount.subtract(1, ordering: .relaxed)
+        if parentContext == nil { persistentStoreCoordinator.rootContexts.subtract(1, ordering: .relaxed) }
         link.context = nil
         registered.forEach { $0.forgetRelations() }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
