@@ -16,6 +16,7 @@ struct Options: Sendable {
     var help = false
     var migrationRows = 0     // the migration benchmark's store size (0: not run)
     var migrationObjectRows = 200_000  // rows the object-by-object migration copies
+    var memoryObjects = 0     // the memory measurement's object count (0: not run)
     var workloads: [WorkloadKind] = [.main]  // what to run (--workload)
     var sizes = Sizes()       // the sizes of the workloads other than main
     var out: String?          // where the scaling CSV and SVG go (default: the scratch directory)
@@ -37,6 +38,8 @@ struct Options: Sendable {
           --migration ROWS   instead: migrate a store of ROWS rows in place and object by
                              object (BENCH_MIGRATION_ROWS), and print rows per second
           --migration-object-rows K  rows the object-by-object migration copies (default 200000)
+          --memory N         instead: bytes per live fetched object from Swift, as
+                             c/og_memory.c measures them from C (BENCH_MEMORY_OBJECTS)
           --workload W[,W]   main, update, indexed, traversal, scaling or all (BENCH_WORKLOAD; default main)
           --update-rows U    update: objects in the store (BENCH_UPDATE_ROWS; default 200000)
           --update-percent P update: percent of them changed and saved (default 10)
@@ -59,7 +62,7 @@ struct Options: Sendable {
             case "--quick", "--keep", "--help", "-h":
                 switches.insert(flag)
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
-                 "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows",
+                 "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows", "--memory",
              "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
              "--authors", "--books-per-author", "--scaling-sizes":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
@@ -82,6 +85,7 @@ struct Options: Sendable {
             ("--only", "BENCH_ONLY", { $0.only = $1.split(separator: ",").map(String.init) }),
             ("--migration", "BENCH_MIGRATION_ROWS", { $0.migrationRows = try count($1, "--migration", minimum: 1) }),
             ("--migration-object-rows", "BENCH_MIGRATION_OBJECT_ROWS", { $0.migrationObjectRows = try count($1, "--migration-object-rows", minimum: 1) }),
+            ("--memory", "BENCH_MEMORY_OBJECTS", { $0.memoryObjects = try count($1, "--memory", minimum: 1) }),
             ("--workload", "BENCH_WORKLOAD", { $0.workloads = try WorkloadKind.parse($1) }),
             ("--update-rows", "BENCH_UPDATE_ROWS", { $0.sizes.updateRows = try count($1, "--update-rows", minimum: 1) }),
             ("--update-percent", "BENCH_UPDATE_PERCENT", { $0.sizes.updatePercent = try count($1, "--update-percent", minimum: 1) }),

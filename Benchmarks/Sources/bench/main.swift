@@ -38,6 +38,16 @@ func main() -> Int32 {
             return 1
         }
     }
+    if options.memoryObjects > 0 {
+        defer { if madeDirectory && !options.keep { try? FileManager.default.removeItem(atPath: runOptions.dir) } }
+        do {
+            print(try MemoryBench.run(objects: options.memoryObjects, dir: runOptions.dir))
+            return 0
+        } catch {
+            logLine("bench: memory: \(error)")
+            return 1
+        }
+    }
     var failed = false
     if options.workloads.contains(.main) {
         let outcomes = Runner(options: runOptions).run()

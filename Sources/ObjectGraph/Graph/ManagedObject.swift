@@ -20,17 +20,17 @@ open class ManagedObject: CustomStringConvertible {
         get {
             switch identity {
             case .made(let id): return id
-            case .pending(let store):
-                let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: store.identifier)
-                identity = .made(id)
-                return id
-            case .pendingWithoutStore:
-                let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: "")
-                identity = .made(id)
-                return id
+            case .pending(let store): return makeID(storeIdentifier: store.identifier)
+            case .pendingWithoutStore: return makeID(storeIdentifier: "")
             }
         }
         set { identity = .made(newValue) }
+    }
+
+    private final func makeID(storeIdentifier: String) -> ManagedObjectID {
+        let id = ManagedObjectID(entity: entity, primaryKey: pendingPrimaryKey, storeIdentifier: storeIdentifier)
+        identity = .made(id)
+        return id
     }
 
     /// The ID once made, or the store of the ID still to be made from `pendingPrimaryKey`:
