@@ -203,7 +203,7 @@ final class MappingFileTests: XCTestCase {
             XCTAssertEqual(expectError { try model.save(path: path) }?.code, ErrorCode.invalidArgument, path)
         }
         // A file where a folder belongs.
-        FileManager.default.createFile(atPath: dir + "/file.xcmappingmodel", contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/file.xcmappingmodel", contents: Data("x".utf8)))
         XCTAssertEqual(expectError { _ = try MappingModel.load(path: dir + "/file.xcmappingmodel") }?.code, ErrorCode.invalidModel)
     }
 
@@ -231,13 +231,13 @@ final class MappingFileTests: XCTestCase {
                 }
                 try Data(bytes).write(to: URL(fileURLWithPath: dir + "/" + target))
                 let path = dir + "/" + (target.hasSuffix("xcmapping.xml") ? "damaged.xcmappingmodel" : target)
-                do {
+                do throws(ObjectGraphError) {
                     let m = try MappingModel.load(path: path)
                     // What reads must save and read back the same.
                     try m.save(path: dir + "/copy.xcmappingmodel")
                     assertEqual(try MappingModel.load(path: dir + "/copy.xcmappingmodel"), m, "damaged \(target)")
-                } catch let e as ObjectGraphError {
-                    XCTAssertTrue([ErrorCode.invalidModel, ErrorCode.invalidArgument].contains(e.code), e.description)
+                } catch {
+                    XCTAssertTrue([ErrorCode.invalidModel, ErrorCode.invalidArgument].contains(error.code), error.description)
                 }
             }
         }

@@ -38,11 +38,11 @@ final class PredicateTableTests: XCTestCase {
         if case .string(let kind)? = c["error"] { expectedError = Self.errorCodes[kind] }
 
         let predicate: ObjectPredicate
-        do {
+        do throws(ObjectGraphError) {
             predicate = try ObjectPredicate(format: format, arguments: args)
-        } catch let e as ObjectGraphError {
-            return e.code == expectedError ? nil : "\(id): \(format) failed to parse: \(e)"
-        } catch { return "\(id): \(error)" }
+        } catch {
+            return error.code == expectedError ? nil : "\(id): \(format) failed to parse: \(error)"
+        }
         if case .string(let canonical)? = c["canonical"], predicate.predicateFormat != canonical {
             return "\(id): \(format) prints as\n  \(predicate.predicateFormat)\nexpected\n  \(canonical)"
         }
@@ -50,15 +50,15 @@ final class PredicateTableTests: XCTestCase {
             let again = try ObjectPredicate(format: predicate.predicateFormat)
             if again != predicate { return "\(id): \(predicate.predicateFormat) parses back to a different predicate \(again)" }
         } catch { return "\(id): the canonical text \(predicate.predicateFormat) does not parse: \(error)" }
-        do {
+        do throws(ObjectGraphError) {
             let result = try predicate.evaluate(with: object, variables: variables)
             if let expectedError { return "\(id): \(format) evaluated to \(result), expected error \(expectedError)" }
             if case .bool(let expected)? = c["result"], expected != result {
                 return "\(id): \(format) on \(object) gave \(result), expected \(expected)"
             }
-        } catch let e as ObjectGraphError {
-            if e.code != expectedError { return "\(id): \(format) failed to evaluate: \(e)" }
-        } catch { return "\(id): \(error)" }
+        } catch {
+            if error.code != expectedError { return "\(id): \(format) failed to evaluate: \(error)" }
+        }
         return nil
     }
 

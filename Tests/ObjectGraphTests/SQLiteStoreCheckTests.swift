@@ -131,7 +131,7 @@ final class SQLiteStoreCheckTests: XCTestCase {
         sqlite3_exec(db, "INSERT INTO ZAUTHOR (Z_PK, Z_ENT, Z_OPT, ZNAME) SELECT 10 + Z_PK, 1, 1, hex(randomblob(3000)) FROM ZAUTHOR", nil, nil, nil)
         let journal = FileManager.default.contents(atPath: path + "-journal")
         try FileManager.default.copyItem(atPath: path, toPath: dir + "/crashed.sqlite")
-        if let journal { FileManager.default.createFile(atPath: dir + "/crashed.sqlite-journal", contents: journal) }
+        if let journal { XCTAssertTrue(FileManager.default.createFile(atPath: dir + "/crashed.sqlite-journal", contents: journal)) }
         sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
         sqlite3_close(db)
         guard journal != nil else { throw XCTSkip("SQLite kept the transaction in memory: no hot journal to test") }

@@ -49,7 +49,7 @@ final class ValueTransformersTests: XCTestCase {
         let note = try stack.context.insertObject(entityName: "Note")
         try note.setValue(.transformable(["k": [1, 2]]), forKey: "extra")
         try stack.context.save()
-        var request = FetchRequest(entityName: "Note")
+        let request = FetchRequest(entityName: "Note")
         request.resultType = .dictionary
         request.propertiesToFetch = [.property("extra")]
         let rows = try stack.context.fetchDictionaries(request)
