@@ -6,38 +6,23 @@ final class ModelTests: XCTestCase {
     /// A new model frozen by coordinators made at the same moment on several threads: each
     /// thread rebuilt the entities' layouts at once, and one freed what another was reading.
     func testCoordinatorsMadeAtOnceOnSeveralThreadsFreezeANewModelOnce() throws {
-        final class Outcomes: @unchecked Sendable {
-            private let lock = NSLock()
-            private var titles: [String] = []
-            func append(_ title: String) { lock.withLock { titles.append(title) } }
-            var all: [String] { lock.withLock { titles } }
-        }
         for _ in 0..<40 {
             let model = try makeLibraryModel()
-            let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
-            let outcomes = Outcomes()
-            for n in 0..<4 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    start.wait()
-                    do {
-                        let coordinator = try PersistentStoreCoordinator(model: model)
-                        _ = try coordinator.addPersistentStore(type: StoreType.inMemory, path: "")
-                        let context = ManagedObjectContext(coordinator: coordinator)
-                        let book = try context.insertObject(entityName: "Book")
-                        try book.setValue(.string("copy \(n)"), forKey: "title")
-                        try context.save()
-                        if case .string(let title) = try book.value(forKey: "title") { outcomes.append(title) }
-                    } catch {
-                        outcomes.append("failed: \(error)")
-                    }
+            let outcomes = Results()
+            runTogether(4) { n in
+                do throws(ObjectGraphError) {
+                    let coordinator = try PersistentStoreCoordinator(model: model)
+                    _ = try coordinator.addPersistentStore(type: StoreType.inMemory, path: "")
+                    let context = ManagedObjectContext(coordinator: coordinator)
+                    let book = try context.insertObject(entityName: "Book")
+                    try book.setValue(.string("copy \(n)"), forKey: "title")
+                    try context.save()
+                    if case .string(let title) = try book.value(forKey: "title") { outcomes.append(.success(title)) }
+                } catch {
+                    outcomes.append(.failure(error))
                 }
             }
-            for _ in 0..<4 { start.signal() }
-            group.wait()
-            XCTAssertEqual(outcomes.all.sorted(), ["copy 0", "copy 1", "copy 2", "copy 3"])
+            XCTAssertEqual(outcomes.all.map { (try? $0.get()) ?? "failed: \($0)" }.sorted(), ["copy 0", "copy 1", "copy 2", "copy 3"])
             XCTAssertFalse(model.isEditable)
         }
     }

@@ -17,14 +17,6 @@ final class ConflictingStore: AtomicStore, @unchecked Sendable {
     }
 }
 
-/// Results gathered from several threads.
-final class Results: @unchecked Sendable {
-    private let lock = NSLock()
-    private var list: [Result<String, ObjectGraphError>] = []
-    func append(_ result: Result<String, ObjectGraphError>) { lock.withLock { list.append(result) } }
-    var all: [Result<String, ObjectGraphError>] { lock.withLock { list } }
-}
-
 /// Stores shared by several writers (issue 11 item 6): the SQLite store's default busy
 /// timeout and its creation race, and the Binary store's refusal to overwrite another
 /// writer's save. Other processes are played by other coordinators of this process: the
@@ -93,33 +85,23 @@ final class StoreProcessSafetyTests: XCTestCase {
         let model = try makeLibraryModel()
         for round in 0..<8 {
             let path = dir + "/race-\(round).sqlite"
-            let start = DispatchSemaphore(value: 0)
-            let group = DispatchGroup()
             let results = Results()
-            for _ in 0..<2 {
-                group.enter()
-                Thread.detachNewThread {
-                    start.wait()
-                    let result: Result<String, ObjectGraphError>
-                    do {
-                        let coordinator = try PersistentStoreCoordinator(model: model)
-                        let store = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
-                        let context = ManagedObjectContext(coordinator: coordinator)
-                        try context.insertObject(entityName: "Author").setValue("writer", forKey: "name")
-                        try context.save()
-                        result = .success(store.identifier)
-                    } catch let error as ObjectGraphError {
-                        result = .failure(error)
-                    } catch {
-                        result = .failure(ObjectGraphError(code: 0, message: "\(error)"))
-                    }
-                    results.append(result)
-                    group.leave()
+            runTogether(2) { _ in
+                let result: Result<String, ObjectGraphError>
+                do {
+                    let coordinator = try PersistentStoreCoordinator(model: model)
+                    let store = try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+                    let context = ManagedObjectContext(coordinator: coordinator)
+                    try context.insertObject(entityName: "Author").setValue("writer", forKey: "name")
+                    try context.save()
+                    result = .success(store.identifier)
+                } catch let error as ObjectGraphError {
+                    result = .failure(error)
+                } catch {
+                    result = .failure(ObjectGraphError(code: 0, message: "\(error)"))
                 }
+                results.append(result)
             }
-            start.signal()
-            start.signal()
-            group.wait()
             let identifiers = try results.all.map { try $0.get() }
             XCTAssertEqual(identifiers.count, 2)
             XCTAssertEqual(Set(identifiers).count, 1, "round \(round): both coordinators opened the same store")

@@ -28,6 +28,31 @@ func makeLibraryModel() throws -> ManagedObjectModel {
     return model
 }
 
+/// Runs `body` on `count` new threads released at the same moment (each gets its number),
+/// and returns once all of them have finished: how tests make threads race for one thing.
+func runTogether(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    let start = DispatchSemaphore(value: 0)
+    let group = DispatchGroup()
+    for n in 0..<count {
+        group.enter()
+        Thread.detachNewThread {
+            defer { group.leave() }
+            start.wait()
+            body(n)
+        }
+    }
+    for _ in 0..<count { start.signal() }
+    group.wait()
+}
+
+/// Results gathered from several threads.
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Result<String, ObjectGraphError>] = []
+    func append(_ result: Result<String, ObjectGraphError>) { lock.withLock { list.append(result) } }
+    var all: [Result<String, ObjectGraphError>] { lock.withLock { list } }
+}
+
 /// A fresh directory for one test's store files.
 func temporaryDirectory() throws -> String {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("og-tests-\(UUID().uuidString)").path
