@@ -48,9 +48,9 @@ class Layout:
         self.cls: Optional[type] = None  # the ManagedObject subclass, made on first use
         self.accessors: Dict[str, Tuple[Any, Any]] = {}  # name -> (read, write), made with it
         self.slots: Dict[str, Slot] = {}
-        # insert()'s keyword names -> the C array of their slots, a struct packing their
-        # values and the buffer it packs into, when every one is an integer attribute (None
-        # otherwise): built once per set of names.
+        # insert()'s keyword names -> the C array of their slots and a struct packing their
+        # values, when every one is an integer attribute (None otherwise): built once per set
+        # of names, and never changed afterwards, since every thread's contexts share it.
         self.integer_keys: Dict[Tuple[str, ...], Any] = {}
         for index, prop in enumerate(entity.properties):
             if isinstance(prop, Attribute):

@@ -1095,23 +1095,25 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     if plan is False:
         slots = [layout.slots.get(name) for name in names]
         every = all(slot is not None and slot.access == INT_ACCESS for slot in slots)
-        # The slots as a C array, a packer of the values and the buffer it packs them into.
+        # Every context of the coordinator shares this plan, on any thread: it holds only
+        # what never changes (the slots, read by the library, and the packer). The values
+        # are packed into bytes of their own at each call, since the GIL is released
+        # during the call and another thread may pack its own meanwhile.
         plan = layout.integer_keys[names] = (
             (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
             struct.Struct(f"={len(names)}q"),
-            (ctypes.c_int64 * len(names))(),
         ) if every else None
     if plan is not None:
-        slots, packer, buffer = plan
+        slots, packer = plan
         numbers = list(values.values())
         # Plain ints only (not bools), packed in one call; one out of range fails the pack.
         if list(map(type, numbers)).count(int) == len(numbers):
             try:
-                packer.pack_into(buffer, 0, *numbers)
+                packed = packer.pack(*numbers)
             except struct.error:
                 return _set_some_integers(obj, values)
             err = ctypes.c_void_p()
-            check(lib.og_object_set_int64s_at(obj._h, slots, buffer, len(numbers), ctypes.byref(err)), err)
+            check(lib.og_object_set_int64s_at(obj._h, slots, packed, len(numbers), ctypes.byref(err)), err)
             return {}
     return _set_some_integers(obj, values)
 
