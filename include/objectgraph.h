@@ -1060,8 +1060,11 @@ typedef og_value *(*og_transform_reverse_fn)(const void *bytes, size_t length, o
 og_status og_register_value_transformer(const char *name, og_transform_forward_fn forward, og_transform_reverse_fn reverse,
                                         void *userdata, og_error **error);
 
-/* Unregisters a value transformer; its callbacks are not called afterwards.
- * OG_ERROR_INVALID_ARGUMENT when no transformer has that name. Any thread. */
+/* Unregisters a value transformer; its callbacks are not called afterwards:
+ * calls that other threads are making when it is called are waited for, so
+ * the userdata may be freed once it returns (a callback may unregister its own
+ * transformer; its own call ends after). OG_ERROR_INVALID_ARGUMENT when no
+ * transformer has that name. Any thread. */
 og_status og_unregister_value_transformer(const char *name, og_error **error);
 
 /* A fetched property's request: the entity it fetches and its predicate format

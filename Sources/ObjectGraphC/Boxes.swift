@@ -1,5 +1,6 @@
 import FoundationEssentials
 import ObjectGraph
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -168,17 +169,38 @@ final class PropertyBox: HandleBox {
     init(_ property: PropertyDescription) { self.property = property }
 }
 
-/// A name C borrows while the model lives. A model object may be renamed before use, so
-/// a new name gets a new C string and the earlier ones stay valid.
-final class BorrowedName {
-    private var text: String?
-    private var strings: [CString] = []
+/// A text C borrows while its owner lives: a name (a model object may be renamed before
+/// use) or a store's path (a store may move). A new text gets a new C string and the
+/// earlier ones stay valid. Locked: handles of a shared model or coordinator reach here
+/// from several threads at once.
+final class BorrowedName: Sendable {
+    private struct Kept {
+        var text: String?
+        var strings: [CString] = []
+    }
+    private let kept = Mutex(Kept())
 
     func current(_ name: String) -> CString {
-        if let last = strings.last, text == name { return last }
-        text = name
-        strings.append(CString(name))
-        return strings[strings.count - 1]
+        kept.withLock { kept in
+            if let last = kept.strings.last, kept.text == name { return last }
+            kept.text = name
+            kept.strings.append(CString(name))
+            return kept.strings[kept.strings.count - 1]
+        }
+    }
+}
+
+/// A C string made at first use, once, whichever threads ask at the same time.
+final class MadeOnce: Sendable {
+    private let made = Mutex<CString?>(nil)
+
+    func get(_ make: () -> String) -> CString {
+        made.withLock { made in
+            if let made { return made }
+            let string = CString(make())
+            made = string
+            return string
+        }
     }
 }
 
@@ -191,18 +213,20 @@ final class CoordinatorBox: HandleBox {
 final class StoreBox: HandleBox {
     static let kindName = "an og_store"
     let store: PersistentStore
-    lazy var type = CString(store.type)
-    lazy var uuid = CString(store.identifier)
-    lazy var configuration = store.configurationName.map(CString.init)
+    // Made with the box: a store handle may be read from several threads at once.
+    let type: CString
+    let uuid: CString
+    let configuration: CString?
     /// Every path the store had: a moved store's earlier paths stay valid for callers
     /// that still hold them, until the coordinator goes.
-    private var paths: [CString] = []
-    var path: CString {
-        if let last = paths.last, String(cString: last.pointer) == store.path { return last }
-        paths.append(CString(store.path))
-        return paths[paths.count - 1]
+    private let paths = BorrowedName()
+    var path: CString { paths.current(store.path) }
+    init(_ store: PersistentStore) {
+        self.store = store
+        type = CString(store.type)
+        uuid = CString(store.identifier)
+        configuration = store.configurationName.map(CString.init)
     }
-    init(_ store: PersistentStore) { self.store = store }
 }
 
 final class ContextBox: HandleBox {
@@ -257,6 +281,8 @@ extension ManagedObject: HandleBox {
 final class PredicateBox: HandleBox {
     static let kindName = "an og_predicate"
     let predicate: ObjectPredicate
-    lazy var format = CString(predicate.predicateFormat)
+    private let formatText = MadeOnce()
+    /// Made at first use, once: a predicate may be shared by threads.
+    var format: CString { formatText.get { predicate.predicateFormat } }
     init(_ predicate: ObjectPredicate) { self.predicate = predicate }
 }

@@ -179,9 +179,11 @@ public func og_object_get_string_n(_ o: OpaquePointer?, _ k: UnsafePointer<CChar
         let x = try object(o)
         let k = try key(k)
         let out = try required(out, "out"), length = try required(length, "length")
+        // Written only once the read succeeds: a call refused (another thread's, say) must
+        // leave the caller's buffers as they were.
+        let v = try x.value(forKey: k)
         out.pointee = nil
         length.pointee = 0
-        let v = try x.value(forKey: k)
         if case .null = v { return OG_NULL }
         guard let text = textForm(v) else { throw .wrongKind(key: k, entity: x.entity.name, expected: "a string (it holds \(v.kindName))") }
         out.pointee = ownedString(text, length: length)

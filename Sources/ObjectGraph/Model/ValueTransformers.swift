@@ -1,5 +1,8 @@
 import FoundationEssentials
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The value transformers of transformable attributes (`NSValueTransformer`), process-wide:
 /// the secure default, which archives plist values and instances of allowed classes, and
@@ -17,9 +20,42 @@ public enum ValueTransformers {
     /// Turns stored bytes back into a value.
     public typealias Reverse = @Sendable (Data) throws(ObjectGraphError) -> TransformableValue
 
-    private struct Named {
+    /// A registered transformer, and the threads inside one of its closures: unregistering
+    /// waits until no other thread is, so that a closure (a C callback and the data it
+    /// uses) is never called after its unregistering has returned.
+    private final class Named: Sendable {
         let forward: Forward
         let reverse: Reverse
+        /// Thread -> how many of this transformer's calls it is inside.
+        private let callers = Mutex<[UInt: Int]>([:])
+
+        init(forward: @escaping Forward, reverse: @escaping Reverse) {
+            self.forward = forward
+            self.reverse = reverse
+        }
+
+        /// Counts the calling thread in; entered under the registry's lock (`withNamed`), so
+        /// that an unregistering that has removed the transformer sees every caller.
+        func enter() {
+            callers.withLock { $0[UInt(pthread_self()), default: 0] += 1 }
+        }
+
+        func leave() {
+            let me = UInt(pthread_self())
+            callers.withLock { callers in
+                let depth = callers[me, default: 1] - 1
+                callers[me] = depth == 0 ? nil : depth
+            }
+        }
+
+        /// Returns once no thread but the caller is inside a call (the caller's own calls,
+        /// when a closure unregisters its transformer, end after it returns).
+        func waitForOtherCallers() {
+            let me = UInt(pthread_self())
+            while callers.withLock({ $0.keys.contains { $0 != me } }) {
+                usleep(100)
+            }
+        }
     }
 
     private struct Registry {
@@ -41,12 +77,13 @@ public enum ValueTransformers {
         guard added else { throw .invalidArgument("a value transformer named '\(name)' is registered already") }
     }
 
-    /// Removes a transformer; none of its closures is called afterwards. Error 140002 when
-    /// no transformer has that name.
+    /// Removes a transformer; none of its closures is called afterwards: calls that other
+    /// threads are making are waited for. Error 140002 when no transformer has that name.
     public static func unregister(name: String) throws(ObjectGraphError) {
-        guard registry.withLock({ $0.named.removeValue(forKey: name) }) != nil else {
+        guard let removed = registry.withLock({ $0.named.removeValue(forKey: name) }) else {
             throw .invalidArgument("no value transformer named '\(name)' is registered")
         }
+        removed.waitForOtherCallers()
     }
 
     public static func isRegistered(name: String) -> Bool {
@@ -107,7 +144,7 @@ public enum ValueTransformers {
             }
             return SecureArchive.encode(value)
         case let name?:
-            return try named(name, attribute).forward(value)
+            return try withNamed(name, attribute) { (t) throws(ObjectGraphError) in try t.forward(value) }
         }
     }
 
@@ -117,15 +154,23 @@ public enum ValueTransformers {
         case nil, secureUnarchiveFromData?, keyedUnarchiveFromData?:
             return try SecureArchive.decode(bytes, allows: isArchivableClass)
         case let name?:
-            return try named(name, attribute).reverse(bytes)
+            return try withNamed(name, attribute) { (t) throws(ObjectGraphError) in try t.reverse(bytes) }
         }
     }
 
-    private static func named(_ name: String, _ attribute: AttributeDescription) throws(ObjectGraphError) -> Named {
-        guard let t = registry.withLock({ $0.named[name] }) else {
+    /// Runs `body` with the transformer named `name`, counted as one of its callers.
+    private static func withNamed<T>(_ name: String, _ attribute: AttributeDescription,
+                                     _ body: (Named) throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
+        let found = registry.withLock { r -> Named? in
+            let t = r.named[name]
+            t?.enter()
+            return t
+        }
+        guard let t = found else {
             throw missing(attribute, "no value transformer named '\(name)' is registered (register_value_transformer)")
         }
-        return t
+        defer { t.leave() }
+        return try body(t)
     }
 
     /// Apple fails the save with NSCoreDataError when a transformable cannot be transformed.

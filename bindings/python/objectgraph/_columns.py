@@ -15,6 +15,7 @@ sends every read back to the per-object calls, which are always right.
 from __future__ import annotations
 
 import ctypes
+import threading
 from typing import Any, List, Optional, Sequence
 
 from ._handle import OwnedHandle
@@ -45,6 +46,10 @@ class Columns(OwnedHandle):
         self.now = _view(counter)
         self.epoch = counter.value
         self.count = count
+        # The thread that fetched: only it reads new columns, so that any other thread's
+        # first read of a column reaches the library, which refuses it (WrongThreadError) as
+        # it refuses every call on a context from a thread that does not own it.
+        self.thread = threading.get_ident()
         # Slot -> one value per result (None: not read yet). A list, not a dict: reads index it.
         self.by_slot: List[Optional[List[Any]]] = []
 
@@ -60,7 +65,7 @@ class Columns(OwnedHandle):
 
     @property
     def valid(self) -> bool:
-        return not self._closed and self.counter.value == self.epoch
+        return not self._closed and self.counter.value == self.epoch and self.thread == threading.get_ident()
 
     def load(self, slot: int, doubles: bool, kin: Sequence[int] = ()) -> Optional[List[Any]]:
         """Reads column ``slot`` (None when the values no longer hold or the read fails).

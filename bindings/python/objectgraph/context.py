@@ -8,10 +8,11 @@ raise WrongThreadError. It hands out one Python object per managed object, so
 
 from __future__ import annotations
 
+import collections
 import ctypes
 import struct
 import weakref
-from typing import (Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union,
+from typing import (Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union,
                     Literal, overload)
 
 from ._columns import MIN_OBJECTS, Columns
@@ -81,7 +82,7 @@ class Context(OwnedHandle):
                     lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
         self._setup(handle, coordinator, parent)
         if concurrency != "confinement":
-            _graph._queue_contexts.add(self)
+            _graph.track_queue_context(self)
 
     @classmethod
     def _borrow(cls, handle: int, coordinator: Coordinator) -> "Context":
@@ -95,16 +96,22 @@ class Context(OwnedHandle):
     def _setup(self, handle: int, coordinator: Coordinator, parent: Optional["Context"]) -> None:
         # A child keeps its parent's wrapper (and so its hooks and observers) alive.
         self._parent = parent
-        # Exceptions raised by callbacks, re-raised by the next context call.
-        self._pending: List[BaseException] = []
+        # Exceptions raised by callbacks, re-raised by the next context call. A deque: a queue
+        # context's blocks and observers append on the queue's thread while another thread
+        # may be taking them (appends and pops of a deque are atomic).
+        self._pending: Deque[BaseException] = collections.deque()
         # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
         self._hook_numbers: Dict[Tuple[str, str], int] = {}
         self._coordinator = coordinator
         # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
         # goes, its handle is given back to the library, so that objects nobody holds any
         # more free their memory; dead entries are replaced on lookup and pruned as the
-        # table grows.
+        # table grows. Only the context's own thread changes this table and the two below.
         self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
+        # The references of wrappers gone, appended by their weakref callback on whatever
+        # thread collected them (so that callback touches nothing else), and taken into
+        # _released by the context's thread (_collect_dead).
+        self._dead: Deque[_HandleRef] = collections.deque()
         # Handles of wrappers gone, given back together (og_context_release_objects) at
         # the start of the next call that wraps objects, once there are enough: a large
         # result collected would otherwise make one foreign call per object. A handle
@@ -149,9 +156,9 @@ class Context(OwnedHandle):
         a hook's or observer's (kept by this context), or a store callback's
         (kept for this thread). The library's ``error`` for the same call, or a
         further callback exception, becomes its context."""
-        if self._pending:
-            first, rest = self._pending[0], self._pending[1:]
-            self._pending.clear()
+        taken = _take_all(self._pending) if self._pending else None
+        if taken:  # (empty when another thread took them first)
+            first, rest = taken[0], taken[1:]
             extra = next((e for e in (*rest, error) if e is not None and e is not first), None)
             if extra is not None and first.__context__ is None:
                 first.__context__ = extra
@@ -182,7 +189,7 @@ class Context(OwnedHandle):
 
     def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
         """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
-        if self._released:
+        if self._released or self._dead:
             self._give_back_released(keep=handle)
         ref = self._objects.get(handle)
         wrapper = ref() if ref is not None else None
@@ -213,13 +220,30 @@ class Context(OwnedHandle):
         """Drops the references of wrappers gone, once the table has doubled since last time."""
         objects = self._objects
         if len(objects) >= self._prune_at:
+            released = self._released
+            # A reference whose callback has not run yet is handled here; when its callback
+            # runs, _collect_dead finds the entry gone and skips it.
             for h in [h for h, r in objects.items() if r() is None]:
                 del objects[h]
+                released.add(h)
             self._prune_at = max(1024, 2 * len(objects))
+
+    def _collect_dead(self) -> None:
+        """Takes the handles of the wrappers gone since the last time into _released:
+        each one whose entry is still its reference (a handle lent again since has a new
+        wrapper, and stays lent)."""
+        objects, released = self._objects, self._released
+        for ref in _take_all(self._dead):
+            if objects.get(ref.handle) is ref:
+                del objects[ref.handle]
+                released.add(ref.handle)
 
     def _give_back_released(self, keep: Optional[int] = None) -> None:
         """Gives back, in one call, the handles of the wrappers gone since the last time
-        (but `keep`, a handle just handed out again), once there are enough of them."""
+        (but `keep`, a handle just handed out again), once there are enough of them.
+        Called on the context's own thread, after a call that the library accepted."""
+        if self._dead:
+            self._collect_dead()
         if len(self._released) < _RELEASE_BATCH:
             return
         handles, self._released = self._released, set()
@@ -240,8 +264,10 @@ class Context(OwnedHandle):
         # Before the result's objects are lent: a handle given back now is not handed out.
         self._give_back_released()
         count = lib.og_results_count(results)
-        if count >= MIN_OBJECTS and self._counter is not None:
-            return self._take_bulk(results, count)
+        # Read once: closing the context on another thread sets it to None (_release).
+        counter = self._counter
+        if count >= MIN_OBJECTS and counter is not None:
+            return self._take_bulk(results, count, counter)
         try:
             if count == 0:
                 return []
@@ -256,14 +282,14 @@ class Context(OwnedHandle):
         finally:
             lib.og_results_release(results)
 
-    def _take_bulk(self, results: int, count: int) -> List[ManagedObject]:
+    def _take_bulk(self, results: int, count: int, counter: ctypes.c_uint64) -> List[ManagedObject]:
         """Every object and entity in one call; the wrappers share a Columns."""
         try:
             handles, entities = _objects_of(results, count)
         except BaseException:
             lib.og_results_release(results)
             raise
-        columns = Columns(results, self._counter, count)  # type: ignore[arg-type]  # set: count >= MIN_OBJECTS
+        columns = Columns(results, counter, count)
         self._columns.add(columns)
         out: List[ManagedObject] = []
         # Each wrapper holds references, so CPython's cycle collector tracks it, and making
@@ -314,7 +340,6 @@ class Context(OwnedHandle):
     def insert(self, entity: str, **values: Any) -> ManagedObject:
         """Inserts a new object of ``entity`` with its default values, then
         sets the attributes and relationships given as keywords."""
-        self._give_back_released()
         err = ctypes.c_void_p()
         # A new object's entity is the one named: no need to ask the library for it.
         layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
@@ -327,6 +352,9 @@ class Context(OwnedHandle):
         finally:
             if self._pending or _kept:
                 self._raise_pending()
+        # Handles are given back only once the library has accepted a call on this thread.
+        if self._released or self._dead:
+            self._give_back_released(keep=handle)
         if layout is None:
             obj = self._wrap(handle)
         else:
@@ -762,9 +790,9 @@ class Context(OwnedHandle):
         self._call(lib.og_context_set_undo_manager, None if manager is None else manager._h)
         previous, self._undo_manager = self._undo_manager, manager
         if previous is not None and previous is not manager:
-            previous._contexts.discard(self)
+            previous._detach(self)
         if manager is not None:
-            manager._contexts.add(self)
+            manager._attach(self)
 
     def undo(self) -> None:
         """Processes pending changes (closing the event's undo group), then
@@ -959,19 +987,25 @@ class Context(OwnedHandle):
         library reports their released handles (InvalidHandleError) instead of
         touching freed memory. Closing twice is harmless."""
         # Column caches must stop reading the counter, which goes away with the context.
-        for columns in list(self._columns):
-            columns.detach()
+        self._detach_columns()
         self._counter = None
         if not self._lent:
             lib.og_context_release(self._h)  # waits for blocks queued with perform
+        # A block still running above may have made a column cache since.
+        self._detach_columns()
         self._objects.clear()
+        self._dead.clear()
         self._released.clear()  # given back with the context
         if self._undo_manager is not None:
-            self._undo_manager._contexts.discard(self)
+            self._undo_manager._detach(self)
             self._undo_manager = None
         for number in self._hook_numbers.values():
             _graph.unregister(number)
         self._hook_numbers.clear()
+
+    def _detach_columns(self) -> None:
+        for columns in list(self._columns):
+            columns.detach()
 
     def __repr__(self) -> str:
         if self._closed:
@@ -1026,13 +1060,23 @@ def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRe
         context = context_ref()
         if context is None or context._closed:
             return
-        if context._objects.get(ref.handle) is ref:
-            del context._objects[ref.handle]
-        # Given back with others at the context's next call that wraps objects (no foreign
-        # call here: a collected result would make one per object).
-        context._released.add(ref.handle)
+        # Only noted here (an atomic append): this may run on any thread, while the
+        # context's thread uses its tables. Given back with others at the context's next
+        # call that wraps objects (no foreign call here: a collected result would make one
+        # per object).
+        context._dead.append(ref)
 
     return gone
+
+
+def _take_all(items: "Deque[_T]") -> List[_T]:
+    """Empties a deque that other threads may append to (each pop is atomic)."""
+    taken: List[_T] = []
+    while True:
+        try:
+            taken.append(items.popleft())
+        except IndexError:
+            return taken
 
 
 def _buffer(kind: Any) -> Tuple[Any, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ._layout import Layout, Layouts
@@ -37,7 +38,10 @@ _libc.malloc.argtypes = [ctypes.c_size_t]
 
 # Registered tables by serial number: the ctypes callbacks must outlive the library's use of them.
 _tables: Dict[int, Tuple[Any, ...]] = {}
-_serial = [0]
+# Tables the library released, kept for the life of the process: a table's release
+# callback runs through the table's own ctypes thunk, which must not be freed under it.
+_retired: List[Tuple[Any, ...]] = []
+_serial = itertools.count(1)  # next() is atomic: two threads registering at once get two keys
 
 
 def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]],
@@ -79,12 +83,13 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
                 keep(exc)
             return 2 if conflict else -1
 
-    _serial[0] += 1
-    key = _serial[0]
+    key = next(_serial)
 
     def on_release(_userdata):  # type: ignore[no-untyped-def]
         try:
-            _tables.pop(key, None)
+            table = _tables.pop(key, None)
+            if table is not None:
+                _retired.append(table)
         except BaseException:  # noqa: BLE001 - nothing waits for a release
             pass
 

@@ -367,11 +367,19 @@ def _take_changes(handle: int) -> Tuple[Optional[Changes], Optional[Error]]:
 # Queue contexts still open at exit are closed first, which waits for their
 # queued blocks: no callback may reach a finalising interpreter.
 _queue_contexts: "weakref.WeakSet[Context]" = weakref.WeakSet()
+_queue_contexts_lock = threading.Lock()  # contexts are made on any thread
+
+
+def track_queue_context(context: "Context") -> None:
+    with _queue_contexts_lock:
+        _queue_contexts.add(context)
 
 
 @atexit.register
 def _drain_at_exit() -> None:
-    for context in list(_queue_contexts):
+    with _queue_contexts_lock:
+        contexts = list(_queue_contexts)
+    for context in contexts:
         try:
             context.close()
         except Exception:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime as _dt
+import threading
 from collections.abc import MutableSet
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
@@ -485,15 +486,24 @@ class ManagedObject:
 def class_for(layout: _layout.Layout) -> type:
     """The ManagedObject subclass for an entity: one property per attribute or
     relationship whose name does not hide a member of ManagedObject."""
-    if layout.cls is None:
-        namespace: Dict[str, Any] = {"__slots__": (), "__module__": __name__}
-        for name, slot in layout.slots.items():
-            read, write = layout.accessors[name] = _accessors(slot, layout)
-            if not hasattr(ManagedObject, name):
-                kind = "relationship" if slot.type is None else slot.type.name.lower() + " attribute"
-                namespace[name] = property(read, write, doc=f"The {kind} {name!r}.")
-        layout.cls = type(layout.name, (ManagedObject,), namespace)
-    return layout.cls
+    cls = layout.cls
+    if cls is None:
+        # Made once, under a lock: contexts of several threads may wrap their first object
+        # of the entity at once, and their objects must share one class.
+        with _classes_lock:
+            if layout.cls is None:
+                namespace: Dict[str, Any] = {"__slots__": (), "__module__": __name__}
+                for name, slot in layout.slots.items():
+                    read, write = layout.accessors[name] = _accessors(slot, layout)
+                    if not hasattr(ManagedObject, name):
+                        kind = "relationship" if slot.type is None else slot.type.name.lower() + " attribute"
+                        namespace[name] = property(read, write, doc=f"The {kind} {name!r}.")
+                layout.cls = type(layout.name, (ManagedObject,), namespace)
+            cls = layout.cls
+    return cls
+
+
+_classes_lock = threading.Lock()
 
 
 def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[Any], Any], Callable[[Any, Any], None]]:
@@ -532,6 +542,10 @@ def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[An
 
     def read(obj: ManagedObject) -> Any:
         columns = obj._columns
+        # No thread check on this path (it would cost an eighth of a large fetch's reading):
+        # another thread may read a value its owner's thread has read in bulk already, as
+        # it stands; the first read of a column and every other read reach the library,
+        # which refuses a thread that does not own the context (docs/python-api.md, Threads).
         if columns is not None and columns.now[0] == columns.epoch:
             # The common case first, in one step: the column is read already.
             try:

@@ -16,7 +16,7 @@ import ctypes
 import dataclasses
 import itertools
 import threading
-from typing import Any, Callable, Dict, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from ._lib import lib
 from ._util import check, encode, keep
@@ -34,6 +34,10 @@ _classes: Dict[str, type] = {}
 _names: Dict[type, str] = {}
 # The ctypes callbacks of each registered transformer, kept alive while it is registered.
 _transformers: Dict[str, Tuple[Any, Any]] = {}
+# Those of transformers unregistered, kept for the life of the process: a save on another
+# thread may still be inside one when unregistering returns, and a freed ctypes callback
+# would crash it.
+_retired: List[Tuple[Any, Any]] = []
 # Values only a named transformer can store cross the library as a placeholder
 # object naming an entry here; the entry lives as long as the process.
 _FOREIGN = "$python."
@@ -115,6 +119,9 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
     reverse_fn = ctypes.cast(callbacks[1], ctypes.c_void_p)
     check(lib.og_register_value_transformer(encode(name, "the transformer name"), forward_fn, reverse_fn, None, ctypes.byref(err)), err)
     with _lock:
+        previous = _transformers.get(name)
+        if previous is not None:
+            _retired.append(previous)
         _transformers[name] = callbacks
 
 
@@ -124,7 +131,9 @@ def unregister_value_transformer(name: str) -> None:
     err = ctypes.c_void_p()
     check(lib.og_unregister_value_transformer(encode(name, "the transformer name"), ctypes.byref(err)), err)
     with _lock:
-        _transformers.pop(name, None)
+        gone = _transformers.pop(name, None)
+        if gone is not None:
+            _retired.append(gone)
 
 
 # Conversion helpers for values.py.

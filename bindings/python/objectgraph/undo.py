@@ -20,6 +20,7 @@ and changes nothing.
 from __future__ import annotations
 
 import ctypes
+import threading
 import weakref
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -48,7 +49,9 @@ class UndoManager(OwnedHandle):
         self._closed = False
         # The contexts that use this manager: an undo or redo re-raises what their
         # callbacks (observers, hooks) raised while it ran.
+        # Changed and read under _contexts_lock: contexts of several threads may share it.
         self._contexts: "weakref.WeakSet[Context]" = weakref.WeakSet()
+        self._contexts_lock = threading.Lock()
         if levels_of_undo != 0:
             self.levels_of_undo = levels_of_undo
         if groups_by_event is not True:
@@ -102,9 +105,19 @@ class UndoManager(OwnedHandle):
 
     def _raise_pending(self) -> None:
         """Re-raises what callbacks of this thread's contexts raised during an undo or redo."""
-        for context in list(self._contexts):
+        with self._contexts_lock:
+            contexts = list(self._contexts)
+        for context in contexts:
             if context._pending and context._owned_here():
                 context._raise_pending()
+
+    def _attach(self, context: "Context") -> None:
+        with self._contexts_lock:
+            self._contexts.add(context)
+
+    def _detach(self, context: "Context") -> None:
+        with self._contexts_lock:
+            self._contexts.discard(context)
 
     # Settings.
 
