@@ -132,6 +132,61 @@ final class ValueTransformersTests: XCTestCase {
         XCTAssertEqual(expectError { try again.context.save() }?.code, ErrorCode.invalidArgument)
     }
 
+    func testUnregisteringWaitsForACallAnotherThreadIsMaking() throws {
+        let name = "TestSlowText"
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        try ValueTransformers.register(
+            name: name,
+            forward: { (v) throws(ObjectGraphError) in
+                inside.signal()
+                release.wait()
+                return Data("\(v)".utf8)
+            },
+            reverse: { (d) throws(ObjectGraphError) in .string(String(decoding: d, as: UTF8.self)) })
+        let stack = try Stack(model: try model(transformer: name), path: dir + "/n.sqlite")
+        let note = try stack.context.insertObject(entityName: "Note")
+        try note.setValue("abc", forKey: "extra")
+        let steps = Results()
+        let saved = DispatchSemaphore(value: 0), unregistered = DispatchSemaphore(value: 0)
+        let context = stack.context
+        // The save runs on this thread (the context's); another thread waits until the
+        // transformer is inside its call, then unregisters it from a third.
+        Thread.detachNewThread {
+            inside.wait()
+            Thread.detachNewThread {
+                try? ValueTransformers.unregister(name: name)
+                steps.append(.success("unregistered"))
+                unregistered.signal()
+            }
+            // Unregistering must still be waiting for the call under way.
+            Thread.sleep(forTimeInterval: 0.3)
+            steps.append(.success("released"))
+            release.signal()
+            saved.signal()
+        }
+        try context.save()
+        saved.wait()
+        unregistered.wait()
+        XCTAssertEqual(steps.all.compactMap { try? $0.get() }, ["released", "unregistered"])
+        XCTAssertFalse(ValueTransformers.isRegistered(name: name))
+    }
+
+    func testATransformerMayUnregisterItselfDuringItsCall() throws {
+        let name = "TestSelfRemoving"
+        try ValueTransformers.register(
+            name: name,
+            forward: { (v) throws(ObjectGraphError) in
+                try ValueTransformers.unregister(name: name)  // returns: only this thread is inside
+                return Data("\(v)".utf8)
+            },
+            reverse: { (d) throws(ObjectGraphError) in .string(String(decoding: d, as: UTF8.self)) })
+        let stack = try Stack(model: try model(transformer: name), path: dir + "/n.sqlite")
+        let note = try stack.context.insertObject(entityName: "Note")
+        try note.setValue("abc", forKey: "extra")
+        try stack.context.save()
+        XCTAssertFalse(ValueTransformers.isRegistered(name: name))
+    }
+
     func testAnUnregisteredTransformerFailsTheSaveWritingNothing() throws {
         let path = dir + "/n.sqlite"
         let stack = try Stack(model: try model(transformer: "NoSuchTransformer"), path: path)

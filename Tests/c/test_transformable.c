@@ -1,7 +1,9 @@
 /* Transformable attributes from C: arrays, dictionaries and archived objects set
  * and read back through an SQLite store across a reopen; archivable classes;
  * a named transformer with C callbacks; an unregistered transformer name
- * failing the save (134060) and writing nothing; equal values being no change. */
+ * failing the save (134060) and writing nothing; equal values being no change;
+ * unregistering waiting for a call another thread is making. */
+#include <pthread.h>
 #include <sqlite3.h>
 
 #include "og_test_cases.h"
@@ -212,10 +214,88 @@ static void unregistered_name(void) {
     og_t_remove_tree(dir);
 }
 
+/* A transformer whose forward call, once inside, waits until the test releases it. */
+struct slow_call {
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    int inside, released, unregistered, saved;
+    const char *path;
+};
+
+static void slow_set(struct slow_call *c, int *flag) {
+    pthread_mutex_lock(&c->lock);
+    *flag = 1;
+    pthread_cond_broadcast(&c->changed);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static void slow_wait(struct slow_call *c, const int *flag) {
+    pthread_mutex_lock(&c->lock);
+    while (!*flag) pthread_cond_wait(&c->changed, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+}
+
+static og_value *slow_forward(const og_value *value, og_error **error, void *userdata) {
+    struct slow_call *c = userdata;
+    slow_set(c, &c->inside);
+    slow_wait(c, &c->released);
+    return forward_text(value, error, &(int){0});
+}
+
+static og_value *slow_reverse(const void *bytes, size_t length, og_error **error, void *userdata) {
+    (void)userdata;
+    return reverse_text(bytes, length, error, &(int){0});
+}
+
+static void *slow_saver(void *arg) {
+    struct slow_call *c = arg;
+    og_error *e = NULL;
+    og_coordinator *coordinator = open_notes(c->path, "TestSlow");
+    og_context *context = og_context_new(coordinator, &e);
+    og_object *note = og_context_insert(context, "Note", &e);
+    og_object_set_string(note, "extra", "abc", &e);
+    if (og_context_save(context, &e) == OG_OK) slow_set(c, &c->saved);
+    og_error_release(e);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    return NULL;
+}
+
+static void *slow_unregister(void *arg) {
+    struct slow_call *c = arg;
+    if (og_unregister_value_transformer("TestSlow", NULL) == OG_OK) slow_set(c, &c->unregistered);
+    return NULL;
+}
+
+static void unregister_waits_for_calls(void) {
+    struct slow_call c = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0, NULL};
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "notes.sqlite");
+    c.path = path;
+    OK(og_register_value_transformer("TestSlow", slow_forward, slow_reverse, &c, &err));
+    pthread_t saver, unregistering;
+    CHECK(pthread_create(&saver, NULL, slow_saver, &c) == 0);
+    slow_wait(&c, &c.inside);
+    CHECK(pthread_create(&unregistering, NULL, slow_unregister, &c) == 0);
+    usleep(300 * 1000);
+    pthread_mutex_lock(&c.lock);
+    int early = c.unregistered;
+    pthread_mutex_unlock(&c.lock);
+    CHECK(early == 0); /* still waiting for the call under way */
+    slow_set(&c, &c.released);
+    CHECK(pthread_join(saver, NULL) == 0);
+    CHECK(pthread_join(unregistering, NULL) == 0);
+    CHECK(c.saved == 1 && c.unregistered == 1);
+    FAILS(og_unregister_value_transformer("TestSlow", &err), OG_ERROR_INVALID_ARGUMENT, "TestSlow");
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 static const og_t_case cases[] = {
     {"round_trip", round_trip},
     {"named_transformer", named_transformer},
     {"unregistered_name", unregistered_name},
+    {"unregister_waits_for_calls", unregister_waits_for_calls},
 };
 
 int main(int argc, char **argv) {
