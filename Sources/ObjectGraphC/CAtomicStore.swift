@@ -70,23 +70,22 @@ final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
     }
 }
 
-private let builtInTypes: Set<String> = [StoreType.sqlite, StoreType.inMemory, StoreType.binary]
-
 @_cdecl("og_register_atomic_store_type")
 public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callbacks: UnsafeRawPointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let name = try string(type, "the store type")
         guard let callbacks else { throw .invalidArgument("the callback table is NULL") }
-        guard !name.isEmpty, !builtInTypes.contains(name) else {
+        // Refused before the table exists: its release callback runs only for a table taken.
+        guard !name.isEmpty, !StoreTypes.isBuiltIn(name) else {
             throw .invalidArgument("'\(name)' cannot be registered: it is empty or a built-in store type")
         }
         let table = CallbackTable(type: name, callbacks: callbacks.load(as: CAtomicStoreCallbacks.self))
         guard table.callbacks.load != nil, table.callbacks.save != nil else {
             throw .invalidArgument("the callback table of '\(name)' needs both load and save")
         }
-        PersistentStoreCoordinator.registerStoreType(name, makeStore: { (setup) throws(ObjectGraphError) in
+        try StoreTypes.register(FactoryStoreType(name: name, make: { (setup) throws(ObjectGraphError) in
             try CallbackAtomicStore(table: table, setup: setup)
-        })
+        }))
         return OG_OK
     }
 }
@@ -95,11 +94,7 @@ public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callb
 public func og_unregister_store_type(_ type: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let name = try string(type, "the store type")
-        guard !builtInTypes.contains(name) else { throw .invalidArgument("'\(name)' is a built-in store type") }
-        guard PersistentStoreCoordinator.registeredStoreTypes.contains(name) else {
-            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "no store type '\(name)' is registered")
-        }
-        PersistentStoreCoordinator.registerStoreType(name, factory: nil)
+        try StoreTypes.unregister(name)
         return OG_OK
     }
 }

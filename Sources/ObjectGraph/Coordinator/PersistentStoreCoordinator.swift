@@ -121,10 +121,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     func checkedSetup(type: String, configuration: String?, path: String, options: [String: PropertyListValue], replacing: PersistentStore?)
         throws(ObjectGraphError) -> StoreSetup
     {
-        guard Self.factory(for: type) != nil else {
-            let known = Self.registeredStoreTypes.joined(separator: ", ")
-            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'; known types: \(known)")
-        }
+        _ = try StoreTypes.require(type)
         if let configuration, managedObjectModel.entities(forConfiguration: configuration) == nil {
             let known = managedObjectModel.configurations.map { "'\($0)'" }.joined(separator: ", ")
             throw .invalidArgument("the model has no configuration '\(configuration)'\(known.isEmpty ? " (it has none)" : "; its configurations: \(known)")")
@@ -143,10 +140,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     func makeStore(type: String, setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore {
-        guard let factory = Self.factory(for: type) else {
-            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(type)'")
-        }
-        return try factory(setup)
+        try StoreTypes.require(type).makeStore(setup)
     }
 
     /// Attaches a store made from `setup`, in slot `slot` (a fresh one when nil).
@@ -209,46 +203,32 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Makes a store of one type: from its path and the coordinator's model.
     public typealias StoreFactory = (_ path: String, _ model: ManagedObjectModel) throws(ObjectGraphError) -> PersistentStore
     /// Makes a store of one type from everything it is added with (configuration, options).
-    public typealias StoreSetupFactory = (_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore
-
-    private static let registryLock = RecursiveLock()
-    nonisolated(unsafe) private static var registry: [String: StoreSetupFactory] = [
-        StoreType.sqlite: { (setup) throws(ObjectGraphError) in
-            guard !setup.path.isEmpty else { throw .invalidArgument("an SQLite store needs the path of its file") }
-            return try SQLiteStore(setup: setup)
-        },
-        StoreType.inMemory: { (setup) throws(ObjectGraphError) in InMemoryStore(setup: setup) },
-        StoreType.binary: { (setup) throws(ObjectGraphError) in try BinaryStore(setup: setup) },
-    ]
+    public typealias StoreSetupFactory = PersistentStoreFactory
 
     /// The registered store types, in name order (`registeredStoreTypes`).
-    public static var registeredStoreTypes: [String] {
-        registryLock.withLock { registry.keys.sorted() }
-    }
+    public static var registeredStoreTypes: [String] { StoreTypes.names }
 
     /// Registers `factory` under `type` (`registerStoreClass:forStoreType:`); nil unregisters it.
     /// A type must be registered before a store of it can be added. Such a store is told
     /// its configuration and options after it is made (an `AtomicStore` records them);
-    /// `makeStore:` factories receive them before.
+    /// `makeStore:` factories receive them before. Built-in types cannot be replaced.
     public static func registerStoreType(_ type: String, factory: StoreFactory?) {
         guard let factory else { return registerStoreType(type, makeStore: nil) }
         registerStoreType(type, makeStore: { (setup) throws(ObjectGraphError) in
             let store = try factory(setup.path, setup.model)
-            if let atomic = store as? AtomicStore {
-                atomic.configurationName = setup.configurationName
-                atomic.options = setup.options
-            }
+            store.adopt(configurationName: setup.configurationName, options: setup.options)
             return store
         })
     }
 
     /// Registers a factory that receives the store's whole setup; nil unregisters the type.
+    /// Built-in types cannot be replaced or unregistered (nothing changes).
     public static func registerStoreType(_ type: String, makeStore: StoreSetupFactory?) {
-        registryLock.withLock { registry[type] = makeStore }
-    }
-
-    static func factory(for type: String) -> StoreSetupFactory? {
-        registryLock.withLock { registry[type] }
+        if let makeStore {
+            try? StoreTypes.register(FactoryStoreType(name: type, make: makeStore))
+        } else {
+            try? StoreTypes.unregister(type)
+        }
     }
 
     func entity(named name: String) throws(ObjectGraphError) -> EntityDescription {

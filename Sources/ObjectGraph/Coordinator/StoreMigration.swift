@@ -41,7 +41,7 @@ extension PersistentStoreCoordinator {
             do throws(ObjectGraphError) {
                 copy = try makeStore(type: type, setup: setup)
             } catch {
-                Self.removeFiles(at: path)
+                StoreTypes.removeStore(at: path, type: type)
                 throw error
             }
             do throws(ObjectGraphError) {
@@ -49,7 +49,7 @@ extension PersistentStoreCoordinator {
                 _ = try attach(copy, setup: setup, slot: old.slot)
             } catch {
                 copy.close()
-                Self.removeFiles(at: path)
+                StoreTypes.removeStore(at: path, type: type)
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
                     message: "cannot migrate '\(store.path)' to \(type) at '\(path)': \(error.message); the store stays where it was",
@@ -125,11 +125,5 @@ extension PersistentStoreCoordinator {
     static func fileExists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
-    }
-
-    /// Removes a store file and SQLite's companions, when present.
-    static func removeFiles(at path: String) {
-        guard !path.isEmpty else { return }
-        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
     }
 }

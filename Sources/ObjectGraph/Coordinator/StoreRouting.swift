@@ -231,14 +231,7 @@ extension PersistentStoreCoordinator {
             guard attached.contains(where: { $0.store === store }) else {
                 throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
             }
-            guard !path.isEmpty || store is InMemoryStore else { throw .invalidArgument("a store's new path cannot be empty") }
-            switch store {
-            case let sqlite as SQLiteStore: try sqlite.reopen(at: path)
-            case let atomic as AtomicStore: atomic.path = path
-            case let memory as InMemoryStore: memory.path = path
-            default:
-                throw ObjectGraphError(code: ErrorCode.storeOperation, message: "a store of type \(store.type) cannot be moved")
-            }
+            try store.move(to: path)
         }
     }
 

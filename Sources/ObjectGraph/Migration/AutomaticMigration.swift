@@ -17,9 +17,8 @@ extension PersistentStoreCoordinator {
     /// the file is then left as it was.
     func migrateIfNeeded(type: String, setup: StoreSetup) throws(ObjectGraphError) {
         let path = setup.path
-        guard !path.isEmpty, Self.fileExists(path), SQLiteStore.fileSize(path) ?? 0 > 0,
-            type == StoreType.sqlite || type == StoreType.binary
-        else { return }
+        let kind = try StoreTypes.require(type)
+        guard kind.capabilities.contains(.automaticMigration), kind.hasStore(at: path) else { return }
         let metadata = try Self.metadataForPersistentStore(ofType: type, at: path)
         let model = managedObjectModel
         guard !model.isConfiguration(setup.configurationName, compatibleWithStoreMetadata: metadata) else { return }
@@ -27,7 +26,9 @@ extension PersistentStoreCoordinator {
         let steps = try migrationSteps(from: source, to: model, infer: setup.parsedOptions.inferMappingModel, path: path)
         // One lightweight step runs in place in one transaction; anything else runs on a
         // copy that replaces the file only when every step is done.
-        if steps.count == 1, type == StoreType.sqlite, let plan = SQLiteInPlacePlan.make(steps[0].mapping, source: source, destination: model) {
+        if steps.count == 1, kind.capabilities.contains(.sqlInPlaceMigration),
+            let plan = SQLiteInPlacePlan.make(steps[0].mapping, source: source, destination: model)
+        {
             try SQLiteInPlaceMigration.run(plan, path: path, destinationModel: model, versionHashes: setup.versionHashes)
             return
         }
@@ -97,7 +98,7 @@ extension PersistentStoreCoordinator {
             m.isConfiguration(nil, compatibleWithStoreMetadata: metadata)
                 || m.configurations.contains { m.isConfiguration($0, compatibleWithStoreMetadata: metadata) }
         }
-        if type == StoreType.sqlite, let cached = try? SQLiteStore.cachedModel(at: path), matches(cached) { return cached }
+        if let cached = try? StoreTypes.named(type)?.cachedModel(at: path), matches(cached) { return cached }
         if let found = modelVersionsValue.first(where: matches) { return found }
         throw ObjectGraphError(
             code: ErrorCode.migrationMissingSourceModel,
@@ -107,14 +108,17 @@ extension PersistentStoreCoordinator {
 
     /// Runs `steps` on a copy of the store beside `path` and puts the result in place.
     private func migrateOnCopy(path: String, type: String, setup: StoreSetup, steps: [MigrationStep]) throws(ObjectGraphError) {
+        let kind = try StoreTypes.require(type)
         var options = setup.options
         options[StoreOptionKey.migrateAutomatically] = nil
         options[StoreOptionKey.readOnly] = nil
         var current = MigrationDestination.workingPath(for: path)
         do throws(ObjectGraphError) {
-            try StoreFileCopy.copy(path, to: current, type: type)
+            try kind.copyStore(at: path, to: current)
             for step in steps {
-                if type == StoreType.sqlite, let plan = SQLiteInPlacePlan.make(step.mapping, source: step.source, destination: step.destination) {
+                if kind.capabilities.contains(.sqlInPlaceMigration),
+                    let plan = SQLiteInPlacePlan.make(step.mapping, source: step.source, destination: step.destination)
+                {
                     var hashes: [String: PropertyListValue] = [:]
                     for e in step.destination.entities { hashes[e.name] = .data(e.versionHash) }
                     if step.destination === managedObjectModel { hashes = setup.versionHashes }
@@ -126,24 +130,25 @@ extension PersistentStoreCoordinator {
                 do throws(ObjectGraphError) {
                     try manager.migrateStore(from: current, type: type, options: options, mapping: step.mapping, to: next, type: type, destinationOptions: options)
                 } catch {
-                    Self.removeFiles(at: next)
+                    kind.removeStore(at: next)
                     throw error
                 }
-                Self.removeFiles(at: current)
+                kind.removeStore(at: current)
                 current = next
             }
         } catch {
-            Self.removeFiles(at: current)
+            kind.removeStore(at: current)
             throw error
         }
         // The old file's journal belongs to the old file: it must not be replayed into the new one.
-        for suffix in ["-wal", "-shm", "-journal"] { unlink(path + suffix) }
-        for suffix in ["-wal", "-shm"] where Self.fileExists(current + suffix) { rename(current + suffix, path + suffix) }
-        guard rename(current, path) == 0 else {
-            Self.removeFiles(at: current)
+        for file in kind.files(at: path).dropFirst() { unlink(file) }
+        do throws(ObjectGraphError) {
+            try kind.moveStore(at: current, to: path)
+        } catch {
+            kind.removeStore(at: current)
             throw ObjectGraphError(
-                code: ErrorCode.migrationManagerDestinationStore, message: "cannot put the migrated store in place at '\(path)'",
-                userInfo: [(ErrorUserInfoKey.filePath, path)])
+                code: ErrorCode.migrationManagerDestinationStore, message: "cannot put the migrated store in place at '\(path)': \(error.message)",
+                userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
         }
     }
 }

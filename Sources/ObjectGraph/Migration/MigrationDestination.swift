@@ -12,6 +12,8 @@ final class MigrationDestination {
     let finalPath: String
     /// The path being written; equal to `finalPath` when appending or in memory.
     let workingPath: String
+    /// The destination's store type, which knows its files.
+    let type: String
     private var finished = false
 
     /// Opens or builds the destination. A new one takes the UUID and the custom metadata
@@ -20,6 +22,7 @@ final class MigrationDestination {
         throws(ObjectGraphError)
     {
         finalPath = path
+        self.type = type
         let appending = path.isEmpty || PersistentStoreCoordinator.fileExists(path)
         workingPath = appending ? path : Self.workingPath(for: path)
         do throws(ObjectGraphError) {
@@ -40,7 +43,7 @@ final class MigrationDestination {
             let store = try coordinator.makeStore(type: type, setup: setup)
             _ = try coordinator.attach(store, setup: setup, slot: nil)
         } catch {
-            if !appending { PersistentStoreCoordinator.removeFiles(at: workingPath) }
+            if !appending { StoreTypes.removeStore(at: workingPath, type: type) }
             throw ObjectGraphError(
                 code: ErrorCode.migrationManagerDestinationStore, message: "cannot make the migration's destination store '\(path)': \(error.message)",
                 userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
@@ -52,14 +55,13 @@ final class MigrationDestination {
         for store in coordinator.persistentStores { try? coordinator.removePersistentStore(store) }
         finished = true
         guard workingPath != finalPath else { return }
-        for suffix in ["", "-wal", "-shm"] where PersistentStoreCoordinator.fileExists(workingPath + suffix) {
-            if rename(workingPath + suffix, finalPath + suffix) != 0 {
-                let reason = String(cString: strerror(errno))
-                PersistentStoreCoordinator.removeFiles(at: workingPath)
-                throw ObjectGraphError(
-                    code: ErrorCode.migrationManagerDestinationStore, message: "cannot move the migrated store into place at '\(finalPath)': \(reason)",
-                    userInfo: [(ErrorUserInfoKey.filePath, finalPath)])
-            }
+        do throws(ObjectGraphError) {
+            try StoreTypes.require(type).moveStore(at: workingPath, to: finalPath)
+        } catch {
+            StoreTypes.removeStore(at: workingPath, type: type)
+            throw ObjectGraphError(
+                code: ErrorCode.migrationManagerDestinationStore, message: "cannot move the migrated store into place at '\(finalPath)': \(error.message)",
+                userInfo: [(ErrorUserInfoKey.filePath, finalPath)], details: [error])
         }
     }
 
@@ -68,7 +70,7 @@ final class MigrationDestination {
         guard !finished else { return }
         finished = true
         for store in coordinator.persistentStores { try? coordinator.removePersistentStore(store) }
-        if workingPath != finalPath { PersistentStoreCoordinator.removeFiles(at: workingPath) }
+        if workingPath != finalPath { StoreTypes.removeStore(at: workingPath, type: type) }
     }
 
     /// A hidden path in the same directory, so the final move is a rename on one file system.

@@ -138,7 +138,7 @@ enum SQLiteInPlaceMigration {
     private static func writeMetadata(
         _ db: SQLiteConnection, path: String, destinationModel: ManagedObjectModel, versionHashes: [String: PropertyListValue]
     ) throws(ObjectGraphError) {
-        var plist = try PersistentStoreCoordinator.sqliteMetadata(db, path: path).plist
+        var plist = try SQLiteStore.metadata(db, path: path).plist
         plist[StoreMetadataKey.modelVersionHashes] = .dictionary(versionHashes)
         plist[StoreMetadataKey.modelVersionIdentifiers] = .array(destinationModel.versionIdentifiers.map { .string($0) })
         let update = try db.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")

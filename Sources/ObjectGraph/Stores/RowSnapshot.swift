@@ -275,6 +275,12 @@ public protocol PersistentStore: AnyObject {
     func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError)
     /// How the store answers a fetch of `entity` (diagnostics, `explain`).
     func explainFetch(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchExplanation
+    /// Moves the store to `path` (`setURL:forPersistentStore:`), called with its
+    /// coordinator's lock held; on failure it stays where it was. The default refuses.
+    func move(to path: String) throws(ObjectGraphError)
+    /// Records the configuration and options of a store made by a factory that did not
+    /// receive them (`registerStoreType(_:factory:)`). The default ignores them.
+    func adopt(configurationName: String?, options: [String: PropertyListValue])
 }
 
 /// How a store answers a fetch: the statement it runs (nil for a store that holds its rows
@@ -302,6 +308,12 @@ extension PersistentStore {
 
     public var configurationName: String? { nil }
     public var options: [String: PropertyListValue] { [:] }
+
+    public func move(to path: String) throws(ObjectGraphError) {
+        throw ObjectGraphError(code: ErrorCode.storeOperation, message: "a store of type \(type) cannot be moved")
+    }
+
+    public func adopt(configurationName: String?, options: [String: PropertyListValue]) {}
     public func setMetadata(_ metadata: [String: PropertyListValue]) throws(ObjectGraphError) {
         throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' of type \(type) does not take new metadata")
     }

@@ -934,6 +934,12 @@ extension SQLiteStore: KeyCounterReading {
         try db.run(s)
     }
 
+    /// Moves the store to the file at `path` (`reopen(at:)`).
+    public func move(to path: String) throws(ObjectGraphError) {
+        guard !path.isEmpty else { throw .invalidArgument("a store's new path cannot be empty") }
+        try reopen(at: path)
+    }
+
     /// Closes the connection and opens the store file at `newPath` instead
     /// (`setURL:forPersistentStore:`). The file must exist and be this store (same UUID);
     /// on failure the store stays open where it was.

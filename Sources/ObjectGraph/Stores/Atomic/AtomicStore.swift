@@ -283,6 +283,16 @@ open class AtomicStore: PersistentStore, KeyCounterReading, @unchecked Sendable 
     }
 
     open func close() {}
+
+    /// Writes the next save at `path` (`setURL:forPersistentStore:`).
+    open func move(to path: String) throws(ObjectGraphError) {
+        guard !path.isEmpty else { throw .invalidArgument("a store's new path cannot be empty") }
+        self.path = path
+    }
+
+    open func adopt(configurationName: String?, options: [String: PropertyListValue]) {
+        (self.configurationName, self.options) = (configurationName, options)
+    }
 }
 
 /// A save of an atomic store: the changes land on a copy of the nodes, with keys from

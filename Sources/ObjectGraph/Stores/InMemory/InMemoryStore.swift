@@ -13,6 +13,9 @@ public final class InMemoryStore: PersistentStore, KeyCounterReading, @unchecked
     let model: ManagedObjectModel
     var state = MemoryRows()
 
+    /// Takes `path` as its name (it may be empty).
+    public func move(to path: String) throws(ObjectGraphError) { self.path = path }
+
     /// A new, empty store. `path` is only a name here (it may be empty): nothing is read or written.
     public convenience init(path: String = "", model: ManagedObjectModel) {
         self.init(setup: StoreSetup(path: path, model: model))

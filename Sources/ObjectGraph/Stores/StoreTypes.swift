@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The registry of store types (`registerStoreClass:forStoreType:`): the coordinator,
+/// migration and the store tool find a type here by name, or by a file's first bytes.
+/// The built-in types are registered when the registry is first used, through the same
+/// `register` an application calls.
+public enum StoreTypes {
+    private static let lock = RecursiveLock()
+    nonisolated(unsafe) private static var byName: [String: PersistentStoreType] = builtIn()
+    /// Names in registration order: detection asks the built-in types first.
+    nonisolated(unsafe) private static var order: [String] = builtInNames
+
+    private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory]
+
+    private static func builtIn() -> [String: PersistentStoreType] {
+        [StoreType.sqlite: SQLiteStoreType(), StoreType.binary: BinaryStoreType(), StoreType.inMemory: InMemoryStoreType()]
+    }
+
+    /// Registers `type` under its name. 140002 for an empty name or a built-in one (they
+    /// cannot be replaced); registering a name again replaces the application's type.
+    public static func register(_ type: PersistentStoreType) throws(ObjectGraphError) {
+        guard !type.name.isEmpty, !isBuiltIn(type.name) else {
+            throw .invalidArgument("'\(type.name)' cannot be registered: it is empty or a built-in store type")
+        }
+        lock.withLock {
+            if byName.updateValue(type, forKey: type.name) == nil { order.append(type.name) }
+        }
+    }
+
+    /// Removes the application's type `name`; stores of it already added keep working.
+    /// 140002 for a built-in type, 134010 when no type has that name.
+    public static func unregister(_ name: String) throws(ObjectGraphError) {
+        guard !isBuiltIn(name) else { throw .invalidArgument("'\(name)' is a built-in store type") }
+        let removed = lock.withLock { () -> Bool in
+            guard byName.removeValue(forKey: name) != nil else { return false }
+            order.removeAll { $0 == name }
+            return true
+        }
+        guard removed else { throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "no store type '\(name)' is registered") }
+    }
+
+    public static func isBuiltIn(_ name: String) -> Bool { builtInNames.contains(name) }
+
+    /// Removes the files of a store of type `name` at `path` (what a failed or abandoned
+    /// migration or copy made); only `path` itself for a type no longer registered.
+    static func removeStore(at path: String, type name: String) {
+        guard !path.isEmpty else { return }
+        if let type = named(name) { type.removeStore(at: path) } else { unlink(path) }
+    }
+
+    /// The registered type named `name`, or nil.
+    public static func named(_ name: String) -> PersistentStoreType? {
+        lock.withLock { byName[name] }
+    }
+
+    /// The registered type named `name`; 134010 naming the known types when there is none.
+    public static func require(_ name: String) throws(ObjectGraphError) -> PersistentStoreType {
+        guard let type = named(name) else {
+            throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "unknown store type '\(name)'; known types: \(names.joined(separator: ", "))")
+        }
+        return type
+    }
+
+    /// The registered type names, in name order (`registeredStoreTypes`).
+    public static var names: [String] { lock.withLock { byName.keys.sorted() } }
+
+    /// The type of the store file at `path`: `name` when given (checked against the file
+    /// when some type recognises it), else the type that recognises its first bytes.
+    /// Errors: 134080 when there is no readable file, 134010 when no type recognises it,
+    /// 134010 (`storeTypeMismatch`) when it is a store of another type than `name`.
+    public static func type(ofStoreAt path: String, named name: String?) throws(ObjectGraphError) -> PersistentStoreType {
+        guard access(path, R_OK) == 0 else {
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no readable store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        let header = StoreFiles.header(of: path)
+        let candidates = lock.withLock { order.compactMap { byName[$0] } }
+        let found = candidates.first { $0.recognizes(header: header) }
+        if let name {
+            let given = try require(name)
+            if let found, found !== given {
+                throw ObjectGraphError(code: ErrorCode.storeTypeMismatch, message: "'\(path)' is a \(found.name) store, not \(name)", userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            if found == nil, given.capabilities.contains(.recognizableFiles) {
+                throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a \(name) store", userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            return given
+        }
+        guard let found else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeInvalidType,
+                message: "'\(path)' is not a store of a type that can be recognised from its first bytes; give its type",
+                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        return found
+    }
+}
