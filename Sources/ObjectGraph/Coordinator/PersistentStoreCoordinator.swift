@@ -210,7 +210,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     /// Registers `factory` under `type` (`registerStoreClass:forStoreType:`); nil unregisters it.
     /// A type must be registered before a store of it can be added. Such a store is told
-    /// its configuration and options after it is made (an `AtomicStore` records them);
+    /// its configuration and options after it is made (atomic stores record them);
     /// `makeStore:` factories receive them before. Built-in types cannot be replaced.
     public static func registerStoreType(_ type: String, factory: StoreFactory?) {
         guard let factory else { return registerStoreType(type, makeStore: nil) }

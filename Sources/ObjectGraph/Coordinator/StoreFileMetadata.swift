@@ -25,11 +25,11 @@ extension PersistentStoreCoordinator {
     public static func setMetadata(_ metadata: [String: PropertyListValue], forPersistentStoreOfType type: String?, at path: String,
                                    options: [String: PropertyListValue]) throws(ObjectGraphError) {
         let parsed = try StoreOptions(options)
-        let kind: String
+        let kind: PersistentStoreType
         let old: [String: PropertyListValue]
         do {
-            kind = try detectType(type, path)
-            old = try metadataForPersistentStore(ofType: kind, at: path)
+            kind = try StoreTypes.type(ofStoreAt: path, named: type)
+            old = try kind.metadata(at: path)
         } catch {
             throw noReadableStore(error, path)
         }
@@ -41,8 +41,9 @@ extension PersistentStoreCoordinator {
         }
         // The file's identity is not the caller's to change.
         var kept = metadata
+        kept[StoreMetadataKey.storeType] = .string(kind.name)
         kept[StoreMetadataKey.storeUUID] = old[StoreMetadataKey.storeUUID]
-        try setMetadata(kept, forPersistentStoreOfType: kind, at: path)
+        try kind.setMetadata(kept, at: path)
     }
 
     /// A file that is not a store (or not one of ours) is, to these calls, no readable store.

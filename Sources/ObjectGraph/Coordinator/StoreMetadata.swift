@@ -31,10 +31,4 @@ extension PersistentStoreCoordinator {
         if new[StoreMetadataKey.storeUUID] == nil { new[StoreMetadataKey.storeUUID] = old[StoreMetadataKey.storeUUID] }
         try kind.setMetadata(new, at: path)
     }
-
-    /// The store type of the file at `path`: `type` when given (checked against the file),
-    /// else found from the file's first bytes.
-    static func detectType(_ type: String?, _ path: String) throws(ObjectGraphError) -> String {
-        try StoreTypes.type(ofStoreAt: path, named: type).name
-    }
 }

@@ -26,7 +26,7 @@ extension PersistentStoreCoordinator {
             guard let old = attached.first(where: { $0.store === store }) else {
                 throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
             }
-            if !path.isEmpty, Self.fileExists(path) {
+            if !path.isEmpty, StoreFiles.exists(path) {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
                     message: "cannot migrate '\(store.path)' to '\(path)': a file is already there, and it is not overwritten",
@@ -120,10 +120,5 @@ extension PersistentStoreCoordinator {
                 try counter.raiseKeyCounter(for: root, to: largest)
             }
         }
-    }
-
-    static func fileExists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
     }
 }

@@ -22,7 +22,7 @@ extension PersistentStoreCoordinator {
         let metadata = try Self.metadataForPersistentStore(ofType: type, at: path)
         let model = managedObjectModel
         guard !model.isConfiguration(setup.configurationName, compatibleWithStoreMetadata: metadata) else { return }
-        let source = try sourceModel(forStoreAt: path, type: type, metadata: metadata)
+        let source = try sourceModel(forStoreAt: path, type: kind, metadata: metadata)
         let steps = try migrationSteps(from: source, to: model, infer: setup.parsedOptions.inferMappingModel, path: path)
         // One lightweight step runs in place in one transaction; anything else runs on a
         // copy that replaces the file only when every step is done.
@@ -32,7 +32,7 @@ extension PersistentStoreCoordinator {
             try SQLiteInPlaceMigration.run(plan, path: path, destinationModel: model, versionHashes: setup.versionHashes)
             return
         }
-        try migrateOnCopy(path: path, type: type, setup: setup, steps: steps)
+        try migrateOnCopy(path: path, type: kind, setup: setup, steps: steps)
     }
 
     /// One migration between two model versions.
@@ -93,12 +93,12 @@ extension PersistentStoreCoordinator {
 
     /// The model the store at `path` was written with: its own cached copy, else one of
     /// `modelVersions` whose hashes match. Errors: 134130.
-    func sourceModel(forStoreAt path: String, type: String, metadata: [String: PropertyListValue]) throws(ObjectGraphError) -> ManagedObjectModel {
+    func sourceModel(forStoreAt path: String, type: PersistentStoreType, metadata: [String: PropertyListValue]) throws(ObjectGraphError) -> ManagedObjectModel {
         func matches(_ m: ManagedObjectModel) -> Bool {
             m.isConfiguration(nil, compatibleWithStoreMetadata: metadata)
                 || m.configurations.contains { m.isConfiguration($0, compatibleWithStoreMetadata: metadata) }
         }
-        if let cached = try? StoreTypes.named(type)?.cachedModel(at: path), matches(cached) { return cached }
+        if let cached = try? type.cachedModel(at: path), matches(cached) { return cached }
         if let found = modelVersionsValue.first(where: matches) { return found }
         throw ObjectGraphError(
             code: ErrorCode.migrationMissingSourceModel,
@@ -107,8 +107,7 @@ extension PersistentStoreCoordinator {
     }
 
     /// Runs `steps` on a copy of the store beside `path` and puts the result in place.
-    private func migrateOnCopy(path: String, type: String, setup: StoreSetup, steps: [MigrationStep]) throws(ObjectGraphError) {
-        let kind = try StoreTypes.require(type)
+    private func migrateOnCopy(path: String, type kind: PersistentStoreType, setup: StoreSetup, steps: [MigrationStep]) throws(ObjectGraphError) {
         var options = setup.options
         options[StoreOptionKey.migrateAutomatically] = nil
         options[StoreOptionKey.readOnly] = nil
@@ -128,7 +127,7 @@ extension PersistentStoreCoordinator {
                 let next = MigrationDestination.workingPath(for: path)
                 let manager = try MigrationManager(sourceModel: step.source, destinationModel: step.destination)
                 do throws(ObjectGraphError) {
-                    try manager.migrateStore(from: current, type: type, options: options, mapping: step.mapping, to: next, type: type, destinationOptions: options)
+                    try manager.migrateStore(from: current, type: kind.name, options: options, mapping: step.mapping, to: next, type: kind.name, destinationOptions: options)
                 } catch {
                     kind.removeStore(at: next)
                     throw error

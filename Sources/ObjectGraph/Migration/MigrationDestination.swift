@@ -23,7 +23,7 @@ final class MigrationDestination {
     {
         finalPath = path
         self.type = type
-        let appending = path.isEmpty || PersistentStoreCoordinator.fileExists(path)
+        let appending = path.isEmpty || StoreFiles.exists(path)
         workingPath = appending ? path : Self.workingPath(for: path)
         do throws(ObjectGraphError) {
             coordinator = try PersistentStoreCoordinator(model: model)

@@ -347,7 +347,7 @@ public final class MigrationManager: @unchecked Sendable {
 
     private func openSource(_ path: String, type: String, options: [String: PropertyListValue]) throws(ObjectGraphError) -> PersistentStoreCoordinator {
         do throws(ObjectGraphError) {
-            guard path.isEmpty || PersistentStoreCoordinator.fileExists(path) else {
+            guard path.isEmpty || StoreFiles.exists(path) else {
                 throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
             }
             let coordinator = try PersistentStoreCoordinator(model: sourceModel)

@@ -36,8 +36,6 @@ final class SQLiteStoreType: PersistentStoreType {
 
     func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { try SQLiteStore.cachedModel(at: path) }
 
-    func hasStore(at path: String) -> Bool { !path.isEmpty && (SQLiteStore.fileSize(path) ?? 0) > 0 }
-
     func files(at path: String) -> [String] { path.isEmpty ? [] : ["", "-wal", "-shm", "-journal"].map { path + $0 } }
 
     /// Through SQLite's backup API: it reads the write-ahead log too, and never opens a
