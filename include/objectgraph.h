@@ -235,7 +235,8 @@ typedef enum og_object_set {
     OG_OBJECTS_REGISTERED = 0, /* registeredObjects: every object still alive, new ones included */
     OG_OBJECTS_INSERTED = 1,   /* insertedObjects */
     OG_OBJECTS_UPDATED = 2,    /* updatedObjects (never an inserted or deleted object) */
-    OG_OBJECTS_DELETED = 3     /* deletedObjects (never an unsaved insert that was deleted) */
+    OG_OBJECTS_DELETED = 3,    /* deletedObjects (never an unsaved insert that was deleted) */
+    OG_OBJECTS_LOCKED = 4      /* a save request's lockedObjects (og_save_changes_request_count) */
 } og_object_set;
 
 /* Merge policies (NSMergePolicyType, with Core Data's numbers): how a save
@@ -1241,6 +1242,134 @@ og_status og_register_atomic_store_type(const char *type, const og_atomic_store_
  * registered, OG_ERROR_INVALID_ARGUMENT for a built-in type. */
 og_status og_unregister_store_type(const char *type, og_error **error);
 
+/* ---- Incremental stores (NSIncrementalStore) ---------------------------- */
+
+/* An incremental store keeps its data wherever its callbacks like (another
+ * database, a web service, a file format of its own) and answers the library's
+ * requests itself. The library does the rest as for any store: a fetch's
+ * result is merged with the context's unsaved changes and prefetched; objects
+ * come back as faults that fire through new_values; a to-many is read once
+ * through new_value_for_relationship, then kept; a save gives new objects
+ * permanent IDs through obtain_permanent_ids, then calls execute_save exactly
+ * once (also for a save that changes nothing).
+ *
+ * Objects are named by references (strings, integers, bytes or UUIDs):
+ * og_store_new_object_id makes the ID of a reference, the same every time, and
+ * its URI carries the reference as Core Data's does
+ * (x-coredata://<UUID>/<Entity>/p<reference>, escaped: "key with/slash" gives
+ * pkey%20with/slash). Object IDs pass as their URIs.
+ *
+ * Every callback but create and destroy gets the store's own state (what
+ * create returned) and `store`, the store's handle, LENT for the store's life.
+ * A callback that fails returns OG_ERROR and sets *error (og_error_new); one
+ * that fails without setting it gets a generic error naming the callback.
+ * `context` is the context making the request (LENT; NULL when it has no C
+ * handle). Callbacks run on that context's thread, with the coordinator locked
+ * for it: they may use the context, not wait for another thread that uses the
+ * coordinator. Handles they are given are valid only during the call. */
+typedef struct og_incremental_result og_incremental_result; /* IDs, dictionaries or a count a callback answers */
+typedef struct og_incremental_node og_incremental_node;     /* one object's values, filled by new_values */
+typedef struct og_save_changes_request og_save_changes_request; /* a save's objects (NSSaveChangesRequest) */
+
+#define OG_INCREMENTAL_STORE_CALLBACKS_VERSION 1
+
+typedef struct og_incremental_store_callbacks {
+    /* OG_INCREMENTAL_STORE_CALLBACKS_VERSION: members are only ever added at the
+     * end, and the library reads as many as the version has. */
+    int version;
+    /* Passed to create and release. */
+    void *userdata;
+    /* Makes the state of a store added at `path` (`configuration` NULL for the
+     * default one); returns it (NULL is a valid state). Fails by setting *error. */
+    void *(*create)(void *userdata, const char *path, const char *configuration, og_error **error);
+    /* loadMetadata: returns a NEW dictionary value (og_value_new_dictionary)
+     * with "NSStoreType" (the registered type) and "NSStoreUUID"; another type
+     * is OG_ERROR_STORE_TYPE_MISMATCH and the store is not added. */
+    og_value *(*load_metadata)(void *state, og_error **error);
+    /* A fetch request (og_fetch_request_result_type): add the matching objects'
+     * IDs to `result` for objects and object IDs, one dictionary per row for
+     * dictionaries, or set the count for a count request. The predicate, sort and
+     * window are the callback's to apply. */
+    og_status (*execute_fetch)(void *state, og_store *store, const og_fetch_request *request, og_context *context,
+                               og_incremental_result *result, og_error **error);
+    /* A save: og_save_changes_request_count and _object_at give its objects.
+     * Writes everything or, failing, nothing: the context keeps its changes. */
+    og_status (*execute_save)(void *state, og_store *store, const og_save_changes_request *request, og_context *context,
+                              og_error **error);
+    /* The values of the object `object_id` (a URI), set on `node` by property
+     * name; a to-one as an OG_VALUE_OBJECT_ID value (og_value_new_object_id_uri)
+     * or null. Each non-optional attribute needs a value; a to-one left out is
+     * read through new_value_for_relationship. */
+    og_status (*new_values)(void *state, og_store *store, const char *object_id, og_context *context,
+                            og_incremental_node *node, og_error **error);
+    /* The destinations of `relationship` of `object_id`: add their IDs to
+     * `result`, in order (none or one for a to-one). */
+    og_status (*new_value_for_relationship)(void *state, og_store *store, const og_property *relationship,
+                                            const char *object_id, og_context *context, og_incremental_result *result,
+                                            og_error **error);
+    /* One permanent ID per new object (og_store_new_object_id), added to
+     * `result` in the order of `objects`. NULL: each gets a new UUID reference. */
+    og_status (*obtain_permanent_ids)(void *state, og_store *store, og_object *const *objects, size_t count,
+                                      og_incremental_result *result, og_error **error);
+    /* The store is gone (may be NULL). */
+    void (*destroy)(void *state);
+    /* The type is unregistered (may be NULL): called with `userdata`. */
+    void (*release)(void *userdata);
+} og_incremental_store_callbacks;
+
+/* METHOD: store type. Registers `type` (registerStoreClass:forStoreType:) so
+ * og_coordinator_add_store makes its stores through `callbacks` (copied).
+ * Errors: OG_ERROR_INVALID_ARGUMENT for a name registered already, an empty or
+ * built-in name, a table of an unknown version, or one without create,
+ * load_metadata, execute_fetch, execute_save or new_values. Unregister with
+ * og_unregister_store_type, which refuses (OG_ERROR_INVALID_ARGUMENT) while a
+ * store of the type is open. */
+og_status og_incremental_store_type_register(const char *type, const og_incremental_store_callbacks *callbacks,
+                                             og_error **error);
+
+/* METHOD: store type. The registered store type names, sorted, as a NEW
+ * array value of strings (registeredStoreTypes). */
+og_value *og_store_types_registered(og_error **error);
+
+/* METHOD: store. The permanent ID, as an OWNED URI (og_free), of the object of
+ * `entity` that `reference` names in the incremental store `store`
+ * (newObjectIDForEntity:referenceObject:): the same ID for the same reference.
+ * `reference` is a string, integer, data or UUID value. */
+char *og_store_new_object_id(og_store *store, const og_entity *entity, const og_value *reference, og_error **error);
+
+/* METHOD: store. The reference the ID `object_id` (a URI) was made with
+ * (referenceObjectForObjectID:), as a NEW value; an ID made from a URI alone
+ * has its text after "p" as a string. OG_ERROR_INVALID_ARGUMENT for an ID of
+ * another store. */
+og_value *og_store_reference_object(og_store *store, const char *object_id, og_error **error);
+
+/* METHOD: incremental result. Adds an object ID (a URI) to a fetch's,
+ * relationship's or permanent IDs' answer. */
+og_status og_incremental_result_add_object_id(og_incremental_result *result, const char *object_id, og_error **error);
+/* METHOD: incremental result. Adds one dictionary row (a dictionary value:
+ * property name -> value, to-ones as object IDs) to a dictionary fetch's answer. */
+og_status og_incremental_result_add_row(og_incremental_result *result, const og_value *dictionary, og_error **error);
+/* METHOD: incremental result. Sets a count request's answer. */
+og_status og_incremental_result_set_count(og_incremental_result *result, int64_t count, og_error **error);
+
+/* METHOD: incremental node. Sets the value of property `key` (copied). */
+og_status og_incremental_node_set_value(og_incremental_node *node, const char *key, const og_value *value,
+                                        og_error **error);
+/* METHOD: incremental node. Sets the version the store holds the object at. */
+og_status og_incremental_node_set_version(og_incremental_node *node, int64_t version, og_error **error);
+
+/* METHOD: save changes request. The number of objects in `set`
+ * (OG_OBJECTS_INSERTED, _UPDATED, _DELETED or _LOCKED); 0 for a bad handle. */
+size_t og_save_changes_request_count(const og_save_changes_request *request, og_object_set set);
+/* METHOD: save changes request. Object `index` of `set`, LENT by the context. */
+og_object *og_save_changes_request_object_at(const og_save_changes_request *request, og_object_set set, size_t index,
+                                             og_error **error);
+
+/* METHOD: coordinator. The object ID a URI names (managedObjectIDForURIRepresentation:),
+ * as an OWNED URI, when a store of the coordinator has the URI's store UUID;
+ * NULL without an error otherwise. */
+char *og_coordinator_object_id_for_uri(og_coordinator *coordinator, const char *uri, og_error **error);
+
 /* Detaches `store` (removePersistentStore:) and closes it; its handle stays
  * valid (type, path, UUID) until the coordinator is released. Objects fetched
  * from it can no longer load or save. OG_ERROR_INVALID_ARGUMENT when it is not
@@ -1857,6 +1986,16 @@ bool og_undo_manager_is_registration_enabled(const og_undo_manager *manager);
 /* A NEW request for every object of `entity_name` (subentities included). The
  * entity is checked when the request is executed. */
 og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error);
+
+/* METHOD: fetch request. What a request holds, read back (an incremental
+ * store's execute_fetch reads the request it is given): the entity name, LENT
+ * by the request; its predicate as a NEW og_predicate (og_predicate_release),
+ * NULL without an error when it has none; its sort keys, each LENT by the
+ * request, with *ascending set. */
+const char *og_fetch_request_entity_name(const og_fetch_request *request);
+og_predicate *og_fetch_request_predicate(const og_fetch_request *request, og_error **error);
+size_t og_fetch_request_sort_count(const og_fetch_request *request);
+const char *og_fetch_request_sort_key_at(const og_fetch_request *request, size_t index, bool *ascending, og_error **error);
 
 /* Appends a sort key: the attribute `key`, ascending or descending. Earlier
  * keys take precedence. Nil sorts before every value ascending. */

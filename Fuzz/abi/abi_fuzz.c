@@ -74,6 +74,7 @@ static void fz_commit(fz_state *f);
 static void fz_end(fz_state *f);
 static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
 static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
+static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *f);
 static const og_fetch_index *fz_fetch_indexes(fz_state *f);
 
 /* Callbacks: accept or refuse at random (fz_refuse), never call back in. */
@@ -405,6 +406,20 @@ static const og_atomic_store_callbacks *fz_callbacks(fz_state *f) {
         table.userdata = &fz_userdata;
     }
     fz_argf(f, "callbacks(mode %d%s)", fz_callback_mode, r > 2 ? "" : ", empty");
+    return &table;
+}
+
+/* ---- incremental store callbacks -------------------------------------- */
+
+/* A table of some version with no hooks: registration must refuse it, whatever
+ * the version says; the fuzzer never makes stores that would call back in. */
+static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *f) {
+    static og_incremental_store_callbacks table;
+    if (fz_chance(f, 20)) { fz_arg(f, "NULL"); return NULL; }
+    memset(&table, 0, sizeof table);
+    table.version = (int)fz_below(f, 3);
+    table.userdata = &fz_userdata;
+    fz_argf(f, "incremental callbacks(version %d, no hooks)", table.version);
     return &table;
 }
 

@@ -170,6 +170,8 @@ for index, (ret, name, params) in enumerate(functions):
             b(f"{t} {v} = fz_chance(f, 25) ? NULL : fz_stub_{t}; fz_arg(f, {v} ? \"stub\" : \"NULL\");")
         elif t == "const og_atomic_store_callbacks *":
             b(f"const og_atomic_store_callbacks *{v} = fz_callbacks(f);")
+        elif t == "const og_incremental_store_callbacks *":
+            b(f"const og_incremental_store_callbacks *{v} = fz_incremental_callbacks(f);")
         elif t == "const og_migration_policy_callbacks *":
             b(f"const og_migration_policy_callbacks *{v} = fz_policy_callbacks(f);")
         else:

@@ -237,6 +237,32 @@ final class ContextBox: HandleBox {
     /// The handle of the undo manager C set on the context (og_context_undo_manager lends it back).
     var undoManagerHandle: OpaquePointer?
     init(_ context: ManagedObjectContext) { self.context = context }
+    deinit { ContextHandles.forget(context) }
+}
+
+/// The handle C holds for each context it made, so callbacks the library makes on a
+/// context's behalf (an incremental store's) can hand C that context.
+enum ContextHandles {
+    private static let table = Mutex<[ObjectIdentifier: UInt]>([:])
+
+    /// Makes the handle of a context C creates.
+    static func make(_ context: ManagedObjectContext) -> OpaquePointer {
+        let h = handles.make(ContextBox(context))
+        table.withLock { $0[ObjectIdentifier(context)] = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(h))) }
+        return h
+    }
+
+    static func forget(_ context: ManagedObjectContext) {
+        _ = table.withLock { $0.removeValue(forKey: ObjectIdentifier(context)) }
+    }
+
+    /// The live handle C holds for `context`, or nil.
+    static func handle(of context: ManagedObjectContext) -> OpaquePointer? {
+        guard let raw = table.withLock({ $0[ObjectIdentifier(context)] }), let h = OpaquePointer(bitPattern: raw),
+            (try? handles.get(h, ContextBox.self))?.context === context
+        else { return nil }
+        return h
+    }
 }
 
 /// A notification lent to an observer callback for the duration of the call.
@@ -253,7 +279,19 @@ final class NotificationBox: HandleBox {
 final class FetchRequestBox: HandleBox {
     static let kindName = "an og_fetch_request"
     let request: FetchRequest
+    /// The strings the request lent C (its entity name, sort keys), kept while it lives.
+    private let strings = Mutex<[String: CString]>([:])
     init(_ request: FetchRequest) { self.request = request }
+
+    /// `text` as a C string the request lends.
+    func lent(_ text: String) -> CString {
+        strings.withLock { made in
+            if let known = made[text] { return known }
+            let c = CString(text)
+            made[text] = c
+            return c
+        }
+    }
 }
 
 final class ResultsBox: HandleBox {

@@ -30,7 +30,7 @@ extension ResultsBox {
 @_cdecl("og_context_new")
 public func og_context_new(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
-        handles.make(ContextBox(ManagedObjectContext(coordinator: try handles.get(c, CoordinatorBox.self).coordinator)))
+        ContextHandles.make(ManagedObjectContext(coordinator: try handles.get(c, CoordinatorBox.self).coordinator))
     }
 }
 

@@ -349,7 +349,7 @@ public func og_context_new_child(_ parent: OpaquePointer?, _ type: Int32, _ err:
             throw .invalidArgument("\(type) is not an og_concurrency_type")
         }
         let p = try contextOf(parent)
-        return handles.make(ContextBox(ManagedObjectContext(parent: p, concurrencyType: kind)))
+        return ContextHandles.make(ManagedObjectContext(parent: p, concurrencyType: kind))
     }
 }
 

@@ -125,3 +125,42 @@ public func og_fetch_request_add_prefetch_key_path(_ r: OpaquePointer?, _ path: 
 public func og_fetch_request_prefetch_key_path_count(_ r: OpaquePointer?) -> Int {
     (try? fetchRequest(r))?.relationshipKeyPathsForPrefetching.count ?? 0
 }
+
+// Reading a request back: what an incremental store's execute_fetch is given.
+
+@_cdecl("og_fetch_request_entity_name")
+public func og_fetch_request_entity_name(_ r: OpaquePointer?) -> UnsafePointer<CChar>? {
+    (try? handles.get(r, FetchRequestBox.self)).map { UnsafePointer($0.lent($0.request.entityName).pointer) }
+}
+
+@_cdecl("og_fetch_request_predicate")
+public func og_fetch_request_predicate(_ r: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    do throws(ObjectGraphError) {
+        guard let p = try handles.get(r, FetchRequestBox.self).request.predicate else { return nil }
+        return handles.make(PredicateBox(p))
+    } catch {
+        report(error, err)
+        return nil
+    }
+}
+
+@_cdecl("og_fetch_request_sort_count")
+public func og_fetch_request_sort_count(_ r: OpaquePointer?) -> Int {
+    (try? handles.get(r, FetchRequestBox.self))?.request.sortKeys.count ?? 0
+}
+
+@_cdecl("og_fetch_request_sort_key_at")
+public func og_fetch_request_sort_key_at(_ r: OpaquePointer?, _ index: Int, _ ascending: UnsafeMutablePointer<Bool>?, _ err: ErrorOut) -> UnsafePointer<CChar>? {
+    do throws(ObjectGraphError) {
+        let box = try handles.get(r, FetchRequestBox.self)
+        let keys = box.request.sortKeys
+        guard index >= 0, index < keys.count else {
+            throw .invalidArgument("sort index \(index) is out of range (the request has \(keys.count))")
+        }
+        ascending?.pointee = keys[index].ascending
+        return UnsafePointer(box.lent(keys[index].key).pointer)
+    } catch {
+        report(error, err)
+        return nil
+    }
+}

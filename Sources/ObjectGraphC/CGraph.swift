@@ -41,7 +41,7 @@ public func og_context_new_with_type(_ c: OpaquePointer?, _ type: Int32, _ err: 
             throw .invalidArgument("\(type) is not an og_concurrency_type")
         }
         let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
-        return handles.make(ContextBox(ManagedObjectContext(coordinator: coordinator, concurrencyType: kind)))
+        return ContextHandles.make(ManagedObjectContext(coordinator: coordinator, concurrencyType: kind))
     }
 }
 

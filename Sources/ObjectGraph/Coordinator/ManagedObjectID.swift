@@ -35,9 +35,11 @@ public final class ManagedObjectID: Hashable, @unchecked Sendable, CustomStringC
     public var isTemporaryID: Bool { temporaryToken != 0 }
 
     /// `x-coredata://<store UUID>/<Entity>/p<key>`, or `x-coredata:///<Entity>/t<UUID><n>` while temporary.
+    /// An incremental store's object has its reference after `p`, escaped (`StoreReference`).
     public var uriRepresentation: String {
         if temporaryToken != 0 { return "x-coredata:///\(entity.name)/t\(Self.processToken)\(temporaryToken)" }
-        return "x-coredata://\(storeIdentifier ?? "")/\(entity.name)/p\(primaryKey)"
+        let key = StoreReferenceURIs.uriText(store: storeIdentifier, entity: entity, primaryKey: primaryKey) ?? String(primaryKey)
+        return "x-coredata://\(storeIdentifier ?? "")/\(entity.name)/p\(key)"
     }
 
     public var description: String { uriRepresentation }

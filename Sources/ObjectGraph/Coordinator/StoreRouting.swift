@@ -127,6 +127,15 @@ extension PersistentStoreCoordinator {
         }
     }
 
+    /// The members of `id`'s to-many `relationship` as identities, when its store gives them so.
+    func memberKeys(of id: ManagedObjectID, through relationship: RelationshipDescription) throws(ObjectGraphError)
+        -> [(entity: EntityDescription, primaryKey: Int64)]?
+    {
+        try lock.withLock { () throws(ObjectGraphError) in
+            try record(for: id).store.memberKeys(of: id.primaryKey, through: relationship)
+        }
+    }
+
     func fetchRows(pointingAt id: ManagedObjectID, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         try lock.withLock { () throws(ObjectGraphError) in
             try record(for: id).store.fetchRows(pointingAt: id.primaryKey, through: inverse)
@@ -268,5 +277,11 @@ extension PersistentStoreCoordinator {
         guard let y = realpath(b, nil) else { return false }
         defer { free(y) }
         return strcmp(x, y) == 0
+    }
+
+    /// The attached, writable stores that take saves as requests (`ObjectSavingStore`):
+    /// every save of a root context sends each of them one.
+    func objectSavingStores() -> [AttachedStore] {
+        lock.withLock { attached.filter { !$0.readOnly && $0.store is ObjectSavingStore } }
     }
 }

@@ -10,9 +10,11 @@ extension ManagedObjectContext {
         try Self.checkGrouping(request, as: .managedObject)
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        let objects = try fetchObjects(request, entity)
-        try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
-        return objects
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) -> [ManagedObject] in
+            let objects = try fetchObjects(request, entity)
+            try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
+            return objects
+        }
     }
 
     private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
@@ -28,10 +30,14 @@ extension ManagedObjectContext {
         let parts = try storeRows(storeRequest, entity, stores)
         var fetched: [(objects: [ManagedObject], isExact: Bool)] = []
         for (store, result) in parts {
-            fetched.append((objects(
+            // Rows without values (an incremental store's) asked for loaded: read in one batch.
+            let loads = !result.hasValues && !request.returnsObjectsAsFaults
+            let made = objects(
                 for: result.rows, in: store, asFaults: request.returnsObjectsAsFaults,
-                batchSize: request.fetchBatchSize, hasValues: result.hasValues,
-                refreshing: request.shouldRefreshRefetchedObjects), result.isExact))
+                batchSize: loads && request.fetchBatchSize == 0 ? result.rows.count : request.fetchBatchSize, hasValues: result.hasValues,
+                refreshing: request.shouldRefreshRefetchedObjects)
+            if loads { for o in made where o.isFault { try o.fireFault(self) } }
+            fetched.append((made, result.isExact))
         }
         if !pending, fetched.count == 1, fetched[0].isExact { return fetched[0].objects }
         return try mergePending(request, entity, fetched, pending: pending)
@@ -76,7 +82,9 @@ extension ManagedObjectContext {
         if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
-        if parentContext == nil, !(request.includesPendingChanges && hasPendingChanges(of: entity)), let n = try storeCount(request, entity) {
+        if parentContext == nil, !(request.includesPendingChanges && hasPendingChanges(of: entity)),
+            let n = try RequestingContext.with(self, { () throws(ObjectGraphError) in try storeCount(request, entity) })
+        {
             return n
         }
         return try fetch(request).count

@@ -74,7 +74,8 @@ extension ManagedObjectContext {
             object.didTurnIntoFault()
         } else {
             let found = parentContext == nil
-                ? try persistentStoreCoordinator.fetchRow(object.objectID, staleness: staleness) : try sourceRow(object.objectID)
+                ? try RequestingContext.with(self, { () throws(ObjectGraphError) in try persistentStoreCoordinator.fetchRow(object.objectID, staleness: staleness) })
+                : try sourceRow(object.objectID)
             guard let row = found else {
                 throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "\(object) no longer exists in the store")
             }

@@ -49,7 +49,7 @@ extension ManagedObjectContext {
     /// within `stalenessInterval`, else the store), or for a child context its parent.
     func sourceRow(_ id: ManagedObjectID) throws(ObjectGraphError) -> RowSnapshot? {
         if let parent = parentContext { return try parent.rowForChild(id, of: self) }
-        return try persistentStoreCoordinator.fetchRow(id, staleness: stalenessInterval)
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try persistentStoreCoordinator.fetchRow(id, staleness: stalenessInterval) }
     }
 
     /// `mergeChangesFromContextDidSaveNotification:`: applies another context's save.

@@ -28,6 +28,11 @@ extension ManagedObjectContext {
             // A child sees its parent's unsaved objects: the IDs of what fetching gives.
             return try fetch(request.withResultType(.managedObject)).map(\.objectID)
         }
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try storeObjectIDs(request, entity) }
+    }
+
+    /// The object IDs of a root context's fetch: the store's, with pending changes laid over them.
+    private func storeObjectIDs(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObjectID] {
         let pending = request.includesPendingChanges && hasUnsavedChanges(of: entity)
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         if !pending, stores.count == 1,
@@ -50,7 +55,9 @@ extension ManagedObjectContext {
         let plan = try DictionaryPlan.make(asDictionaries, entity)
         let keys = plan.columns.prefix(plan.visibleCount).map(\.name)
         let record = try persistentStoreCoordinator.dictionaryStore(asDictionaries, entity: entity)
-        let rows = try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity, from: record)
+        let rows = try RequestingContext.with(self) { () throws(ObjectGraphError) in
+            try persistentStoreCoordinator.fetchDictionaries(asDictionaries, entity: entity, from: record)
+        }
         let storeIdentifier = record.ref.identifier
         // Transformable columns hold stored bytes: they are given as their values.
         var transformables: [Int: AttributeDescription] = [:]
@@ -103,9 +110,16 @@ extension ManagedObjectContext {
         var seen = Set<ObjectIdentifier>()
         var allExact = stores.count == 1
         for record in stores {
-            let result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity, from: record)
+            var result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity, from: record)
             let source = persistentStoreCoordinator.rowSource(record)
             allExact = allExact && result.isExact
+            if !result.hasValues {
+                // Identities only (an incremental store): the rows are read to be judged and sorted.
+                let keys = result.rows.map(\.primaryKey)
+                var byKey: [Int64: RowSnapshot] = [:]
+                for row in try persistentStoreCoordinator.fetchRows(entity: entity, primaryKeys: keys, in: record.ref) { byKey[row.primaryKey] = row }
+                result.rows = keys.compactMap { byKey[$0] }
+            }
             for row in result.rows {
                 if pending, let o = registeredObject(Self.key(row.entity, row.primaryKey, record.ref)) {
                     if o.isDeleted { continue }

@@ -182,6 +182,7 @@ extension ManagedObjectContext {
     /// will be saved to, one transaction per store.
     func assignPermanentIDs(_ pending: [ManagedObject]) throws(ObjectGraphError) {
         let shares = try planSave(pending, [], [], checkingRelationships: false)
+        try obtainStoreIDs(shares)
         var newKeys = NewPrimaryKeys()
         try persistentStoreCoordinator.save(shares.map(\.store)) { transactions throws(ObjectGraphError) in
             for (share, tx) in zip(shares, transactions) { try allocateKeys(share.inserts, tx, &newKeys) }
@@ -193,6 +194,40 @@ extension ManagedObjectContext {
                 o.objectID = ManagedObjectID(entity: o.entity, primaryKey: pk, storeIdentifier: ref.identifier)
                 register(o, Self.key(o.entity, pk, ref))
             }
+        }
+    }
+
+    // MARK: Stores that take saves as requests
+
+    /// New objects bound for a store that names its own objects (`ObjectSavingStore`) get
+    /// their permanent IDs from it, before anything is written.
+    func obtainStoreIDs(_ shares: [StoreShare]) throws(ObjectGraphError) {
+        for share in shares {
+            guard let store = share.store.store as? ObjectSavingStore else { continue }
+            let fresh = share.inserts.filter(\.hasTemporaryID)
+            guard !fresh.isEmpty else { continue }
+            let ids = try RequestingContext.with(self) { () throws(ObjectGraphError) in try store.obtainPermanentIDs(for: fresh, context: self) }
+            let ref = share.store.ref
+            for (o, id) in zip(fresh, ids) {
+                let key = Self.key(o.entity, id.primaryKey, ref)
+                if let other = registeredObject(key), other !== o {
+                    throw .invalidArgument("the store '\(store.type)' gave \(o) the ID \(id.uriRepresentation), which names \(other) already")
+                }
+                o.objectID = id
+                register(o, key)
+            }
+        }
+    }
+
+    /// One save request per store that takes them, with its share of the save (empty when
+    /// the save changes nothing there). The context may not save again meanwhile.
+    func sendSaveRequests(_ plan: [StoreShare]) throws(ObjectGraphError) {
+        isSendingSaveRequests = true
+        defer { isSendingSaveRequests = false }
+        for share in plan {
+            guard let store = share.store.store as? ObjectSavingStore else { continue }
+            let request = SaveChangesRequest(inserted: share.inserts, updated: share.updates, deleted: share.deletes, locked: [])
+            try RequestingContext.with(self) { () throws(ObjectGraphError) in try store.executeSave(request, context: self) }
         }
     }
 }

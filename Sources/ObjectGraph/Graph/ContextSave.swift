@@ -7,8 +7,15 @@ extension ManagedObjectContext {
     /// post did-save. Nothing is written when validation or the store fails.
     public func save() throws(ObjectGraphError) {
         try checkThread()
+        guard !isSendingSaveRequests else {
+            throw .invalidArgument("save() was called while this context's save is being written by a store (from a store's save request); the outer save goes on")
+        }
         try processPendingChanges()
-        guard hasChanges else { return }
+        guard hasChanges else {
+            // A store that takes saves as requests gets one for every save, even an empty one.
+            if parentContext == nil { try write([], [], []) }
+            return
+        }
         post(ContextNotification(name: .willSave, context: self))
         try runWillSave()
         try processPendingChanges()
@@ -67,10 +74,16 @@ extension ManagedObjectContext {
     /// policy still sees every conflict at once. Once everything commits the objects move to
     /// their new committed state.
     private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
-        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty) else { return }
+        let requestStores = persistentStoreCoordinator.objectSavingStores()
+        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return }
         try loadVersions(updates)
         try loadVersions(deletes)
-        let plan = try planSave(inserts, updates, deletes)
+        var plan = try planSave(inserts, updates, deletes)
+        if !requestStores.isEmpty {
+            try obtainStoreIDs(plan)
+            for record in requestStores where !plan.contains(where: { $0.store.slot == record.slot }) { plan.append(StoreShare(store: record)) }
+            plan.sort { $0.store.slot < $1.store.slot }
+        }
         var attempt = SaveAttempt(inserts: inserts.count, updates: updates.count)
         // Saved inserts are registered after the commit; most saves insert into one hierarchy.
         if let share = plan.first(where: { !$0.inserts.isEmpty }), let o = share.inserts.first {
@@ -81,6 +94,8 @@ extension ManagedObjectContext {
             do throws(ObjectGraphError) {
                 try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(attempt.written, attempt.removed) }) { transactions throws(ObjectGraphError) in
                     try writeRows(plan, transactions, checksFirst: checksFirst, &attempt)
+                    // Last, once every row is written: a version that moved is found before.
+                    if !requestStores.isEmpty { try sendSaveRequests(plan) }
                 }
                 break
             } catch {

@@ -13,7 +13,9 @@ final class FaultBatch {
 
     /// Fills every member that is still an unloaded fault; each then fires without a store trip.
     func load(_ context: ManagedObjectContext) throws(ObjectGraphError) {
-        let rows = try context.persistentStoreCoordinator.fetchRows(entity: entity, primaryKeys: primaryKeys, in: store)
+        let rows = try RequestingContext.with(context) { () throws(ObjectGraphError) in
+            try context.persistentStoreCoordinator.fetchRows(entity: entity, primaryKeys: primaryKeys, in: store)
+        }
         for row in rows {
             guard let o = context.registeredObject(ManagedObjectContext.key(row.entity, row.primaryKey, store)) else { continue }
             o.faultBatch = nil

@@ -567,6 +567,17 @@ open class ManagedObject: CustomStringConvertible {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
         } else if r.isTransient {
             // Nothing stores a transient relationship: it starts empty.
+        } else if !isInserted, context.parentContext == nil,
+            let keys = try RequestingContext.with(context, { () throws(ObjectGraphError) in try context.persistentStoreCoordinator.memberKeys(of: objectID, through: r) })
+        {
+            // A store that names the members without their values: faults.
+            let store = try context.storeRef(of: objectID)
+            for (entity, key) in keys {
+                let member = try context.object(entity: entity, primaryKey: key, in: store, isConcrete: true)
+                if !member.isDeleted { s.add(member) }
+            }
+        } else if r.isTransient {
+            // Nothing stores a transient relationship: it starts empty.
         } else if !isInserted, let parent = context.parentContext {
             for id in try parent.membersForChild(objectID, r) {
                 let member = try context.childObject(forParent: id)

@@ -47,6 +47,8 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var classCache: [ObjectIdentifier: ManagedObject.Type] = [:]
     /// Counts changes, so a save can tell which objects changed after their `willSave`.
     var changeStamp = 0
+    /// Set while a store writes this context's save from a save request: saving again then is refused.
+    var isSendingSaveRequests = false
     /// Set while `awakeFromFetch` runs: changes are not recorded then.
     var changeProcessingSuspended = 0
 
@@ -266,11 +268,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     }
 
     /// The registered object for a row of `store`, or a new fault for it (uniquing: one object per ID).
-    func object(entity: EntityDescription, primaryKey: Int64, in store: StoreRef) throws(ObjectGraphError) -> ManagedObject {
+    /// `isConcrete`: `entity` is the object's own, not possibly a superentity of it.
+    func object(entity: EntityDescription, primaryKey: Int64, in store: StoreRef, isConcrete: Bool = false) throws(ObjectGraphError) -> ManagedObject {
         let key = Self.key(entity, primaryKey, store)
         if let existing = registeredObject(key) { return existing }
         let id = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier)
-        guard !entity.subentities.isEmpty else {
+        guard !isConcrete && !entity.subentities.isEmpty else {
             let object = ManagedObject.make(entity: entity, id: id, context: self, snapshot: nil)
             register(object, key)
             return object
@@ -436,6 +439,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if !owner.isInserted {
                 for id in try parent.membersForChild(owner.objectID, forward) { base.append(try childObject(forParent: id)) }
             }
+        } else if !owner.isInserted, let forward = inverse.inverseRelationship,
+            let keys = try RequestingContext.with(self, { () throws(ObjectGraphError) in try persistentStoreCoordinator.memberKeys(of: owner.objectID, through: forward) })
+        {
+            // A store that names the members without their values: faults.
+            let store = try storeRef(of: owner.objectID)
+            for (entity, key) in keys { base.append(try object(entity: entity, primaryKey: key, in: store, isConcrete: true)) }
         } else {
             let rows = owner.isInserted ? [] : try persistentStoreCoordinator.fetchRows(pointingAt: owner.objectID, through: inverse)
             let store = rows.isEmpty ? nil : try storeRef(of: owner.objectID)

@@ -19,6 +19,22 @@ public struct ObjectReference: Hashable, Sendable {
     }
 }
 
+/// The keys of URIs whose text after `p` is a reference, not a number: a store that names
+/// its objects by reference (an incremental store) installs `resolver` when it opens.
+public enum ObjectURIKeys {
+    nonisolated(unsafe) private static var resolver: ((_ store: Substring, _ entity: Substring, _ text: Substring) -> Int64?)?
+    private static let lock = RecursiveLock()
+
+    static func install(_ resolve: @escaping (_ store: Substring, _ entity: Substring, _ text: Substring) -> Int64?) {
+        lock.withLock { resolver = resolve }
+    }
+
+    static func key(store: Substring, entity: Substring, text: Substring) -> Int64? {
+        guard let resolve = lock.withLock({ resolver }) else { return nil }
+        return resolve(store, entity, text)
+    }
+}
+
 /// Marks the readers that are object-ID constants rather than objects: compared with
 /// an object, they match by reference (store, entity and key, or a temporary URI).
 protocol ObjectIDConstant: KeyValueReading {}
@@ -34,10 +50,14 @@ public final class ObjectIDReference: ObjectIDConstant, CustomStringConvertible,
     public init?(uriRepresentation uri: String) {
         let prefix = "x-coredata://"
         guard uri.hasPrefix(prefix) else { return nil }
-        let parts = uri.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
+        // A reference (an incremental store's) may hold slashes: only the first two separate.
+        let parts = uri.dropFirst(prefix.count).split(separator: "/", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3, !parts[1].isEmpty, let kind = parts[2].first else { return nil }
         let entityName = String(parts[1])
-        if kind == "p", !parts[0].isEmpty, let key = Int64(parts[2].dropFirst()), key > 0 {
+        if kind == "p", !parts[0].isEmpty,
+            let key = Int64(parts[2].dropFirst()).flatMap({ $0 > 0 ? $0 : nil })
+                ?? ObjectURIKeys.key(store: parts[0], entity: parts[1], text: parts[2].dropFirst())
+        {
             reference = ObjectReference(entityName: entityName, primaryKey: key, storeIdentifier: String(parts[0]), temporaryURI: nil)
         } else if kind == "t", parts[0].isEmpty, parts[2].count > 1 {
             reference = ObjectReference(entityName: entityName, primaryKey: 0, storeIdentifier: nil, temporaryURI: uri)

@@ -64,6 +64,10 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// Removes every file of the store at `path`; missing files are no error.
     func removeStore(at path: String)
 
+    /// Whether stores of this type are open now: a type in use cannot be unregistered.
+    /// Types whose open stores keep working without their registration answer false.
+    var isInUse: Bool { get }
+
     /// Renames every file of the store at `path` to make it the store at `destination`
     /// (same directory: each rename is atomic), the main file last, replacing what is
     /// there. On failure the error names the reason.
@@ -112,6 +116,8 @@ extension PersistentStoreType {
     }
 
     public func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { nil }
+
+    public var isInUse: Bool { false }
 
     public func hasStore(at path: String) -> Bool {
         var info = stat()

@@ -19,22 +19,26 @@ public enum StoreTypes {
     }
 
     /// Registers `type` under its name. 140002 for an empty name or a built-in one (they
-    /// cannot be replaced); registering a name again replaces the application's type.
-    public static func register(_ type: PersistentStoreType) throws(ObjectGraphError) {
+    /// cannot be replaced); registering a name again replaces the application's type, or
+    /// is 140002 when `replacing` is false.
+    public static func register(_ type: PersistentStoreType, replacing: Bool = true) throws(ObjectGraphError) {
         guard !type.name.isEmpty, !isBuiltIn(type.name) else {
             throw .invalidArgument("'\(type.name)' cannot be registered: it is empty or a built-in store type")
         }
-        lock.withLock {
+        try lock.withLock { () throws(ObjectGraphError) in
+            if !replacing, byName[type.name] != nil { throw .invalidArgument("a store type named '\(type.name)' is registered already") }
             if byName.updateValue(type, forKey: type.name) == nil { order.append(type.name) }
         }
     }
 
     /// Removes the application's type `name`; stores of it already added keep working.
-    /// 140002 for a built-in type, 134010 when no type has that name.
+    /// 140002 for a built-in type or one in use (`isInUse`), 134000 when no type has that name.
     public static func unregister(_ name: String) throws(ObjectGraphError) {
         guard !isBuiltIn(name) else { throw .invalidArgument("'\(name)' is a built-in store type") }
-        let removed = lock.withLock { () -> Bool in
-            guard byName.removeValue(forKey: name) != nil else { return false }
+        let removed = try lock.withLock { () throws(ObjectGraphError) -> Bool in
+            guard let type = byName[name] else { return false }
+            if type.isInUse { throw .invalidArgument("the store type '\(name)' cannot be unregistered: stores of it are open") }
+            byName.removeValue(forKey: name)
             order.removeAll { $0 == name }
             return true
         }

@@ -62,6 +62,13 @@ from .errors import (
 )
 from .fetch import FetchRequest
 from .fetch_index import FetchIndex, FetchIndexElement
+from .incremental import (
+    IncrementalStore,
+    IncrementalStoreNode,
+    SaveChangesRequest,
+    register_incremental_store_type,
+    registered_store_types,
+)
 from .migration import (
     EntityMapping,
     EntityMigrationPolicy,
@@ -118,6 +125,8 @@ __all__ = [
     "FetchedProperty",
     "INFER_MAPPING_OPTION",
     "IncompatibleStoreError",
+    "IncrementalStore",
+    "IncrementalStoreNode",
     "InvalidHandleError",
     "LibraryNotFoundError",
     "MIGRATE_AUTOMATICALLY_OPTION",
@@ -146,6 +155,7 @@ __all__ = [
     "RelatedOrderedSet",
     "RelatedSet",
     "Relationship",
+    "SaveChangesRequest",
     "Store",
     "StoreError",
     "TypeMismatchError",
@@ -160,6 +170,8 @@ __all__ = [
     "library_version",
     "register_archivable_class",
     "register_atomic_store_type",
+    "register_incremental_store_type",
+    "registered_store_types",
     "register_value_transformer",
     "unregister_archivable_class",
     "unregister_value_transformer",

@@ -102,6 +102,16 @@ SQL_LOG_FN = ctypes.CFUNCTYPE(None, _i, _s, _v)
 MIGRATION_PROGRESS_FN = ctypes.CFUNCTYPE(None, _d, _v)
 MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
 MIGRATION_OBJECT_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _p(_v), _v)
+# og_incremental_store_callbacks (version 1), member by member.
+INCREMENTAL_CREATE_FN = ctypes.CFUNCTYPE(_v, _v, _s, _s, _p(_v))
+INCREMENTAL_LOAD_METADATA_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
+INCREMENTAL_FETCH_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _v, _v, _p(_v))
+INCREMENTAL_SAVE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _v, _p(_v))
+INCREMENTAL_NEW_VALUES_FN = ctypes.CFUNCTYPE(_i, _v, _v, _s, _v, _v, _p(_v))
+INCREMENTAL_RELATIONSHIP_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _s, _v, _v, _p(_v))
+INCREMENTAL_PERMANENT_IDS_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _z, _v, _p(_v))
+INCREMENTAL_DESTROY_FN = ctypes.CFUNCTYPE(None, _v)
+INCREMENTAL_RELEASE_FN = ctypes.CFUNCTYPE(None, _v)
 
 _SIGNATURES = {
     # Library
@@ -319,6 +329,19 @@ _SIGNATURES = {
     "og_store_uuid": (_s, [_v]),
     "og_register_atomic_store_type": (_i, [_s, _v, _err]),
     "og_unregister_store_type": (_i, [_s, _err]),
+    # Incremental stores
+    "og_incremental_store_type_register": (_i, [_s, _v, _err]),
+    "og_store_types_registered": (_v, [_err]),
+    "og_store_new_object_id": (_v, [_v, _v, _v, _err]),
+    "og_store_reference_object": (_v, [_v, _s, _err]),
+    "og_incremental_result_add_object_id": (_i, [_v, _s, _err]),
+    "og_incremental_result_add_row": (_i, [_v, _v, _err]),
+    "og_incremental_result_set_count": (_i, [_v, _i64, _err]),
+    "og_incremental_node_set_value": (_i, [_v, _s, _v, _err]),
+    "og_incremental_node_set_version": (_i, [_v, _i64, _err]),
+    "og_save_changes_request_count": (_z, [_v, _i]),
+    "og_save_changes_request_object_at": (_v, [_v, _i, _z, _err]),
+    "og_coordinator_object_id_for_uri": (_v, [_v, _s, _err]),
     "og_coordinator_remove_store": (_i, [_v, _v, _err]),
     "og_coordinator_set_store_read_only": (_i, [_v, _v, _b, _err]),
     "og_coordinator_is_store_read_only": (_i, [_v, _v, _p(_b), _err]),
@@ -349,6 +372,10 @@ _SIGNATURES = {
     "og_context_release_objects": (_i, [_v, _v, _z, _err]),
     # Fetch requests and results
     "og_fetch_request_new": (_v, [_s, _err]),
+    "og_fetch_request_entity_name": (_s, [_v]),
+    "og_fetch_request_predicate": (_v, [_v, _err]),
+    "og_fetch_request_sort_count": (_z, [_v]),
+    "og_fetch_request_sort_key_at": (_s, [_v, _z, _p(_b), _err]),
     "og_fetch_request_add_sort": (_i, [_v, _s, _b, _err]),
     "og_fetch_request_release": (None, [_v]),
     "og_fetch_request_copy": (_v, [_v, _err]),

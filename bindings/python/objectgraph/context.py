@@ -11,6 +11,7 @@ from __future__ import annotations
 import collections
 import ctypes
 import struct
+import threading
 import weakref
 from typing import (Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union,
                     Literal, overload)
@@ -39,6 +40,45 @@ __all__ = ["Context", "Notification", "Observer"]
 _T = TypeVar("_T")
 _CONCURRENCY = {"confinement": 0, "private": 1, "main": 2}
 _CONCURRENCY_NAMES = {v: k for k, v in _CONCURRENCY.items()}
+
+# Context wrappers by handle, for store callbacks that are handed an og_context (an
+# incremental store's hooks): weak, so that a wrapper still goes when nobody holds it.
+# Single lookups, stores and removals need no lock (a lock here could be re-entered by a
+# wrapper collected, and closed, during a lookup).
+_by_handle: "weakref.WeakValueDictionary[int, Context]" = weakref.WeakValueDictionary()
+# Per thread: the contexts whose save() or obtain_permanent_ids() is running, innermost
+# last. An incremental store's obtain_permanent_ids callback is handed objects, not their
+# context: they are this one's.
+_saving = threading.local()
+
+
+def context_for_handle(handle: Optional[int]) -> Optional["Context"]:
+    """The wrapper of an og_context handle, or None when Python made none for it."""
+    return _by_handle.get(handle) if handle else None
+
+
+def saving_context() -> Optional["Context"]:
+    """The context whose save (or obtain_permanent_ids) runs on this thread, innermost."""
+    stack: Optional[List["Context"]] = getattr(_saving, "stack", None)
+    return stack[-1] if stack else None
+
+
+class _Saving:
+    """Marks ``context`` as saving on this thread for the length of a ``with``."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: "Context") -> None:
+        self.context = context
+
+    def __enter__(self) -> None:
+        stack = getattr(_saving, "stack", None)
+        if stack is None:
+            stack = _saving.stack = []
+        stack.append(self.context)
+
+    def __exit__(self, *exc: object) -> None:
+        _saving.stack.pop()
 
 
 class Context(OwnedHandle):
@@ -135,6 +175,7 @@ class Context(OwnedHandle):
         self._undo_manager: Optional[UndoManager] = None
         self._h = handle
         self._closed = False
+        _by_handle[handle] = self
 
     @property
     def coordinator(self) -> Coordinator:
@@ -412,8 +453,9 @@ class Context(OwnedHandle):
         by a hook during the save is re-raised here."""
         err = ctypes.c_void_p()
         try:
-            if lib.og_context_save(self._h, ctypes.byref(err)) == ERROR:
-                raise take_error(err, self)  # a merge error's conflicts lend this context's objects
+            with _Saving(self):
+                if lib.og_context_save(self._h, ctypes.byref(err)) == ERROR:
+                    raise take_error(err, self)  # a merge error's conflicts lend this context's objects
         finally:
             self._raise_pending()
 
@@ -624,7 +666,8 @@ class Context(OwnedHandle):
         """Gives new objects their permanent IDs before they are saved."""
         handles = [_target(o) for o in objects]
         array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
-        self._call(lib.og_context_obtain_permanent_ids, array, len(handles))
+        with _Saving(self):
+            self._call(lib.og_context_obtain_permanent_ids, array, len(handles))
 
     # Registration, by object ID URI (ManagedObject.object_id).
 
@@ -989,6 +1032,8 @@ class Context(OwnedHandle):
         # Column caches must stop reading the counter, which goes away with the context.
         self._detach_columns()
         self._counter = None
+        if self._h is not None and _by_handle.get(self._h) is self:
+            _by_handle.pop(self._h, None)
         if not self._lent:
             lib.og_context_release(self._h)  # waits for blocks queued with perform
         # A block still running above may have made a column cache since.

@@ -12,6 +12,7 @@ from ._lib import lib
 from ._util import PathLike, check, check_handle, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
 from .model import Model
+from .results import ObjectID
 from .values import take_value, to_value
 
 if TYPE_CHECKING:
@@ -107,8 +108,10 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
 
 
 def unregister_store_type(type: str) -> None:
-    """Unregisters a type registered with register_atomic_store_type; stores of
-    it already added stay usable."""
+    """Unregisters a type registered with register_atomic_store_type (stores of
+    it already added stay usable) or register_incremental_store_type (refused,
+    UsageError 140002, while a store of it is open: close its coordinator
+    first)."""
     err = ctypes.c_void_p()
     check(lib.og_unregister_store_type(encode(type), ctypes.byref(err)), err)
 
@@ -270,21 +273,26 @@ class Coordinator(OwnedHandle):
         MigrationError 134130 (no source model), 134140 (no mapping) or 134190
         (inference failed), leaving the file as it was; without the option
         such a store raises IncompatibleStoreError 134100."""
+        from .incremental import Adding  # it subclasses Store
+
         err = ctypes.c_void_p()
         raw_path = None if path is None else encode(path, "a store path")
         merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
                                 ignore_versioning or None, migrate_automatically or None,
                                 infer_mapping_automatically or None)
         boxed = _boxed(merged)
+        # An incremental store type's create callback makes its instance with these.
+        adding = Adding(self, merged)
         try:
-            if configuration is None and boxed is None:
-                # With its length: the library, too, refuses a path cut short by a NUL.
-                handle = lib.og_coordinator_add_store_n(self._h, encode(type), raw_path, len(raw_path or b""),
-                                                        ctypes.byref(err))
-            else:
-                handle = lib.og_coordinator_add_store_with_options(self._h, encode(type),
-                                                                   None if configuration is None else encode(configuration),
-                                                                   raw_path, boxed, ctypes.byref(err))
+            with adding:
+                if configuration is None and boxed is None:
+                    # With its length: the library, too, refuses a path cut short by a NUL.
+                    handle = lib.og_coordinator_add_store_n(self._h, encode(type), raw_path, len(raw_path or b""),
+                                                            ctypes.byref(err))
+                else:
+                    handle = lib.og_coordinator_add_store_with_options(
+                        self._h, encode(type), None if configuration is None else encode(configuration), raw_path,
+                        boxed, ctypes.byref(err))
         finally:
             if boxed:
                 lib.og_value_release(boxed)
@@ -292,7 +300,8 @@ class Coordinator(OwnedHandle):
             from .migration import _forget_automatic
 
             _forget_automatic()
-        store = Store(self, check_handle(handle, err))
+        handle = check_handle(handle, err)
+        store = adding.adopt(handle) or Store(self, handle)
         self._stores.append(store)
         return store
 
@@ -305,18 +314,36 @@ class Coordinator(OwnedHandle):
         coordinator; objects already fetched keep working. Options given here
         (as for add_store) replace the old store's; none given keeps them. On
         failure the old store stays attached and no new file is left."""
+        from .incremental import Adding  # it subclasses Store
+
         err = ctypes.c_void_p()
         merged = _store_options(options, read_only, timeout, pragmas, None, None, None)
         boxed = _boxed(merged)
+        adding = Adding(self, merged)
         try:
-            handle = lib.og_coordinator_migrate_store(self._h, store._h, None if path is None else encode(path),
-                                                      encode(type), boxed, ctypes.byref(err))
+            with adding:
+                handle = lib.og_coordinator_migrate_store(self._h, store._h, None if path is None else encode(path),
+                                                          encode(type), boxed, ctypes.byref(err))
         finally:
             if boxed:
                 lib.og_value_release(boxed)
-        copy = Store(self, check_handle(handle, err))
+        handle = check_handle(handle, err)
+        copy = adding.adopt(handle) or Store(self, handle)
         self._stores = [copy if s is store else s for s in self._stores]
         return copy
+
+    def object_id_for_uri(self, uri: str) -> Optional[ObjectID]:
+        """The og.ObjectID a URI names (managedObjectIDForURIRepresentation:),
+        when a store of this coordinator has the URI's store UUID; None
+        otherwise. For an incremental store, a URI of an object it never named
+        names the one whose reference is the text after "p", as a str."""
+        err = ctypes.c_void_p()
+        raw = lib.og_coordinator_object_id_for_uri(self._h, encode(uri, "a URI"), ctypes.byref(err))
+        if not raw:
+            if err.value:
+                check_handle(raw, err)
+            return None
+        return ObjectID(take_string(raw) or "")
 
     def store_for_path(self, path: PathLike) -> Optional[Store]:
         """The attached store at ``path`` (persistentStoreForURL:), or None."""

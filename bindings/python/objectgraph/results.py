@@ -7,6 +7,7 @@ what it says (``Context.fetch_ids`` and ``Context.fetch_dicts`` ask directly).
 from __future__ import annotations
 
 import ctypes
+import re
 from typing import Any, Dict, List, Optional, Union
 
 from ._lib import lib
@@ -38,32 +39,54 @@ def result_type_code(value: Union[str, int]) -> int:
 class ObjectID(str):
     """A managed object's ID, as its URI (``x-coredata://<store>/<Entity>/p<key>``,
     or ``x-coredata:///<Entity>/t<UUID>`` while temporary). It is a ``str``, so it
-    works wherever an ID URI is accepted (``ctx.object_with_id(oid)``)."""
+    works wherever an ID URI is accepted (``ctx.object_with_id(oid)``).
+
+    The text after ``p`` is the store's key: a number for SQLite and Binary
+    stores, the reference an incremental store named the object by for its
+    stores, escaped as a URL path (it may hold slashes: ``pkey%20with/slash``).
+    The URI is read from the front: the store UUID, the entity, then the rest."""
 
     __slots__ = ()
+
+    def _parts(self) -> List[str]:
+        """[store UUID, entity, "p..." or "t..."]: what follows ``x-coredata://``,
+        split at its first two slashes."""
+        text = self[len(_SCHEME):] if self.startswith(_SCHEME) else self
+        return text.split("/", 2)
 
     @property
     def entity(self) -> str:
         """The entity's name."""
-        return self.rsplit("/", 2)[-2]
+        parts = self._parts()
+        return parts[1] if len(parts) > 1 else ""
 
     @property
     def is_temporary(self) -> bool:
-        return self.rsplit("/", 1)[-1].startswith("t")
+        parts = self._parts()
+        return len(parts) > 2 and parts[2].startswith("t")
 
     @property
     def primary_key(self) -> Optional[int]:
-        """The store's key of the object, or None while the ID is temporary."""
-        last = self.rsplit("/", 1)[-1]
-        return int(last[1:]) if last.startswith("p") else None
+        """The store's key of the object when the text after ``p`` is a number;
+        None while the ID is temporary, or when the text is an incremental
+        store's reference that is not a number."""
+        parts = self._parts()
+        if len(parts) < 3 or not parts[2].startswith("p"):
+            return None
+        key = parts[2][1:]
+        return int(key) if _INTEGER.fullmatch(key) else None
 
     @property
     def store_uuid(self) -> str:
         """The UUID of the store, "" while the ID is temporary."""
-        return self[len("x-coredata://"):].split("/", 1)[0]
+        return self._parts()[0]
 
     def __repr__(self) -> str:
         return f"ObjectID({str.__repr__(self)})"
+
+
+_SCHEME = "x-coredata://"
+_INTEGER = re.compile(r"-?[0-9]+")
 
 
 class Expression:
