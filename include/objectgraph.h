@@ -1989,8 +1989,8 @@ og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error
 
 /* METHOD: fetch request. What a request holds, read back (an incremental
  * store's execute_fetch reads the request it is given): the entity name, LENT
- * by the request; its predicate as a NEW og_predicate (og_predicate_release),
- * NULL without an error when it has none; its sort keys, each LENT by the
+ * by the request; its predicate as a NEW predicate, released with
+ * og_predicate_release, NULL without an error when it has none; its sort keys, each LENT by the
  * request, with *ascending set. */
 const char *og_fetch_request_entity_name(const og_fetch_request *request);
 og_predicate *og_fetch_request_predicate(const og_fetch_request *request, og_error **error);

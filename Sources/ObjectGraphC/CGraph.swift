@@ -271,11 +271,7 @@ private func runValidation(_ o: ManagedObject, _ key: String?, _ c: OpaquePointe
     let handle = try lendObject(o, from: c)
     var reported: OpaquePointer? = nil
     let result = call(handle, &reported)
-    var error: ObjectGraphError? = nil
-    if let reported {
-        error = (try? handles.get(reported, ErrorBox.self))?.error
-        handles.release(reported, ErrorBox.self)
-    }
+    let error = takeReported(reported)
     guard result != OG_OK else { return }
     var e = error ?? ObjectGraphError(code: ErrorCode.validation, message: "\(o) failed a validation hook\(key.map { " for '\($0)'" } ?? "")")
     if e.userInfoValue(forKey: ErrorUserInfoKey.validationObject) == nil {

@@ -45,10 +45,7 @@ final class IncrementalCallbackTable: @unchecked Sendable {
 
     /// The error a callback reported (taken over), or one naming it when it set none.
     func failure(_ reported: OpaquePointer?, _ callback: String) -> ObjectGraphError {
-        if let reported, let box = try? handles.get(reported, ErrorBox.self) {
-            handles.release(reported, ErrorBox.self)
-            return box.error
-        }
+        if let error = takeReported(reported) { return error }
         return ObjectGraphError(code: ErrorCode.storeOperation, message: "the \(callback) callback of the incremental store type '\(type)' failed without an error")
     }
 }
@@ -93,7 +90,7 @@ final class CallbackIncrementalStore: IncrementalStore, @unchecked Sendable {
         defer { handles.release(h, Box.self) }
         var reported: OpaquePointer? = nil
         guard body(h, &reported) == OG_OK else { throw table.failure(reported, name) }
-        if let reported { handles.release(reported, ErrorBox.self) }
+        _ = takeReported(reported)  // set on success: dropped
         return box
     }
 
@@ -138,7 +135,7 @@ final class CallbackIncrementalStore: IncrementalStore, @unchecked Sendable {
         defer { handles.release(h, SaveChangesRequestBox.self) }
         var reported: OpaquePointer? = nil
         guard save(state, handle, h, box.owner, &reported) == OG_OK else { throw table.failure(reported, "execute_save") }
-        if let reported { handles.release(reported, ErrorBox.self) }
+        _ = takeReported(reported)  // set on success: dropped
     }
 
     override func newValues(forObjectWith id: ManagedObjectID, context: ManagedObjectContext?) throws(ObjectGraphError) -> IncrementalStoreNode {

@@ -101,11 +101,7 @@ final class CallbackMigrationPolicy: EntityMigrationPolicy, @unchecked Sendable 
         if let object { o = try box.lend(object, from: m) }
         var reported: OpaquePointer? = nil
         let rc = withUnsafeMutablePointer(to: &reported) { call(m, e, o, $0) }
-        var error: ObjectGraphError? = nil
-        if let reported {
-            error = (try? handles.get(reported, ErrorBox.self))?.error
-            handles.release(reported, ErrorBox.self)
-        }
+        let error = takeReported(reported)
         guard rc != OG_OK else { return }
         throw error ?? ObjectGraphError(
             code: ErrorCode.entityMigrationPolicy,

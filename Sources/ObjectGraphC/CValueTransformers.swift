@@ -79,11 +79,7 @@ private struct TransformCall: @unchecked Sendable {
 
     /// The value a callback made (released here), or the error it reported.
     private func taken(_ made: OpaquePointer?, _ reported: OpaquePointer?, _ which: String) throws(ObjectGraphError) -> ValueBox {
-        var error: ObjectGraphError? = nil
-        if let reported {
-            error = (try? handles.get(reported, ErrorBox.self))?.error
-            handles.release(reported, ErrorBox.self)
-        }
+        let error = takeReported(reported)
         guard let made else { throw error ?? failure("the \(which) callback failed") }
         defer { handles.release(made, ValueBox.self) }
         guard let box = try? handles.get(made, ValueBox.self) else { throw failure("the \(which) callback returned no og_value") }

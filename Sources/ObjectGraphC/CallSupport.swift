@@ -20,6 +20,14 @@ func report(_ error: ObjectGraphError, _ out: ErrorOut) {
     out.pointee = handles.make(ErrorBox(error))
 }
 
+/// The error a C callback reported through its `og_error **` (taken over and released),
+/// or nil when it set none.
+func takeReported(_ reported: OpaquePointer?) -> ObjectGraphError? {
+    guard let reported else { return nil }
+    defer { handles.release(reported, ErrorBox.self) }
+    return (try? handles.get(reported, ErrorBox.self))?.error
+}
+
 /// Runs `body` and turns its outcome into a status.
 @inline(__always)
 func status(_ out: ErrorOut, _ body: () throws(ObjectGraphError) -> Int32) -> Int32 {

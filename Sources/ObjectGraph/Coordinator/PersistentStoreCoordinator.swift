@@ -13,7 +13,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public let managedObjectModel: ManagedObjectModel
     let lock = RecursiveLock()
     /// The attached stores, in the order they were added.
-    var attached: [AttachedStore] = []
+    var attached: [AttachedStore] = [] {
+        didSet { objectLevelStoreCount.store(attached.count { $0.store is ObjectLevelStore }, ordering: .relaxed) }
+    }
+    /// How many attached stores are `ObjectLevelStore`s: read without the lock, so that
+    /// saves and relationship faults of every other coordinator skip asking them.
+    let objectLevelStoreCount = Atomic<Int>(0)
     /// The next store slot; slots are never reused, so a context's registration keys
     /// never confuse a removed store with a later one.
     private var nextSlot: Int32 = 0

@@ -127,12 +127,16 @@ extension PersistentStoreCoordinator {
         }
     }
 
-    /// The members of `id`'s to-many `relationship` as identities, when its store gives them so.
+    /// Whether an attached store answers in terms of objects (`ObjectLevelStore`).
+    var hasObjectLevelStores: Bool { objectLevelStoreCount.load(ordering: .relaxed) > 0 }
+
+    /// The members of `id`'s to-many `relationship` as identities, when its store is an
+    /// `ObjectLevelStore`; nil for a store that answers with rows.
     func memberKeys(of id: ManagedObjectID, through relationship: RelationshipDescription) throws(ObjectGraphError)
         -> [(entity: EntityDescription, primaryKey: Int64)]?
     {
         try lock.withLock { () throws(ObjectGraphError) in
-            try record(for: id).store.memberKeys(of: id.primaryKey, through: relationship)
+            try (record(for: id).store as? ObjectLevelStore)?.memberKeys(of: id.primaryKey, through: relationship)
         }
     }
 
@@ -279,9 +283,10 @@ extension PersistentStoreCoordinator {
         return strcmp(x, y) == 0
     }
 
-    /// The attached, writable stores that take saves as requests (`ObjectSavingStore`):
+    /// The attached, writable stores that take saves as requests (`ObjectLevelStore`):
     /// every save of a root context sends each of them one.
-    func objectSavingStores() -> [AttachedStore] {
-        lock.withLock { attached.filter { !$0.readOnly && $0.store is ObjectSavingStore } }
+    func objectLevelStores() -> [AttachedStore] {
+        guard hasObjectLevelStores else { return [] }
+        return lock.withLock { attached.filter { !$0.readOnly && $0.store is ObjectLevelStore } }
     }
 }

@@ -74,7 +74,7 @@ extension ManagedObjectContext {
     /// policy still sees every conflict at once. Once everything commits the objects move to
     /// their new committed state.
     private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
-        let requestStores = persistentStoreCoordinator.objectSavingStores()
+        let requestStores = persistentStoreCoordinator.objectLevelStores()
         guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return }
         try loadVersions(updates)
         try loadVersions(deletes)

@@ -567,7 +567,7 @@ open class ManagedObject: CustomStringConvertible {
             for member in try context.objects(pointingAt: self, through: inverse) { s.add(member) }
         } else if r.isTransient {
             // Nothing stores a transient relationship: it starts empty.
-        } else if !isInserted, context.parentContext == nil,
+        } else if !isInserted, context.parentContext == nil, context.persistentStoreCoordinator.hasObjectLevelStores,
             let keys = try RequestingContext.with(context, { () throws(ObjectGraphError) in try context.persistentStoreCoordinator.memberKeys(of: objectID, through: r) })
         {
             // A store that names the members without their values: faults.

@@ -439,7 +439,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
             if !owner.isInserted {
                 for id in try parent.membersForChild(owner.objectID, forward) { base.append(try childObject(forParent: id)) }
             }
-        } else if !owner.isInserted, let forward = inverse.inverseRelationship,
+        } else if !owner.isInserted, persistentStoreCoordinator.hasObjectLevelStores, let forward = inverse.inverseRelationship,
             let keys = try RequestingContext.with(self, { () throws(ObjectGraphError) in try persistentStoreCoordinator.memberKeys(of: owner.objectID, through: forward) })
         {
             // A store that names the members without their values: faults.

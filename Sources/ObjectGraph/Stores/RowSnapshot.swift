@@ -251,12 +251,6 @@ public protocol PersistentStore: AnyObject {
     /// The members of the to-many `relationship` of the row `primaryKey`, in order when it
     /// is ordered; works with or without an inverse.
     func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot]
-    /// The identities of the members of the to-many `relationship` of the row
-    /// `primaryKey`, without their values, each with its own (concrete) entity, in order
-    /// when it is ordered; nil (the default)
-    /// for a store that answers with rows (`fetchMembers`, `fetchRows(pointingAt:)`).
-    /// The context makes faults of them.
-    func memberKeys(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)]?
     /// The rows with these primary keys in the hierarchy of `entity`, in no particular
     /// order; keys that are gone are skipped (batch faulting and prefetching).
     func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot]
@@ -314,8 +308,6 @@ extension PersistentStore {
 
     public var configurationName: String? { nil }
     public var options: [String: PropertyListValue] { [:] }
-
-    public func memberKeys(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)]? { nil }
 
     public func move(to path: String) throws(ObjectGraphError) {
         throw ObjectGraphError(code: ErrorCode.storeOperation, message: "a store of type \(type) cannot be moved")

@@ -63,7 +63,7 @@ extension IncrementalStore {
 
     /// To-manys are read through `newValue(forRelationship:…)`, never found by their
     /// inverse: the members' identities, which the context turns into faults.
-    public func memberKeys(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)]? {
+    public func memberKeys(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [(entity: EntityDescription, primaryKey: Int64)] {
         guard let owner = relationship.entity else { return [] }
         let ids = try newValue(forRelationship: relationship, forObjectWith: objectID(owner, primaryKey), context: RequestingContext.current)
         var keys: [(entity: EntityDescription, primaryKey: Int64)] = []
@@ -77,7 +77,7 @@ extension IncrementalStore {
 
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         var rows: [RowSnapshot] = []
-        for (entity, key) in try memberKeys(of: primaryKey, through: relationship) ?? [] {
+        for (entity, key) in try memberKeys(of: primaryKey, through: relationship) {
             if let row = try fetchRow(entity: entity, primaryKey: key) { rows.append(row) }
         }
         return rows

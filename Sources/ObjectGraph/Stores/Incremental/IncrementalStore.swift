@@ -21,7 +21,7 @@ import FoundationEssentials
 /// Hooks run on the thread of the context that makes the request, with the coordinator
 /// locked for that thread: they may use that context (`object(with:)`), not block on
 /// another thread that uses the coordinator.
-open class IncrementalStore: PersistentStore, ObjectSavingStore, @unchecked Sendable {
+open class IncrementalStore: PersistentStore, ObjectLevelStore, @unchecked Sendable {
     /// The name the store's type is registered under; `type` unless a subclass says otherwise.
     public let registeredType: String
     public internal(set) var path: String
@@ -154,7 +154,7 @@ open class IncrementalStore: PersistentStore, ObjectSavingStore, @unchecked Send
         guard type == registeredType, recorded == registeredType else {
             throw ObjectGraphError(
                 code: ErrorCode.storeTypeMismatch,
-                message: "the incremental store registered as '\(registeredType)' says its type is '\(recorded == nil || type != registeredType ? type : recorded!)'; NSStoreType in its metadata and its type must be '\(registeredType)'")
+                message: "the incremental store registered as '\(registeredType)' has the type '\(type)' and NSStoreType '\(recorded ?? "")' in its metadata; both must be '\(registeredType)'")
         }
         guard !identifier.isEmpty else {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "loadMetadata of the incremental store '\(registeredType)' set no NSStoreUUID")
@@ -163,7 +163,7 @@ open class IncrementalStore: PersistentStore, ObjectSavingStore, @unchecked Send
         StoreReferenceURIs.attach(referenceKeys, storeIdentifier: identifier)
     }
 
-    // MARK: ObjectSavingStore
+    // MARK: ObjectLevelStore
 
     public func obtainPermanentIDs(for objects: [ManagedObject], context: ManagedObjectContext) throws(ObjectGraphError) -> [ManagedObjectID] {
         let ids = try obtainPermanentIDs(for: objects)

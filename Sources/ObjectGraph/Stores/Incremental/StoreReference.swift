@@ -21,7 +21,7 @@ public enum StoreReference: Hashable, Sendable, CustomStringConvertible {
             var text = "<"
             for (i, b) in bytes.enumerated() {
                 if i > 0 && i % 4 == 0 { text += " " }
-                text += String(b, radix: 16).count == 1 ? "0" + String(b, radix: 16) : String(b, radix: 16)
+                text += Self.hex(b, uppercase: false)
             }
             return text + ">"
         }
@@ -31,23 +31,19 @@ public enum StoreReference: Hashable, Sendable, CustomStringConvertible {
     /// a URL path is (`"key with/slash"` gives `key%20with/slash`).
     var uriText: String { Self.escape(description) }
 
-    /// Bytes a URL path keeps as they are: letters, digits and `-._~!$&'()*+,;=:@/`.
-    private static func keeps(_ b: UInt8) -> Bool {
-        switch b {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): return true
-        default: return Array("-._~!$&'()*+,;=:@/".utf8).contains(b)
-        }
+    /// Two hex digits.
+    private static func hex(_ b: UInt8, uppercase: Bool) -> String {
+        let digits = String(b, radix: 16, uppercase: uppercase)
+        return b < 16 ? "0" + digits : digits
     }
+
+    /// Bytes a URL path keeps as they are: letters, digits and `-._~!$&'()*+,;=:@/`.
+    private static let kept: Set<UInt8> = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=:@/".utf8)
 
     static func escape(_ text: String) -> String {
         var out = ""
         for b in text.utf8 {
-            if keeps(b) {
-                out.unicodeScalars.append(UnicodeScalar(b))
-            } else {
-                let hex = String(b, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
+            if kept.contains(b) { out.unicodeScalars.append(UnicodeScalar(b)) } else { out += "%" + hex(b, uppercase: true) }
         }
         return out
     }
