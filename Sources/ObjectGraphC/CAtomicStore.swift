@@ -6,26 +6,16 @@ import Glibc
 // og_register_atomic_store_type, og_unregister_store_type: atomic stores implemented in C.
 
 /// The layout of `og_atomic_store_callbacks` (include/objectgraph.h).
-struct CAtomicStoreCallbacks {
+struct CAtomicStoreCallbacks: CallbackTableLayout {
     var userdata: UnsafeMutableRawPointer?
     var load: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?) -> Int32)?
     var save: (@convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int) -> Int32)?
     var release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 }
 
-/// A registered callback table: released (its `release` called) when the type is
-/// unregistered and no store of it is open.
-final class CallbackTable: @unchecked Sendable {
-    let type: String
-    let callbacks: CAtomicStoreCallbacks
-
-    init(type: String, callbacks: CAtomicStoreCallbacks) {
-        self.type = type
-        self.callbacks = callbacks
-    }
-
-    deinit { callbacks.release?(callbacks.userdata) }
-}
+/// A registered atomic store type's table: released when the type is unregistered and
+/// no store of it is open.
+typealias CallbackTable = RegisteredCallbacks<CAtomicStoreCallbacks>
 
 /// An atomic store whose document (the Binary store format) the C callbacks keep. The
 /// library does not know where they keep it, so it cannot check for another writer's
@@ -35,7 +25,7 @@ final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
 
     init(table: CallbackTable, setup: StoreSetup) throws(ObjectGraphError) {
         self.table = table
-        try super.init(type: table.type, setup: setup)
+        try super.init(type: table.name, setup: setup)
     }
 
     override func hasStoredData() -> Bool { true }
@@ -50,22 +40,22 @@ final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
         case 0: return bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
         case 1: return nil
         default:
-            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "the load callback of store type '\(table.type)' failed (\(rc)) for '\(path)'")
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "the load callback of store type '\(table.name)' failed (\(rc)) for '\(path)'")
         }
     }
 
     override func writeDocument(_ bytes: [UInt8]) throws(ObjectGraphError) {
         guard let save = table.callbacks.save else {
-            throw ObjectGraphError(code: ErrorCode.storeSave, message: "store type '\(table.type)' has no save callback")
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "store type '\(table.name)' has no save callback")
         }
         let rc = path.withCString { p in bytes.withUnsafeBufferPointer { save(table.callbacks.userdata, p, $0.baseAddress, $0.count) } }
         if rc == 2 {
             throw ObjectGraphError(
                 code: ErrorCode.storeSaveConflicts,
-                message: "the save callback of store type '\(table.type)' refused to save '\(path)': another writer saved it since this store read it")
+                message: "the save callback of store type '\(table.name)' refused to save '\(path)': another writer saved it since this store read it")
         }
         guard rc == 0 else {
-            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the save callback of store type '\(table.type)' failed (\(rc)) for '\(path)'")
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the save callback of store type '\(table.name)' failed (\(rc)) for '\(path)'")
         }
     }
 }
@@ -79,7 +69,7 @@ public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callb
         guard !name.isEmpty, !StoreTypes.isBuiltIn(name) else {
             throw .invalidArgument("'\(name)' cannot be registered: it is empty or a built-in store type")
         }
-        let table = CallbackTable(type: name, callbacks: callbacks.load(as: CAtomicStoreCallbacks.self))
+        let table = CallbackTable(name: name, callbacks: callbacks.load(as: CAtomicStoreCallbacks.self))
         guard table.callbacks.load != nil, table.callbacks.save != nil else {
             throw .invalidArgument("the callback table of '\(name)' needs both load and save")
         }

@@ -17,7 +17,7 @@ typealias IncrementalRelationship = @convention(c) (UnsafeMutableRawPointer?, Op
 typealias IncrementalPermanentIDs = @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<OpaquePointer?>?, Int, OpaquePointer?, ErrorOut) -> Int32
 
 /// The layout of `og_incremental_store_callbacks`, version 1.
-struct CIncrementalStoreCallbacks {
+struct CIncrementalStoreCallbacks: CallbackTableLayout {
     var version: Int32
     var userdata: UnsafeMutableRawPointer?
     var create: IncrementalCreate?
@@ -32,21 +32,13 @@ struct CIncrementalStoreCallbacks {
 }
 
 /// A registered callback table; `release` runs when the type and its last store are gone.
-final class IncrementalCallbackTable: @unchecked Sendable {
-    let type: String
-    let callbacks: CIncrementalStoreCallbacks
+typealias IncrementalCallbackTable = RegisteredCallbacks<CIncrementalStoreCallbacks>
 
-    init(type: String, callbacks: CIncrementalStoreCallbacks) {
-        self.type = type
-        self.callbacks = callbacks
-    }
-
-    deinit { callbacks.release?(callbacks.userdata) }
-
+extension RegisteredCallbacks<CIncrementalStoreCallbacks> {
     /// The error a callback reported (taken over), or one naming it when it set none.
     func failure(_ reported: OpaquePointer?, _ callback: String) -> ObjectGraphError {
         if let error = takeReported(reported) { return error }
-        return ObjectGraphError(code: ErrorCode.storeOperation, message: "the \(callback) callback of the incremental store type '\(type)' failed without an error")
+        return ObjectGraphError(code: ErrorCode.storeOperation, message: "the \(callback) callback of the incremental store type '\(name)' failed without an error")
     }
 }
 
@@ -105,7 +97,7 @@ final class CallbackIncrementalStore: IncrementalStore, @unchecked Sendable {
         guard let made = load(state, &reported) else { throw table.failure(reported, "load_metadata") }
         defer { handles.release(made, ValueBox.self) }
         guard let box = try? handles.get(made, ValueBox.self), case .dictionary(let d) = box.content else {
-            throw ObjectGraphError(code: ErrorCode.typeMismatch, message: "load_metadata of the incremental store type '\(table.type)' returned no dictionary value")
+            throw ObjectGraphError(code: ErrorCode.typeMismatch, message: "load_metadata of the incremental store type '\(table.name)' returned no dictionary value")
         }
         var metadata: [String: PropertyListValue] = [:]
         for (k, v) in d { metadata[k] = try plist(v) }
@@ -276,7 +268,7 @@ public func og_incremental_store_type_register(_ type: UnsafePointer<CChar>?, _ 
         guard !name.isEmpty, !StoreTypes.isBuiltIn(name), StoreTypes.named(name) == nil else {
             throw .invalidArgument("'\(name)' cannot be registered: it is empty, built in, or registered already")
         }
-        let table = IncrementalCallbackTable(type: name, callbacks: c)
+        let table = IncrementalCallbackTable(name: name, callbacks: c)
         try StoreTypes.register(IncrementalStoreType(name: name) { (setup) throws(ObjectGraphError) in
             var reported: OpaquePointer? = nil
             let state = setup.path.withCString { path in

@@ -223,10 +223,10 @@ public func og_migration_manager_migrate(_ m: OpaquePointer?, _ sourcePath: Unsa
     status(err) { () throws(ObjectGraphError) in
         let box = try managerBox(m)
         let from = sourcePath == nil ? "" : try string(sourcePath, "the source path")
-        let fromType = sourceType == nil ? StoreType.sqlite : try string(sourceType, "the source store type")
+        let fromType = sourceType == nil ? StoreTypes.defaultName : try string(sourceType, "the source store type")
         let fromOptions = try plistDictionary(sourceOptions, "the source options")
         let to = destinationPath == nil ? "" : try string(destinationPath, "the destination path")
-        let toType = destinationType == nil ? StoreType.sqlite : try string(destinationType, "the destination store type")
+        let toType = destinationType == nil ? StoreTypes.defaultName : try string(destinationType, "the destination store type")
         let toOptions = try plistDictionary(destinationOptions, "the destination options")
         let given = mapping == nil ? nil : try mappingModel(mapping)
         let manager = box.manager

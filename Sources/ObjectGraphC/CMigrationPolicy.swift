@@ -11,7 +11,7 @@ public typealias MigrationObjectCallback = @convention(c) (OpaquePointer?, Opaqu
                                                            UnsafeMutableRawPointer?) -> Int32
 
 /// The layout of `og_migration_policy_callbacks` (include/objectgraph.h).
-struct CMigrationPolicyCallbacks {
+struct CMigrationPolicyCallbacks: CallbackTableLayout {
     var userdata: UnsafeMutableRawPointer?
     var beginEntityMapping: MigrationStageCallback?
     var createDestinationInstances: MigrationObjectCallback?
@@ -23,17 +23,9 @@ struct CMigrationPolicyCallbacks {
     var release: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
 }
 
-/// A registered table: its `release` runs once it is unregistered (or replaced) and no
+/// A registered policy's table: released once it is unregistered (or replaced) and no
 /// migration uses it any more.
-final class PolicyTable: @unchecked Sendable {
-    let name: String
-    let callbacks: CMigrationPolicyCallbacks
-    init(name: String, callbacks: CMigrationPolicyCallbacks) {
-        self.name = name
-        self.callbacks = callbacks
-    }
-    deinit { callbacks.release?(callbacks.userdata) }
-}
+typealias PolicyTable = RegisteredCallbacks<CMigrationPolicyCallbacks>
 
 /// A policy whose hooks are C functions; a NULL hook does what the default policy does.
 final class CallbackMigrationPolicy: EntityMigrationPolicy, @unchecked Sendable {

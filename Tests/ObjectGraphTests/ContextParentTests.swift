@@ -57,6 +57,28 @@ final class ContextParentTests: XCTestCase {
         XCTAssertEqual(try string(eric, "title"), "Eric")
     }
 
+    /// Ties (no sort keys, or equal values) go to stored rows by primary key, then to
+    /// objects not saved yet in the order they were made: the same in a child as in its
+    /// parent, for objects and for object IDs.
+    func testAChildOrdersItsParentsUnsavedObjectsAsTheParentDoes() throws {
+        let (root, _, _) = try root()
+        let pyramids = try root.insertObject(entityName: "Book")
+        try pyramids.setValue(.string("Pyramids"), forKey: "title")
+        let child = ManagedObjectContext(parent: root)
+        let eric = try child.insertObject(entityName: "Book")
+        try eric.setValue(.string("Eric"), forKey: "title")
+        for request in [FetchRequest(entityName: "Book"), FetchRequest(entityName: "Book", sortKeys: [SortKey("pages"), SortKey("inPrint", ascending: false)])] {
+            XCTAssertEqual(try root.fetch(request).map { try string($0, "title") }, ["Mort", "Pyramids"])
+            XCTAssertEqual(try child.fetch(request).map { try string($0, "title") }, ["Mort", "Pyramids", "Eric"])
+            XCTAssertEqual(try child.fetchObjectIDs(request), try child.fetch(request).map(\.objectID))
+            let window = request.copy()
+            window.fetchOffset = 1
+            window.fetchLimit = 1
+            XCTAssertEqual(try child.fetch(window).map { try string($0, "title") }, ["Pyramids"])
+            XCTAssertEqual(try child.count(for: window), 1)
+        }
+    }
+
     func testRule2_15_2_childFetchesSeeTheParentsUnsavedChangesUnderTheirOwn() throws {
         let (root, ann, mort) = try root()
         try mort.setValue(.string("Parent title"), forKey: "title")

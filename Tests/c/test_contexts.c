@@ -381,6 +381,48 @@ static void child_contexts(void) {
     free(path);
 }
 
+/* Ties go to stored rows by key, then to objects not saved yet in the order
+ * they were made: a child orders its parent's unsaved objects as the parent
+ * does, for objects, object IDs and windows. */
+static void child_orders_unsaved_objects_like_its_parent(void) {
+    char *path; og_context *root; og_object *book;
+    og_coordinator *coordinator = saved_book(&path, &root, &book);
+    og_object *parents = NN(og_context_insert(root, "Book", &err));
+    OK(og_object_set_string(parents, "title", "Parent new", &err));
+    og_context *child = NN(og_context_new_child(root, OG_CONCURRENCY_CONFINEMENT, &err));
+    og_object *childs = NN(og_context_insert(child, "Book", &err));
+    OK(og_object_set_string(childs, "title", "Child new", &err));
+
+    og_fetch_request *all = NN(og_fetch_request_new("Book", &err));
+    og_results *results = NN(og_context_fetch(child, all, &err));
+    INTEQ(og_results_count(results), 3);
+    title_is(NN(og_results_object_at(results, 0, &err)), "Mort");
+    title_is(NN(og_results_object_at(results, 1, &err)), "Parent new");
+    title_is(NN(og_results_object_at(results, 2, &err)), "Child new");
+    og_object_ids *ids = NN(og_context_fetch_object_ids(child, all, &err));
+    INTEQ(og_object_ids_count(ids), 3);
+    for (size_t i = 0; i < 3; i++) {
+        char *uri = NN(og_object_id_uri(NN(og_results_object_at(results, i, &err)), &err));
+        STREQ(NN(og_object_ids_uri_at(ids, i, &err)), uri);
+        og_free(uri);
+    }
+    og_object_ids_release(ids);
+    og_results_release(results);
+
+    OK(og_fetch_request_set_offset(all, 1, &err));
+    OK(og_fetch_request_set_limit(all, 1, &err));
+    results = NN(og_context_fetch(child, all, &err));
+    INTEQ(og_results_count(results), 1);
+    title_is(NN(og_results_object_at(results, 0, &err)), "Parent new");
+    og_results_release(results);
+
+    og_fetch_request_release(all);
+    og_context_release(child);
+    og_context_release(root);
+    og_coordinator_release(coordinator);
+    free(path);
+}
+
 /* The child side of conflict_across_processes, run as its own program (a fork
  * after the library started its queues is not safe; exec is). */
 static int child_update(const char *path, const char *uri) {
@@ -545,6 +587,7 @@ int main(int argc, char **argv) {
         {"automatic_merging", automatic_merging},
         {"staleness_and_faults", staleness_and_faults},
         {"child_contexts", child_contexts},
+        {"child_orders_unsaved_objects_like_its_parent", child_orders_unsaved_objects_like_its_parent},
         {"released_objects", released_objects},
         {"lent_again_and_again", lent_again_and_again},
         {"invalid_handles", invalid_handles},

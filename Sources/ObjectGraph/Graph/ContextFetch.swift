@@ -58,19 +58,9 @@ extension ManagedObjectContext {
                 objects.append(o)
             }
         }
-        if pending {
-            for list in [inserted, updated] {
-                for o in list.objects where !seen.contains(ObjectIdentifier(o)) && isCandidate(o.entity, entity, request) {
-                    if let p = request.predicate, !(try matches(o, p)) { continue }
-                    seen.insert(ObjectIdentifier(o))
-                    objects.append(o)
-                }
-            }
-        }
-        try sortInMemory(&objects, request.sortKeys)
-        if request.fetchOffset > 0 { objects = Array(objects.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 && objects.count > request.fetchLimit { objects = Array(objects.prefix(request.fetchLimit)) }
-        return objects
+        if pending { objects += try pendingMatches(request, entity, notIn: seen) }
+        objects = try sortInMemory(objects, request.sortKeys)
+        return InMemoryFetch.window(objects, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 
     /// How many objects `fetch` would return; counted in SQL when nothing is pending.
@@ -94,11 +84,27 @@ extension ManagedObjectContext {
         try p.evaluate(with: .object(o))
     }
 
-    private func isCandidate(_ candidate: EntityDescription, _ entity: EntityDescription, _ request: FetchRequest) -> Bool {
-        request.includesSubentities ? candidate.isKind(of: entity) : candidate === entity
+    /// The inserted and changed objects of `request`'s entity that match it and are not
+    /// among `fetched` (objects the store did not return: new, or changed to match), in
+    /// the order they were inserted or changed. Every path that lays pending changes over
+    /// a fetch adds these.
+    func pendingMatches(_ request: FetchRequest, _ entity: EntityDescription, notIn fetched: Set<ObjectIdentifier>) throws(ObjectGraphError) -> [ManagedObject] {
+        var seen = fetched
+        var out: [ManagedObject] = []
+        for list in [inserted, updated] {
+            for o in list.objects where !seen.contains(ObjectIdentifier(o)) {
+                guard request.includesSubentities ? o.entity.isKind(of: entity) : o.entity === entity else { continue }
+                if let p = request.predicate, !(try matches(o, p)) { continue }
+                seen.insert(ObjectIdentifier(o))
+                out.append(o)
+            }
+        }
+        return out
     }
 
-    private func hasPendingChanges(of entity: EntityDescription) -> Bool {
+    /// Whether an unsaved insert, update or delete touches the hierarchy of `entity`: only
+    /// then do pending changes have to be laid over what the store returns.
+    func hasPendingChanges(of entity: EntityDescription) -> Bool {
         let root = entity.rootEntity
         for list in [inserted, updated, deleted] where !list.isEmpty {
             if list.objects.contains(where: { $0.entity.rootEntity === root }) { return true }
@@ -106,39 +112,28 @@ extension ManagedObjectContext {
         return false
     }
 
-    /// Sorts like the SQLite store: nil first, numbers by value, strings by the key's
-    /// comparison, ties by primary key, new objects last in insertion order.
-    func sortInMemory(_ objects: inout [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) {
-        var keyed: [(object: ManagedObject, values: [AttributeValue], order: Int)] = []
-        keyed.reserveCapacity(objects.count)
-        for (i, o) in objects.enumerated() {
-            var values: [AttributeValue] = []
-            for k in keys {
-                let v: AttributeValue
-                if let slot = o.entity.slot(forKey: k.key) {
-                    // A fault whose row is here is sorted on it without firing.
-                    if let loaded = o.loadedValue(slot) { v = loaded } else { v = try o.attribute(at: slot, key: k.key, self) }
-                } else if case .scalar(let s) = try PredicateEvaluator.read(k.key, from: .object(o)) {
-                    v = s
-                } else {
-                    v = .null
+    /// Sorts objects as the SQLite store does (`InMemoryFetch`): ties by primary key,
+    /// objects not saved yet (temporary IDs, here or in a parent) last in the order given.
+    func sortInMemory(_ objects: [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) -> [ManagedObject] {
+        try InMemoryFetch.sort(
+            objects, by: keys,
+            values: { (o) throws(ObjectGraphError) in
+                var values: [AttributeValue] = []
+                for k in keys {
+                    if let slot = o.entity.slot(forKey: k.key) {
+                        // A fault whose row is here is sorted on it without firing.
+                        if let loaded = o.loadedValue(slot) { values.append(loaded) } else { values.append(try o.attribute(at: slot, key: k.key, self)) }
+                    } else {
+                        values.append(try InMemoryFetch.sortValue(k.key, of: o))
+                    }
                 }
-                values.append(v)
-            }
-            keyed.append((o, values, o.isInserted ? Int.max - objects.count + i : Int(o.primaryKey)))
-        }
-        keyed.sort { a, b in
-            for (i, k) in keys.enumerated() {
-                let c: Int
-                if case .string(let x) = a.values[i], case .string(let y) = b.values[i] {
-                    c = k.comparison.compare(x, y)
-                } else {
-                    c = StoreOrder.compare(a.values[i], b.values[i])
-                }
-                if c != 0 { return k.ascending ? c < 0 : c > 0 }
-            }
-            return a.order < b.order
-        }
-        objects = keyed.map(\.object)
+                return values
+            },
+            tie: { o, position in Self.tie(o.objectID, sequence: position) })
+    }
+
+    /// Where an object's ID goes among equals (`InMemoryFetch.Tie`).
+    static func tie(_ id: ManagedObjectID, sequence: Int) -> InMemoryFetch.Tie {
+        id.isTemporaryID ? .new(sequence: sequence) : .stored(primaryKey: id.primaryKey, store: id.storeIdentifier ?? "")
     }
 }

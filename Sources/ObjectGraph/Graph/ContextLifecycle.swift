@@ -73,10 +73,7 @@ extension ManagedObjectContext {
             object.snapshot = nil
             object.didTurnIntoFault()
         } else {
-            let found = parentContext == nil
-                ? try RequestingContext.with(self, { () throws(ObjectGraphError) in try persistentStoreCoordinator.fetchRow(object.objectID, staleness: staleness) })
-                : try sourceRow(object.objectID)
-            guard let row = found else {
+            guard let row = try sourceRow(object.objectID, staleness: staleness) else {
                 throw ObjectGraphError(code: ErrorCode.referentialIntegrity, message: "\(object) no longer exists in the store")
             }
             merge(row, into: object)

@@ -46,10 +46,13 @@ final class MergeInbox: @unchecked Sendable {
 /// Merging another context's save (§2.15), staleness and refreshing everything (§2.10).
 extension ManagedObjectContext {
     /// The committed row of `id` from below this context: the coordinator (its row cache
-    /// within `stalenessInterval`, else the store), or for a child context its parent.
-    func sourceRow(_ id: ManagedObjectID) throws(ObjectGraphError) -> RowSnapshot? {
+    /// within `staleness`, by default `stalenessInterval`, else the store), or for a child
+    /// context its parent.
+    func sourceRow(_ id: ManagedObjectID, staleness: Double? = nil) throws(ObjectGraphError) -> RowSnapshot? {
         if let parent = parentContext { return try parent.rowForChild(id, of: self) }
-        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try persistentStoreCoordinator.fetchRow(id, staleness: stalenessInterval) }
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in
+            try persistentStoreCoordinator.fetchRow(id, staleness: staleness ?? stalenessInterval)
+        }
     }
 
     /// `mergeChangesFromContextDidSaveNotification:`: applies another context's save.

@@ -34,37 +34,34 @@ extension ManagedObjectContext {
     }
 
     func addToMany(_ object: ManagedObject, _ r: RelationshipDescription, _ destination: ManagedObject) throws(ObjectGraphError) {
-        if let inverse = r.inverseRelationship, !inverse.isToMany {
-            try setToOne(destination, inverse, object)
-            return
-        }
-        let s = try object.toMany(r, self)
-        if s.contains(destination) { return }
-        willChange(object)
-        s.add(destination)
-        mark(object, r.slot)
-        if let inverse = r.inverseRelationship {
-            let back = try destination.toMany(inverse, self)
-            willChange(destination)
-            back.add(object)
-            mark(destination, inverse.slot)
-        }
+        try changeMany(object, r, destination, adding: true)
     }
 
     func removeFromMany(_ object: ManagedObject, _ r: RelationshipDescription, _ destination: ManagedObject) throws(ObjectGraphError) {
+        try changeMany(object, r, destination, adding: false)
+    }
+
+    /// Adds `destination` to `object.r` or removes it, and keeps the inverse in step: a
+    /// to-one inverse is set (or cleared when it pointed at `object`), a to-many one gains
+    /// or loses `object`. Nothing changes, and nothing is marked, when there is nothing to do.
+    private func changeMany(_ object: ManagedObject, _ r: RelationshipDescription, _ destination: ManagedObject, adding: Bool) throws(ObjectGraphError) {
         if let inverse = r.inverseRelationship, !inverse.isToMany {
-            if try destination.toOne(inverse, self) === object { try setToOne(destination, inverse, nil) }
+            if adding {
+                try setToOne(destination, inverse, object)
+            } else if try destination.toOne(inverse, self) === object {
+                try setToOne(destination, inverse, nil)
+            }
             return
         }
         let s = try object.toMany(r, self)
-        guard s.contains(destination) else { return }
+        guard s.contains(destination) != adding else { return }
         willChange(object)
-        s.remove(destination)
+        if adding { s.add(destination) } else { s.remove(destination) }
         mark(object, r.slot)
         if let inverse = r.inverseRelationship {
             let back = try destination.toMany(inverse, self)
             willChange(destination)
-            back.remove(object)
+            if adding { back.add(object) } else { back.remove(object) }
             mark(destination, inverse.slot)
         }
     }

@@ -33,7 +33,7 @@ extension ManagedObjectContext {
 
     /// The object IDs of a root context's fetch: the store's, with pending changes laid over them.
     private func storeObjectIDs(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObjectID] {
-        let pending = request.includesPendingChanges && hasUnsavedChanges(of: entity)
+        let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         if !pending, stores.count == 1,
             let ids = try persistentStoreCoordinator.fetchIdentities(MemoryAggregation.rowRequest(request, window: true), entity: entity, from: stores[0])
@@ -106,7 +106,7 @@ extension ManagedObjectContext {
     private func mergedObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, _ stores: [PersistentStoreCoordinator.AttachedStore],
         pending: Bool) throws(ObjectGraphError) -> [ManagedObjectID]
     {
-        var items: [(reader: any KeyValueReading, id: ManagedObjectID, order: Int)] = []
+        var items: [(reader: any KeyValueReading, id: ManagedObjectID)] = []
         var seen = Set<ObjectIdentifier>()
         var allExact = stores.count == 1
         for record in stores {
@@ -125,55 +125,30 @@ extension ManagedObjectContext {
                     if o.isDeleted { continue }
                     if !result.isExact || o.hasChanges, let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
                     seen.insert(ObjectIdentifier(o))
-                    items.append((o, o.objectID, Int(row.primaryKey)))
+                    items.append((o, o.objectID))
                 } else {
                     let r = source.reader(row)
                     if !result.isExact, let p = request.predicate, !(try p.evaluate(with: .object(r))) { continue }
-                    items.append((r, ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: record.ref.identifier), Int(row.primaryKey)))
+                    items.append((r, ManagedObjectID(entity: row.entity, primaryKey: row.primaryKey, storeIdentifier: record.ref.identifier)))
                 }
             }
         }
         if pending {
-            var position = 0
-            for list in [inserted, updated] {
-                for o in list.objects where !seen.contains(ObjectIdentifier(o)) {
-                    guard request.includesSubentities ? o.entity.isKind(of: entity) : o.entity === entity else { continue }
-                    if let p = request.predicate, !(try p.evaluate(with: .object(o))) { continue }
-                    seen.insert(ObjectIdentifier(o))
-                    // New objects sort after stored ones on ties, in insertion order.
-                    position += 1
-                    items.append((o, o.objectID, o.isInserted ? Int.max - 1_000_000_000 + position : Int(o.objectID.primaryKey)))
-                }
-            }
+            for o in try pendingMatches(request, entity, notIn: seen) { items.append((o, o.objectID)) }
         }
-        var ids = items.map(\.id)
         if !allExact || pending {
-            var keyed: [(id: ManagedObjectID, values: [AttributeValue], order: Int)] = []
-            for item in items {
-                var values: [AttributeValue] = []
-                for k in request.sortKeys {
-                    if case .scalar(let v) = try PredicateEvaluator.read(k.key, from: .object(item.reader)) { values.append(v) } else { values.append(.null) }
-                }
-                keyed.append((item.id, values, item.order))
-            }
-            keyed.sort { a, b in
-                let c = MemoryAggregation.compare(a.values, b.values, request.sortKeys)
-                return c != 0 ? c < 0 : a.order < b.order
-            }
-            ids = keyed.map(\.id)
+            // New objects sort after stored ones on ties, in the order they were added here.
+            let keys = request.sortKeys
+            items = try InMemoryFetch.sort(
+                items, by: keys,
+                values: { (item) throws(ObjectGraphError) in
+                    var values: [AttributeValue] = []
+                    for k in keys { values.append(try InMemoryFetch.sortValue(k.key, of: item.reader)) }
+                    return values
+                },
+                tie: { item, position in Self.tie(item.id, sequence: position) })
         }
-        if request.fetchOffset > 0 { ids = Array(ids.dropFirst(request.fetchOffset)) }
-        if request.fetchLimit > 0 { ids = Array(ids.prefix(request.fetchLimit)) }
-        return ids
-    }
-
-    /// Whether an unsaved insert, update or delete touches the hierarchy of `entity`.
-    func hasUnsavedChanges(of entity: EntityDescription) -> Bool {
-        let root = entity.rootEntity
-        for list in [inserted, updated, deleted] where !list.isEmpty {
-            if list.objects.contains(where: { $0.entity.rootEntity === root }) { return true }
-        }
-        return false
+        return InMemoryFetch.window(items.map(\.id), offset: request.fetchOffset, limit: request.fetchLimit)
     }
 }
 

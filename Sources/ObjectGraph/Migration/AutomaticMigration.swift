@@ -10,8 +10,8 @@ extension PersistentStoreCoordinator {
     /// The source model is the one the store keeps (`Z_MODELCACHE`), else one of
     /// `modelVersions` that matches the store's hashes; the mapping is one of
     /// `mappingModels` made for the two models, else inferred when the option says so.
-    /// SQLite stores with a lightweight mapping migrate in place in one transaction;
-    /// others migrate object by object into a new file that replaces the old one only
+    /// Stores whose type can migrate in place (SQLite, with a lightweight mapping) do so in
+    /// one transaction; others migrate object by object into a new file that replaces the old one only
     /// when complete. The store keeps its UUID and metadata. Errors: 134130 (no source
     /// model), 134140 (no mapping), 134190 (inference failed) and the migration's own;
     /// the file is then left as it was.
@@ -27,9 +27,8 @@ extension PersistentStoreCoordinator {
         // One lightweight step runs in place in one transaction; anything else runs on a
         // copy that replaces the file only when every step is done.
         if steps.count == 1, kind.capabilities.contains(.sqlInPlaceMigration),
-            let plan = SQLiteInPlacePlan.make(steps[0].mapping, source: source, destination: model)
+            try kind.migrateInPlace(at: path, from: source, to: model, mapping: steps[0].mapping, versionHashes: setup.versionHashes)
         {
-            try SQLiteInPlaceMigration.run(plan, path: path, destinationModel: model, versionHashes: setup.versionHashes)
             return
         }
         try migrateOnCopy(path: path, type: kind, setup: setup, steps: steps)
@@ -115,14 +114,13 @@ extension PersistentStoreCoordinator {
         do throws(ObjectGraphError) {
             try kind.copyStore(at: path, to: current)
             for step in steps {
-                if kind.capabilities.contains(.sqlInPlaceMigration),
-                    let plan = SQLiteInPlacePlan.make(step.mapping, source: step.source, destination: step.destination)
-                {
+                if kind.capabilities.contains(.sqlInPlaceMigration) {
                     var hashes: [String: PropertyListValue] = [:]
                     for e in step.destination.entities { hashes[e.name] = .data(e.versionHash) }
                     if step.destination === managedObjectModel { hashes = setup.versionHashes }
-                    try SQLiteInPlaceMigration.run(plan, path: current, destinationModel: step.destination, versionHashes: hashes)
-                    continue
+                    if try kind.migrateInPlace(at: current, from: step.source, to: step.destination, mapping: step.mapping, versionHashes: hashes) {
+                        continue
+                    }
                 }
                 let next = MigrationDestination.workingPath(for: path)
                 let manager = try MigrationManager(sourceModel: step.source, destinationModel: step.destination)

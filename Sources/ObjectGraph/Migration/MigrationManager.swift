@@ -60,8 +60,8 @@ public final class MigrationManager: @unchecked Sendable {
     /// cannot be made, 134170 for a policy that is not registered, 134190 when no mapping
     /// can be inferred; an error a policy throws comes through as it is.
     public func migrateStore(
-        from sourcePath: String, type sourceType: String = StoreType.sqlite, options sourceOptions: [String: PropertyListValue] = [:],
-        mapping: MappingModel? = nil, to destinationPath: String, type destinationType: String = StoreType.sqlite,
+        from sourcePath: String, type sourceType: String = StoreTypes.defaultName, options sourceOptions: [String: PropertyListValue] = [:],
+        mapping: MappingModel? = nil, to destinationPath: String, type destinationType: String = StoreTypes.defaultName,
         destinationOptions: [String: PropertyListValue] = [:]
     ) throws(ObjectGraphError) {
         cancellation.withLock { $0 = nil }

@@ -52,33 +52,15 @@ enum MemoryAggregation {
             for r in readers where try p.evaluate(with: .object(r)) { kept.append(r) }
             readers = kept
         }
-        return try sorted(readers, rowSortKeys(request))
-    }
-
-    static func sorted(_ readers: [RowReader], _ keys: [SortKey]) throws(ObjectGraphError) -> [RowReader] {
-        var keyed: [(RowReader, [AttributeValue])] = []
-        for r in readers {
-            var values: [AttributeValue] = []
-            for k in keys {
-                if case .scalar(let v) = try PredicateEvaluator.read(k.key, from: .object(r)) { values.append(v) } else { values.append(.null) }
-            }
-            keyed.append((r, values))
-        }
-        keyed.sort { a, b in
-            let c = compare(a.1, b.1, keys)
-            return c != 0 ? c < 0 : a.0.row.primaryKey < b.0.row.primaryKey
-        }
-        return keyed.map(\.0)
-    }
-
-    /// Compares values of sort keys in order, as SQLite's ORDER BY does.
-    static func compare(_ a: [AttributeValue], _ b: [AttributeValue], _ keys: [SortKey]) -> Int {
-        for (i, k) in keys.enumerated() {
-            let c: Int
-            if case .string(let x) = a[i], case .string(let y) = b[i] { c = k.comparison.compare(x, y) } else { c = StoreOrder.compare(a[i], b[i]) }
-            if c != 0 { return k.ascending ? c : -c }
-        }
-        return 0
+        let keys = rowSortKeys(request)
+        return try InMemoryFetch.sort(
+            readers, by: keys,
+            values: { (r) throws(ObjectGraphError) in
+                var values: [AttributeValue] = []
+                for k in keys { values.append(try InMemoryFetch.sortValue(k.key, of: r)) }
+                return values
+            },
+            tie: { r, _ in .stored(primaryKey: r.row.primaryKey, store: "") })
     }
 
     // MARK: Rows to dictionaries
@@ -167,7 +149,7 @@ enum MemoryAggregation {
         let keys = plan.sortKeys + plan.tieColumns.map { _ in SortKey("") }
         let columns = plan.sortColumns + plan.tieColumns
         return rows.sorted { a, b in
-            compare(columns.map { a[$0].orderValue }, columns.map { b[$0].orderValue }, keys) < 0
+            InMemoryFetch.compare(columns.map { a[$0].orderValue }, columns.map { b[$0].orderValue }, keys) < 0
         }
     }
 
@@ -191,10 +173,7 @@ enum MemoryAggregation {
             }
             rows = kept
         }
-        if !windowApplied {
-            if request.fetchOffset > 0 { rows = Array(rows.dropFirst(request.fetchOffset)) }
-            if request.fetchLimit > 0 { rows = Array(rows.prefix(request.fetchLimit)) }
-        }
+        if !windowApplied { rows = InMemoryFetch.window(rows, offset: request.fetchOffset, limit: request.fetchLimit) }
         if plan.columns.count > plan.visibleCount { rows = rows.map { Array($0.prefix(plan.visibleCount)) } }
         return rows
     }

@@ -233,7 +233,8 @@ extension MemoryRows {
     }
 
     func count(_ request: FetchRequest, entity: EntityDescription) -> Int? {
-        request.predicate == nil && request.fetchLimit == 0 && request.fetchOffset == 0
-            ? rows(of: entity, includingSubentities: request.includesSubentities).count : nil
+        guard request.predicate == nil else { return nil }
+        let n = rows(of: entity, includingSubentities: request.includesSubentities).count
+        return InMemoryFetch.window(count: n, offset: request.fetchOffset, limit: request.fetchLimit)
     }
 }

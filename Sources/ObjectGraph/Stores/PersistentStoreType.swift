@@ -68,6 +68,18 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// Types whose open stores keep working without their registration answer false.
     var isInUse: Bool { get }
 
+    /// Migrates the store at `path`, written with `source`, to `destination` by `mapping`
+    /// inside the store itself (SQL in the store's own database, in one transaction), when
+    /// the mapping allows it: true when done, false (nothing changed) when the mapping needs
+    /// objects and migration goes object by object instead. Afterwards the store records
+    /// `versionHashes` and keeps its UUID and other metadata; on error its files are as
+    /// they were. Called by automatic migration, one lightweight step at a time, only for
+    /// types with `.sqlInPlaceMigration`.
+    func migrateInPlace(
+        at path: String, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool
+
     /// Renames every file of the store at `path` to make it the store at `destination`
     /// (same directory: each rename is atomic), the main file last, replacing what is
     /// there. On failure the error names the reason.
@@ -86,7 +98,7 @@ public struct StoreTypeCapabilities: OptionSet, Sendable {
     /// `NSMigratePersistentStoresAutomaticallyOption`.
     public static let automaticMigration = StoreTypeCapabilities(rawValue: 1 << 1)
     /// Lightweight migration steps run inside the store's own database, in one
-    /// transaction, instead of object by object.
+    /// transaction, instead of object by object (`migrateInPlace`).
     public static let sqlInPlaceMigration = StoreTypeCapabilities(rawValue: 1 << 2)
     /// Its files begin with bytes `recognizes(header:)` knows: a file it does not
     /// recognise is not one of its stores.
@@ -118,6 +130,11 @@ extension PersistentStoreType {
     public func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { nil }
 
     public var isInUse: Bool { false }
+
+    public func migrateInPlace(
+        at path: String, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool { false }
 
     public func hasStore(at path: String) -> Bool {
         var info = stat()

@@ -12,6 +12,10 @@ public enum StoreTypes {
     /// Names in registration order: detection asks the built-in types first.
     nonisolated(unsafe) private static var order: [String] = builtInNames
 
+    /// The type a store file is taken to be when none is named (migration without types):
+    /// SQLite, Core Data's default.
+    public static let defaultName = StoreType.sqlite
+
     private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory]
 
     private static func builtIn() -> [String: PersistentStoreType] {

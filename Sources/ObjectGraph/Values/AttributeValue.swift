@@ -105,10 +105,10 @@ extension AttributeValue {
         case (.integer16, .integer(let v)), (.integer32, .integer(let v)):
             let range = type.integerRange!
             if v > range.upperBound {
-                throw .numberTooLarge(key: key, entity: entity, value: self, type: type)
+                throw .numberOutOfRange(key: key, entity: entity, value: self, type: type, tooLarge: true)
             }
             if v < range.lowerBound {
-                throw .numberTooSmall(key: key, entity: entity, value: self, type: type)
+                throw .numberOutOfRange(key: key, entity: entity, value: self, type: type, tooLarge: false)
             }
             return self
         case (.integer64, .integer):

@@ -147,12 +147,14 @@ extension ObjectGraphError {
         return e
     }
 
-    static func numberTooLarge(key: String, entity: String, value: AttributeValue, type: AttributeType)
-        -> ObjectGraphError
-    {
-        ObjectGraphError(
-            code: ErrorCode.validationNumberTooLarge,
-            message: "\(value) is too large for '\(entity).\(key)' (\(type.name), at most \(type.integerRange!.upperBound))",
+    /// An integer outside its type's range: 1610 above it, 1620 below it.
+    static func numberOutOfRange(key: String, entity: String, value: AttributeValue, type: AttributeType, tooLarge: Bool) -> ObjectGraphError {
+        let range = type.integerRange!
+        return ObjectGraphError(
+            code: tooLarge ? ErrorCode.validationNumberTooLarge : ErrorCode.validationNumberTooSmall,
+            message: tooLarge
+                ? "\(value) is too large for '\(entity).\(key)' (\(type.name), at most \(range.upperBound))"
+                : "\(value) is too small for '\(entity).\(key)' (\(type.name), at least \(range.lowerBound))",
             userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, value.description)])
     }
 
@@ -165,14 +167,6 @@ extension ObjectGraphError {
             userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, String(value))])
     }
 
-    static func numberTooSmall(key: String, entity: String, value: AttributeValue, type: AttributeType)
-        -> ObjectGraphError
-    {
-        ObjectGraphError(
-            code: ErrorCode.validationNumberTooSmall,
-            message: "\(value) is too small for '\(entity).\(key)' (\(type.name), at least \(type.integerRange!.lowerBound))",
-            userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.validationValue, value.description)])
-    }
 
     public static func modelImmutable(_ what: String) -> ObjectGraphError {
         misuse(ErrorCode.modelImmutable, "cannot change \(what): the model is in use by a coordinator and can no longer be edited")

@@ -210,3 +210,21 @@ def test_a_child_merges_its_parent_s_saves(shelf) -> None:
     child.process_pending_changes()
     assert a2.pages == 999 and seen
     child.close()
+
+
+def test_a_child_orders_its_parents_unsaved_objects_as_the_parent_does(shelf) -> None:
+    """Ties go to stored rows by key, then to objects not saved yet in the order they
+    were made: the same in a child as in its parent, for objects, IDs and windows."""
+    root = shelf["root"]
+    root.insert("Book", title="Parent new")
+    child = og.Context(parent=root)
+    child.insert("Book", title="Child new")
+    # The saved books have 451 and 345 pages; the new ones tie on none.
+    for sort, expected in ((None, ["Excession", "Inversions", "Parent new", "Child new"]),
+                           (["pages"], ["Parent new", "Child new", "Inversions", "Excession"])):
+        assert [b.title for b in child.fetch("Book", sort=sort)] == expected
+        ids = child.fetch("Book", sort=sort, result_type="object_id")
+        assert ids == [b.object_id for b in child.fetch("Book", sort=sort)]
+        assert [b.title for b in child.fetch("Book", sort=sort, offset=1, limit=2)] == expected[1:3]
+    assert [b.title for b in root.fetch("Book")] == ["Excession", "Inversions", "Parent new"]
+    assert child.count("Book", offset=1, limit=2) == 2

@@ -12,13 +12,9 @@ extension SQLiteStore {
         }
         let db = try open()
         let s = try db.prepare(query.sql)
-        defer { sqlite3_reset(s) }
-        try bindAll(query.bindings, s, db)
+        try s.bind(queryValues: query.bindings)
         var rows: [[StoreValue]] = []
-        while true {
-            let rc = sqlite3_step(s)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
+        try s.forEachRow { s in
             var row: [StoreValue] = []
             row.reserveCapacity(query.readers.count)
             for (i, reader) in query.readers.enumerated() { row.append(read(s, Int32(i), reader)) }
@@ -42,18 +38,14 @@ extension SQLiteStore {
         sql += window(request)
         let db = try open()
         let s = try db.prepare(sql)
-        defer { sqlite3_reset(s) }
-        try bindAll(translator.bindings, s, db)
+        try s.bind(queryValues: translator.bindings)
         var ids: [(entity: EntityDescription, primaryKey: Int64)] = []
-        while true {
-            let rc = sqlite3_step(s)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
-            let number = Int(sqlite3_column_int64(s, 1))
+        try s.forEachRow { s throws(ObjectGraphError) in
+            let number = Int(s.int64(1))
             guard let concrete = schema.entityByNumber[number] else {
                 throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "a row of \(schema.table(entity).name) has the unknown entity number \(number)")
             }
-            ids.append((concrete, sqlite3_column_int64(s, 0)))
+            ids.append((concrete, s.int64(0)))
         }
         return ids
     }
@@ -246,41 +238,26 @@ extension SQLiteStore {
 
     // MARK: Reading
 
-    private func read(_ s: OpaquePointer, _ column: Int32, _ reader: ColumnReader) -> StoreValue {
+    private func read(_ s: SQLiteStatement, _ column: Int32, _ reader: ColumnReader) -> StoreValue {
         switch reader {
         case .typed(let kind):
             return .value(Self.read(s, column, kind))
         case .dynamic:
-            switch sqlite3_column_type(s, column) {
-            case SQLITE_INTEGER: return .value(.integer(sqlite3_column_int64(s, column)))
-            case SQLITE_FLOAT: return .value(.double(sqlite3_column_double(s, column)))
+            switch s.type(column) {
+            case SQLITE_INTEGER: return .value(.integer(s.int64(column)))
+            case SQLITE_FLOAT: return .value(.double(s.double(column)))
             case SQLITE_TEXT: return .value(Self.read(s, column, .string))
             case SQLITE_BLOB: return .value(Self.read(s, column, .data))
             default: return .null
             }
         case .identity(let destination, let entityColumn):
-            guard sqlite3_column_type(s, column) != SQLITE_NULL else { return .null }
-            let key = sqlite3_column_int64(s, column)
+            guard !s.isNull(column) else { return .null }
+            let key = s.int64(column)
             var concrete = destination
-            if let entityColumn, sqlite3_column_type(s, entityColumn) != SQLITE_NULL,
-                let e = schema.entityByNumber[Int(sqlite3_column_int64(s, entityColumn))]
-            {
+            if let entityColumn, !s.isNull(entityColumn), let e = schema.entityByNumber[Int(s.int64(entityColumn))] {
                 concrete = e
             }
             return .row(concrete, key)
-        }
-    }
-
-    private func bindAll(_ values: [AttributeValue], _ s: OpaquePointer, _ db: SQLiteConnection) throws(ObjectGraphError) {
-        for (i, v) in values.enumerated() {
-            let index = Int32(i + 1)
-            switch v {
-            case .integer(let n): db.bind(s, index, n)
-            case .double(let d): sqlite3_bind_double(s, index, d)
-            case .string(let text): db.bind(s, index, text: text)
-            case .null: sqlite3_bind_null(s, index)
-            default: throw .invalidArgument("cannot bind a \(v.kindName) in a query")
-            }
         }
     }
 }

@@ -16,9 +16,6 @@ final class SQLiteConnection {
     var traceLevel = 0
     var traceRows: [OpaquePointer: Int] = [:]
 
-    /// SQLite's own destructor constant: copy bound text and blobs.
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
     /// Opens `path` for reading and writing (created when missing), or, when `readOnly`,
     /// for looking without changing anything: a read-only connection that runs nothing
     /// but queries (`query_only`), never checkpoints when it closes, and reads an existing
@@ -92,27 +89,28 @@ final class SQLiteConnection {
     }
 
     /// A cached prepared statement, reset and with bindings cleared.
-    func prepare(_ sql: String) throws(ObjectGraphError) -> OpaquePointer {
+    func prepare(_ sql: String) throws(ObjectGraphError) -> SQLiteStatement {
         if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }
+        guard let db = handle else { throw Self.sqliteError(code: SQLITE_MISUSE, message: "the connection to '\(path)' is closed") }
         if let s = statements[sql] {
             sqlite3_reset(s)
             sqlite3_clear_bindings(s)
-            return s
+            return SQLiteStatement(handle: s, database: db)
         }
         var s: OpaquePointer?
-        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil)
+        let rc = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &s, nil)
         guard rc == SQLITE_OK, let s else { throw lastError(rc) }
         statements[sql] = s
-        return s
+        return SQLiteStatement(handle: s, database: db)
     }
 
     /// Makes a statement `prepare` handed out before ready to run again, as `prepare`
     /// would, without finding it by its text.
     @inline(__always)
-    func reuse(_ s: OpaquePointer) {
+    func reuse(_ s: SQLiteStatement) {
         if traceGeneration != SQLDebug.generation { SQLDebug.configure(self) }
-        sqlite3_reset(s)
-        sqlite3_clear_bindings(s)
+        sqlite3_reset(s.handle)
+        sqlite3_clear_bindings(s.handle)
     }
 
     /// Runs SQL that returns no rows (several statements allowed).
@@ -122,82 +120,12 @@ final class SQLiteConnection {
         if rc != SQLITE_OK { throw lastError(rc) }
     }
 
-    /// Steps a statement that returns no rows.
-    func run(_ s: OpaquePointer) throws(ObjectGraphError) {
-        let rc = sqlite3_step(s)
-        sqlite3_reset(s)
-        if rc != SQLITE_DONE && rc != SQLITE_ROW { throw lastError(rc) }
-    }
-
-    /// Steps a statement that writes and returns how many rows it changed (not counting
-    /// what triggers changed).
-    func runCountingChanges(_ s: OpaquePointer) throws(ObjectGraphError) -> Int {
-        let rc = sqlite3_step(s)
-        let changed = Int(sqlite3_changes(handle))
-        sqlite3_reset(s)
-        if rc != SQLITE_DONE && rc != SQLITE_ROW { throw lastError(rc) }
-        return changed
-    }
-
     /// The first column of each row of a query, as text; `binding` fills its `?` in order.
     func strings(_ sql: String, binding arguments: [String] = []) throws(ObjectGraphError) -> [String] {
         let s = try prepare(sql)
-        defer { sqlite3_reset(s) }
-        for (i, text) in arguments.enumerated() { bind(s, Int32(i + 1), text: text) }
+        for (i, text) in arguments.enumerated() { s.bind(Int32(i + 1), text: text) }
         var out: [String] = []
-        while true {
-            let rc = sqlite3_step(s)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw lastError(rc) }
-            out.append(sqlite3_column_text(s, 0).map { String(cString: $0) } ?? "")
-        }
+        try s.forEachRow { row in out.append(row.text(0)) }
         return out
-    }
-
-    func bind(_ s: OpaquePointer, _ index: Int32, _ value: Int64) { sqlite3_bind_int64(s, index, value) }
-
-    /// Binds every byte of `text`'s UTF-8, embedded NULs included (SQLite keeps them).
-    func bind(_ s: OpaquePointer, _ index: Int32, text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            guard let base = utf8.baseAddress, utf8.count > 0 else {
-                _ = sqlite3_bind_text(s, index, "", 0, Self.transient)
-                return
-            }
-            _ = UnsafeRawPointer(base).withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
-                sqlite3_bind_text64(s, index, chars, sqlite3_uint64(utf8.count), Self.transient, UInt8(SQLITE_UTF8))
-            }
-        }
-    }
-
-    func bind(_ s: OpaquePointer, _ index: Int32, bytes: [UInt8]) {
-        // An empty blob stays an empty blob, not NULL.
-        if bytes.isEmpty { sqlite3_bind_zeroblob(s, index, 0); return }
-        bytes.withUnsafeBytes { raw in
-            _ = sqlite3_bind_blob64(s, index, raw.baseAddress, sqlite3_uint64(raw.count), Self.transient)
-        }
-    }
-}
-
-extension SQLiteConnection {
-    /// Binds a value in its storage form: dates as seconds since 2001, UUIDs as 16 bytes,
-    /// decimals and URIs as text.
-    func bind(_ s: OpaquePointer, _ index: Int32, storing value: AttributeValue) {
-        switch value {
-        case .null: sqlite3_bind_null(s, index)
-        case .integer(let v): sqlite3_bind_int64(s, index, v)
-        case .boolean(let v): sqlite3_bind_int64(s, index, v ? 1 : 0)
-        case .double(let v): sqlite3_bind_double(s, index, v)
-        case .date(let v): sqlite3_bind_double(s, index, v.timeIntervalSinceReferenceDate)
-        case .string(let v): bind(s, index, text: v)
-        case .uri(let v): bind(s, index, text: v)
-        case .decimal(let v): bind(s, index, text: v.description)
-        case .data(let v): bind(s, index, bytes: Array(v))
-        // A save hands the store bytes; a value met here (a predicate constant) is compared as its archive.
-        case .transformable(let t): bind(s, index, bytes: Array(SecureArchive.encode(t)))
-        case .uuid(let v):
-            let u = v.uuid
-            bind(s, index, bytes: [u.0, u.1, u.2, u.3, u.4, u.5, u.6, u.7, u.8, u.9, u.10, u.11, u.12, u.13, u.14, u.15])
-        }
     }
 }

@@ -26,14 +26,8 @@ extension SQLiteStore {
             }
             guard tables.contains("Z_MODELCACHE") else { throw missing(path, "it has no Z_MODELCACHE table") }
             let s = try db.prepare("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")
-            defer { sqlite3_reset(s) }
-            let rc = sqlite3_step(s)
-            guard rc == SQLITE_ROW else {
-                if rc == SQLITE_DONE { throw missing(path, "its Z_MODELCACHE table is empty") }
-                throw db.lastError(rc)
-            }
-            let count = Int(sqlite3_column_bytes(s, 0))
-            blob = count > 0 ? Array(UnsafeRawBufferPointer(start: sqlite3_column_blob(s, 0), count: count)) : []
+            guard let content = try s.firstRow({ $0.bytes(0) }) else { throw missing(path, "its Z_MODELCACHE table is empty") }
+            blob = content
         } catch {
             throw describe(error, path: path)
         }
@@ -58,8 +52,8 @@ extension SQLiteStore {
         if !tables.contains("Z_MODELCACHE") { try db.execute(createModelCacheTable) }
         try db.execute("DELETE FROM Z_MODELCACHE")
         let insert = try db.prepare("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)")
-        db.bind(insert, 1, bytes: Deflate.compress(CompiledModelWriter.write(model)))
-        try db.run(insert)
+        insert.bind(1, bytes: Deflate.compress(CompiledModelWriter.write(model)))
+        try insert.run()
     }
 
     /// The table as Core Data creates it.

@@ -14,7 +14,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     private let recent = RecentWrites()
 
     private final class RecentWrites {
-        typealias Write = (entity: ObjectIdentifier, plan: SQLiteStore.WritePlan, statement: OpaquePointer)
+        typealias Write = (entity: ObjectIdentifier, plan: SQLiteStore.WritePlan, statement: SQLiteStatement)
         var insert: Write?
         var update: Write?
     }
@@ -23,7 +23,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     /// `memo` remembers them for the next row.
     @inline(__always)
     private func statement(_ entity: EntityDescription, _ sql: Swift.KeyPath<SQLiteStore.WritePlan, String>,
-                           _ memo: Swift.ReferenceWritableKeyPath<RecentWrites, RecentWrites.Write?>) throws(ObjectGraphError) -> (SQLiteStore.WritePlan, OpaquePointer) {
+                           _ memo: Swift.ReferenceWritableKeyPath<RecentWrites, RecentWrites.Write?>) throws(ObjectGraphError) -> (SQLiteStore.WritePlan, SQLiteStatement) {
         if let last = recent[keyPath: memo], last.entity == ObjectIdentifier(entity) {
             db.reuse(last.statement)
             return (last.plan, last.statement)
@@ -37,9 +37,9 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
 
     func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
         let s = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = MAX(IFNULL(Z_MAX, 0), ?) WHERE Z_ENT = ?")
-        db.bind(s, 1, key)
-        db.bind(s, 2, Int64(store.schema.mapping(root.rootEntity).number))
-        try db.run(s)
+        s.bind(1, key)
+        s.bind(2, Int64(store.schema.mapping(root.rootEntity).number))
+        try s.run()
     }
 
     /// Writes touch only tables this store has; another hierarchy is a routing mistake.
@@ -55,26 +55,23 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         try checkStored(entity)
         let rootNumber = Int64(store.schema.mapping(entity.rootEntity).number)
         let select = try db.prepare("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?")
-        db.bind(select, 1, rootNumber)
-        let rc = sqlite3_step(select)
-        let current = rc == SQLITE_ROW ? sqlite3_column_int64(select, 0) : 0
-        sqlite3_reset(select)
-        if rc != SQLITE_ROW && rc != SQLITE_DONE { throw db.lastError(rc) }
+        select.bind(1, rootNumber)
+        let current = try select.firstRow { $0.int64(0) } ?? 0
         let first = try PrimaryKeys.first(after: current, count: count, root: entity, store: store.path)
         let update = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?")
-        db.bind(update, 1, try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path))
-        db.bind(update, 2, rootNumber)
-        try db.run(update)
+        update.bind(1, try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path))
+        update.bind(2, rootNumber)
+        try update.run()
         return first
     }
 
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
         let (plan, s) = try statement(row.entity, \.insertSQL, \.insert)
-        db.bind(s, 1, row.primaryKey)
-        db.bind(s, 2, Int64(plan.number))
-        db.bind(s, 3, row.version)
-        for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 4), row.values[slot]) }
-        try db.run(s)
+        s.bind(1, row.primaryKey)
+        s.bind(2, Int64(plan.number))
+        s.bind(3, row.version)
+        for (i, slot) in plan.slots.enumerated() { s.bind(Int32(i + 4), storing: row.values[slot]) }
+        try s.run()
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
     }
 
@@ -92,14 +89,8 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             while size < chunk.count { size *= 2 }
             let marks = Array(repeating: "?", count: size).joined(separator: ", ")
             let s = try db.prepare("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK IN (\(marks))")
-            for i in 0..<size { db.bind(s, Int32(i + 1), i < chunk.count ? chunk[chunk.startIndex + i] : chunk[chunk.startIndex]) }
-            var rc = sqlite3_step(s)
-            while rc == SQLITE_ROW {
-                out[sqlite3_column_int64(s, 0)] = sqlite3_column_int64(s, 1)
-                rc = sqlite3_step(s)
-            }
-            sqlite3_reset(s)
-            if rc != SQLITE_DONE { throw db.lastError(rc) }
+            for i in 0..<size { s.bind(Int32(i + 1), i < chunk.count ? chunk[chunk.startIndex + i] : chunk[chunk.startIndex]) }
+            try s.forEachRow { row in out[row.int64(0)] = row.int64(1) }
             start += chunk.count
         }
         return out
@@ -121,11 +112,11 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
 
     private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         let (plan, s) = try statement(row.entity, \.updateSQL, \.update)
-        db.bind(s, 1, row.version)
-        for (i, slot) in plan.slots.enumerated() { bind(s, Int32(i + 2), row.values[slot]) }
-        db.bind(s, Int32(plan.slots.count + 2), row.primaryKey)
-        if let expectingVersion { db.bind(s, Int32(plan.slots.count + 3), expectingVersion) }
-        if try db.runCountingChanges(s) == 0 && expectingVersion != nil { return false }
+        s.bind(1, row.version)
+        for (i, slot) in plan.slots.enumerated() { s.bind(Int32(i + 2), storing: row.values[slot]) }
+        s.bind(Int32(plan.slots.count + 2), row.primaryKey)
+        if let expectingVersion { s.bind(Int32(plan.slots.count + 3), expectingVersion) }
+        if try s.runCountingChanges() == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
         return true
     }
@@ -142,9 +133,9 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         try checkStored(entity)
         let table = store.schema.table(entity)
         let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?1 AND (?2 IS NULL OR IFNULL(Z_OPT, 0) = ?2)")
-        db.bind(s, 1, primaryKey)
-        if let expectingVersion { db.bind(s, 2, expectingVersion) }
-        if try db.runCountingChanges(s) == 0 && expectingVersion != nil { return false }
+        s.bind(1, primaryKey)
+        if let expectingVersion { s.bind(2, expectingVersion) }
+        if try s.runCountingChanges() == 0 && expectingVersion != nil { return false }
         // The row leaves every join table it is in.
         let root = entity.rootEntity
         for join in store.schema.joinTables where store.schema.isStored(join) {
@@ -153,8 +144,8 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
                 let d = try db.prepare("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?")
-                db.bind(d, 1, primaryKey)
-                try db.run(d)
+                d.bind(1, primaryKey)
+                try d.run()
             }
         }
         return true
@@ -175,44 +166,39 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             let table = store.schema.tables[tableIndex]
             let s = try db.prepare("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?")
             for (i, member) in members.enumerated() {
-                db.bind(s, 1, Int64(i + 1))
-                db.bind(s, 2, member)
-                try db.run(s)
+                s.bind(1, Int64(i + 1))
+                s.bind(2, member)
+                try s.run()
             }
         case .join(let tableName, let ownerName, let memberName, let orderName):
             let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
             let orderColumn = orderName.map(sqlIdentifier)
             let existing = try db.prepare("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?")
-            db.bind(existing, 1, primaryKey)
+            existing.bind(1, primaryKey)
             var old = Set<Int64>()
-            while sqlite3_step(existing) == SQLITE_ROW { old.insert(sqlite3_column_int64(existing, 0)) }
-            sqlite3_reset(existing)
+            try existing.forEachRow { row in old.insert(row.int64(0)) }
             let wanted = Set(members)
             let remove = try db.prepare("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
             for member in old where !wanted.contains(member) {
-                db.bind(remove, 1, primaryKey)
-                db.bind(remove, 2, member)
-                try db.run(remove)
+                remove.bind(1, primaryKey)
+                remove.bind(2, member)
+                try remove.run()
             }
             let add = try db.prepare("INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?)")
             for member in members where !old.contains(member) {
-                db.bind(add, 1, primaryKey)
-                db.bind(add, 2, member)
-                try db.run(add)
+                add.bind(1, primaryKey)
+                add.bind(2, member)
+                try add.run()
             }
             if let orderColumn {
                 let order = try db.prepare("UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
                 for (i, member) in members.enumerated() {
-                    db.bind(order, 1, Int64(i + 1))
-                    db.bind(order, 2, primaryKey)
-                    db.bind(order, 3, member)
-                    try db.run(order)
+                    order.bind(1, Int64(i + 1))
+                    order.bind(2, primaryKey)
+                    order.bind(3, member)
+                    try order.run()
                 }
             }
         }
-    }
-
-    private func bind(_ s: OpaquePointer, _ index: Int32, _ value: AttributeValue) {
-        db.bind(s, index, storing: value)
     }
 }

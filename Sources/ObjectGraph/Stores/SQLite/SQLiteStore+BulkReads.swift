@@ -13,8 +13,8 @@ extension SQLiteStore {
         rows.reserveCapacity(primaryKeys.count)
         for chunk in Self.chunks(primaryKeys) {
             let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK IN (\(Self.placeholders(chunk.count)))")
-            for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
-            try readRows(s, table: table, db: db, into: &rows)
+            for (i, pk) in chunk.enumerated() { s.bind(Int32(i + 1), pk) }
+            try readRows(s, table: table, into: &rows)
         }
         return rows
     }
@@ -40,10 +40,10 @@ extension SQLiteStore {
                 sql = "SELECT \(schema.selectList(table, alias: "t0")), j.\(ownerColumn) FROM \(table.sql) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
             }
             let s = try db.prepare(sql)
-            for (i, pk) in chunk.enumerated() { db.bind(s, Int32(i + 1), pk) }
+            for (i, pk) in chunk.enumerated() { s.bind(Int32(i + 1), pk) }
             let extra = Int32(3 + table.columns.count)  // just after selectList(table)
             try withUnsafeMutablePointer(to: &ownerKeys) { (owners) throws(ObjectGraphError) in
-                try readRows(s, table: table, db: db, into: &rows, extra: extra, extraValues: owners)
+                try readRows(s, table: table, into: &rows, extra: extra, extraValues: owners)
             }
         }
         return MemberRows(rows: rows, owners: ownerKeys)

@@ -29,9 +29,18 @@ final class SQLiteStoreType: PersistentStoreType {
         let db = try SQLiteConnection(path: path)
         defer { db.close() }
         let s = try db.prepare("UPDATE Z_METADATA SET Z_UUID = ?, Z_PLIST = ?")
-        db.bind(s, 1, text: metadata[StoreMetadataKey.storeUUID]?.stringValue ?? "")
-        db.bind(s, 2, bytes: BinaryPropertyList.encode(.dictionary(metadata)))
-        try db.run(s)
+        s.bind(1, text: metadata[StoreMetadataKey.storeUUID]?.stringValue ?? "")
+        s.bind(2, bytes: BinaryPropertyList.encode(.dictionary(metadata)))
+        try s.run()
+    }
+
+    func migrateInPlace(
+        at path: String, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool {
+        guard let plan = SQLiteInPlacePlan.make(mapping, source: source, destination: destination) else { return false }
+        try SQLiteInPlaceMigration.run(plan, path: path, destinationModel: destination, versionHashes: versionHashes)
+        return true
     }
 
     func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { try SQLiteStore.cachedModel(at: path) }

@@ -57,8 +57,8 @@ enum SQLiteInPlaceMigration {
             guard let old = aside[sTable.name] else { continue }
             let sql = "INSERT INTO \(dTable.sql) (\(copy.columns.joined(separator: ", "))) SELECT \(copy.expressions.joined(separator: ", ")) FROM \(sqlIdentifier(old)) WHERE Z_ENT = \(plan.source.number(copy.sourceEntity))"
             let s = try db.prepare(sql)
-            for (i, v) in copy.bindings.enumerated() { db.bind(s, Int32(i + 1), storing: v) }
-            try db.run(s)
+            for (i, v) in copy.bindings.enumerated() { s.bind(Int32(i + 1), storing: v) }
+            try s.run()
             let entityNumber = plan.destination.number(copy.destinationEntity)
             for (property, column) in copy.required {
                 let missing = try db.strings("SELECT COUNT(*) FROM \(dTable.sql) WHERE Z_ENT = \(entityNumber) AND \(column) IS NULL")
@@ -91,14 +91,8 @@ enum SQLiteInPlaceMigration {
     /// The old key counters (`Z_MAX`) by old entity number.
     private static func oldCounters(_ db: SQLiteConnection, _ plan: SQLiteInPlacePlan) throws(ObjectGraphError) -> [Int: Int64] {
         let s = try db.prepare("SELECT Z_ENT, Z_MAX FROM Z_PRIMARYKEY")
-        defer { sqlite3_reset(s) }
         var out: [Int: Int64] = [:]
-        while true {
-            let rc = sqlite3_step(s)
-            if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { throw db.lastError(rc) }
-            out[Int(sqlite3_column_int64(s, 0))] = sqlite3_column_int64(s, 1)
-        }
+        try s.forEachRow { row in out[Int(row.int64(0))] = row.int64(1) }
         return out
     }
 
@@ -125,11 +119,11 @@ enum SQLiteInPlaceMigration {
             } else if let from = plan.rows.first(where: { $0.destinationEntity === entity }) {
                 counter = old[plan.source.number(from.sourceEntity)] ?? 0
             }
-            db.bind(insert, 1, Int64(number))
-            db.bind(insert, 2, text: entity.name)
-            db.bind(insert, 3, Int64(entity.superentity.map { plan.destination.number($0) } ?? 0))
-            db.bind(insert, 4, counter)
-            try db.run(insert)
+            insert.bind(1, Int64(number))
+            insert.bind(2, text: entity.name)
+            insert.bind(3, Int64(entity.superentity.map { plan.destination.number($0) } ?? 0))
+            insert.bind(4, counter)
+            try insert.run()
         }
     }
 
@@ -142,7 +136,7 @@ enum SQLiteInPlaceMigration {
         plist[StoreMetadataKey.modelVersionHashes] = .dictionary(versionHashes)
         plist[StoreMetadataKey.modelVersionIdentifiers] = .array(destinationModel.versionIdentifiers.map { .string($0) })
         let update = try db.prepare("UPDATE Z_METADATA SET Z_PLIST = ?")
-        db.bind(update, 1, bytes: BinaryPropertyList.encode(.dictionary(plist)))
-        try db.run(update)
+        update.bind(1, bytes: BinaryPropertyList.encode(.dictionary(plist)))
+        try update.run()
     }
 }

@@ -1,0 +1,202 @@
+import CSQLite
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+
+extension SQLiteStore {
+    // MARK: Reading
+
+    public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
+        let db = try open()
+        guard schema.isStored(entity) else { return StoreFetchResult(rows: [], isExact: true) }
+        let table = schema.table(entity)
+        let select = selectStatement(request, entity: entity)
+        let s = try db.prepare(select.sql)
+        try s.bind(queryValues: select.query.bindings)
+        var rows = select.identitiesOnly ? try readIdentities(s, table: table) : try readRows(s, table: table)
+        if select.query.ordersByKeyAfterReading { RowSnapshot.sortByPrimaryKey(&rows) }
+        // Identities only are read when SQL answers alone, so they are exact too.
+        return StoreFetchResult(rows: rows, isExact: select.query.isExact, hasValues: !select.identitiesOnly)
+    }
+
+    /// The SELECT a fetch runs: identities only when SQL answers alone and the values are
+    /// not wanted yet; the window in SQL when SQL answers alone.
+    private func selectStatement(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, query: SelectQuery, identitiesOnly: Bool) {
+        let table = schema.table(entity)
+        let query = selectQuery(request, entity: entity)
+        let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
+        let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
+        var sql = "SELECT \(columns) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)"
+        sql += query.orderClause
+        if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
+            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
+        }
+        return (sql, query, identitiesOnly)
+    }
+
+    /// The statement a fetch runs, its bindings, whether its rows are then filtered or
+    /// sorted in memory, and SQLite's plan for it (`EXPLAIN QUERY PLAN`).
+    public func explainFetch(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchExplanation {
+        let db = try open()
+        guard schema.isStored(entity) else {
+            return StoreFetchExplanation(sql: nil, bindings: [], filteredInMemory: false, queryPlan: ["no table: this store's configuration does not hold '\(entity.name)'"])
+        }
+        let select = selectStatement(request, entity: entity)
+        let s = try db.prepare("EXPLAIN QUERY PLAN " + select.sql)
+        try s.bind(queryValues: select.query.bindings)
+        var plan: [String] = []
+        try s.forEachRow { row in plan.append(row.text(3)) }
+        return StoreFetchExplanation(sql: select.sql, bindings: select.query.bindings, filteredInMemory: !select.query.isExact, queryPlan: plan)
+    }
+
+    /// The entity a row's `Z_ENT` names; a number not of this table's hierarchy is a damaged store.
+    func rowEntity(_ number: Int, in table: SQLiteSchema.Table) throws(ObjectGraphError) -> EntityDescription {
+        guard let entity = schema.entityByNumber[number], schema.mapping(entity).tableIndex == schema.mapping(table.root).tableIndex else {
+            throw ObjectGraphError(code: ErrorCode.storeIncompatibleSchema, message: "row of \(table.name) has unknown entity number \(number)")
+        }
+        return entity
+    }
+
+    /// Rows of `SELECT Z_PK, Z_ENT, Z_OPT`: snapshots with no values.
+    private func readIdentities(_ s: SQLiteStatement, table: SQLiteSchema.Table) throws(ObjectGraphError) -> [RowSnapshot] {
+        defer { s.reset() }
+        var rows: [RowSnapshot] = []
+        // No number yet: the first row always looks its entity up, whatever its Z_ENT (a damaged file may hold any).
+        var lastNumber: Int? = nil
+        var entity: EntityDescription? = nil
+        while try s.step() {
+            let number = Int(s.int64(1))
+            if number != lastNumber {
+                entity = try rowEntity(number, in: table)
+                lastNumber = number
+            }
+            rows.append(RowSnapshot.make(entity: entity!, primaryKey: s.int64(0), version: s.int64(2), values: []))
+        }
+        return rows
+    }
+
+    public func countRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> Int? {
+        let db = try open()
+        guard schema.isStored(entity) else { return 0 }
+        let table = schema.table(entity)
+        let query = selectQuery(request, entity: entity)
+        guard query.predicateIsExact else { return nil }
+        let s = try db.prepare("SELECT COUNT(*) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)")
+        try s.bind(queryValues: query.bindings)
+        let n = Int(try s.firstRow { $0.int64(0) } ?? 0)
+        return InMemoryFetch.window(count: n, offset: request.fetchOffset, limit: request.fetchLimit)
+    }
+
+    /// The SELECT of a fetch with every value column, its bindings, and whether SQL alone
+    /// answers it (for tests).
+    func explain(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, bindings: [AttributeValue], isExact: Bool) {
+        let table = schema.table(entity)
+        let query = selectQuery(request, entity: entity)
+        let sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)\(query.orderClause)"
+        return (sql, query.bindings, query.isExact)
+    }
+
+    /// The parts of a SELECT for a request: joins, WHERE (entity and predicate), ORDER BY,
+    /// bindings, and whether SQL expresses the predicate and the order exactly.
+    private struct SelectQuery {
+        var joins = ""
+        var whereClause = ""
+        var orderClause = ""
+        var bindings: [AttributeValue] = []
+        var predicateIsExact = true
+        var orderIsExact = true
+        var isExact: Bool { predicateIsExact && orderIsExact }
+        /// No ORDER BY: the rows are put in primary-key order once read (see `selectQuery`).
+        var ordersByKeyAfterReading = false
+    }
+
+    private func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
+        var query = SelectQuery()
+        var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
+        let scope = translator.makeScope(entity)
+        var conditions: [String] = []
+        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
+        if let predicate = request.predicate {
+            let (sql, exact) = translator.whereCondition(predicate, scope)
+            if let sql { conditions.append("(\(sql))") }
+            query.predicateIsExact = exact
+        }
+        var terms: [String] = []
+        for key in request.sortKeys {
+            guard let term = translator.orderTerm(key, scope) else { query.orderIsExact = false; break }
+            terms.append(term)
+        }
+        if terms.isEmpty && query.orderIsExact && request.fetchLimit == 0 && request.fetchOffset == 0 {
+            // Unsorted and unwindowed: results still come in primary-key order, but sorted
+            // after reading. SQLite's ORDER BY on rows found through an index copies each
+            // whole row into its sorter (about a quarter of a 10,000-row indexed fetch), and a
+            // table scan or an index following the keys needs no sorting at all.
+            query.ordersByKeyAfterReading = true
+        } else if query.orderIsExact {
+            terms.append("t0.Z_PK ASC")
+            query.orderClause = " ORDER BY " + terms.joined(separator: ", ")
+        }
+        query.joins = scope.joins.joined(separator: " ")
+        if !conditions.isEmpty { query.whereClause = " WHERE " + conditions.joined(separator: " AND ") }
+        query.bindings = translator.bindings
+        return query
+    }
+
+    public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        let db = try open()
+        guard schema.isStored(entity) else { return nil }
+        let table = schema.table(entity)
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ?")
+        s.bind(1, primaryKey)
+        return try readRows(s, table: table).first
+    }
+
+    public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        guard let owner = inverse.entity, schema.isStored(owner) else { return [] }
+        if inverse.isToMany, let destination = inverse.destinationEntity, !schema.isStored(destination) { return [] }
+        let mapping = schema.mapping(owner)
+        let table = schema.tables[mapping.tableIndex]
+        // The order of the relationship being read (the inverse's inverse), when ordered.
+        var forwardOrder: String?
+        if let forward = inverse.inverseRelationship, forward.isOrdered, let storage = schema.toMany[ObjectIdentifier(forward)] {
+            switch storage {
+            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + sqlIdentifier($0) }
+            case .join(_, _, _, let o): forwardOrder = o.map { "j." + sqlIdentifier($0) }
+            }
+        }
+        let order = (forwardOrder.map { [$0] } ?? []) + ["t0.Z_PK"]
+        let sql: String
+        if inverse.isToMany {
+            guard case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(inverse)] else { return [] }
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(ownerColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(memberColumn)) = ? ORDER BY \(order.joined(separator: ", "))"
+        } else {
+            // A transient (or otherwise unstored) to-one has no column: nothing points through it.
+            let slot = inverse.slot
+            guard slot >= 0, slot < mapping.columnBySlot.count, mapping.columnBySlot[slot] >= 0 else { return [] }
+            let column = table.columns[mapping.columnBySlot[slot]].sql
+            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
+        }
+        let s = try db.prepare(sql)
+        s.bind(1, primaryKey)
+        return try readRows(s, table: table)
+    }
+
+    public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
+        let db = try open()
+        if let inverse = relationship.inverseRelationship { return try fetchRows(pointingAt: primaryKey, through: inverse) }
+        guard let destination = relationship.destinationEntity, schema.isStored(destination),
+            let source = relationship.entity, schema.isStored(source),
+            case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
+        else { return [] }
+        let table = schema.table(destination)
+        let order = (orderColumn.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
+        let s = try db.prepare(
+            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(memberColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(ownerColumn)) = ? ORDER BY \(order.joined(separator: ", "))")
+        s.bind(1, primaryKey)
+        return try readRows(s, table: table)
+    }
+
+}

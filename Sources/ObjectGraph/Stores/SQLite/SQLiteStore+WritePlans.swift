@@ -1,0 +1,99 @@
+import CSQLite
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+
+
+// MARK: Write plans
+
+extension SQLiteStore {
+    /// The INSERT and UPDATE of one entity: which slots they bind, and the order columns
+    /// they maintain (a row that joins an ordered to-many goes last). A class: a save hands
+    /// the plan out once per row, and a struct's copy retained each of its arrays and strings.
+    final class WritePlan {
+        let number: Int
+        let tableIndex: Int
+        let slots: [Int]
+        let insertSQL: String
+        let updateSQL: String
+        let needsEntityFixup: Bool
+
+        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool) {
+            self.number = number
+            self.tableIndex = tableIndex
+            self.slots = slots
+            self.insertSQL = insertSQL
+            self.updateSQL = updateSQL
+            self.needsEntityFixup = needsEntityFixup
+        }
+    }
+
+    func writePlan(_ entity: EntityDescription) -> WritePlan {
+        if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[mapping.tableIndex]
+        // Derived attributes are computed by the store (Apple's triggers), never written.
+        let slots = mapping.columnBySlot.enumerated().filter { $0.element >= 0 }.map(\.offset).filter { slot in
+            (entity.properties[slot] as? AttributeDescription)?.derivationExpression == nil
+        }
+        var names = ["Z_PK", "Z_ENT", "Z_OPT"] + slots.map { table.columns[mapping.columnBySlot[$0]].sql }
+        var values = (1...names.count).map { "?\($0)" }
+        var sets = ["Z_OPT = ?1"] + slots.enumerated().map { "\(table.columns[mapping.columnBySlot[$0.element]].sql) = ?\($0.offset + 2)" }
+        var fixup = false
+        for column in table.columns {
+            switch column.role {
+            case .value: break
+            case .destinationEntity(let r):
+                if let owner = r.entity, entity.isKind(of: owner) { fixup = true }
+            case .order(let ordered):
+                guard let r = ordered.inverseRelationship, let owner = r.entity, entity.isKind(of: owner),
+                    let position = slots.firstIndex(of: r.slot)
+                else { continue }
+                let fk = table.columns[mapping.columnBySlot[r.slot]].sql
+                let name = column.sql, tableName = table.sql
+                func last(_ n: Int) -> String { "(SELECT IFNULL(MAX(\(name)), 0) + 1 FROM \(tableName) WHERE \(fk) = ?\(n))" }
+                names.append(column.sql)
+                let i = position + 4, u = position + 2
+                values.append("CASE WHEN ?\(i) IS NULL THEN NULL ELSE \(last(i)) END")
+                sets.append(
+                    "\(column.sql) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.sql) ELSE \(last(u)) END")
+            }
+        }
+        let plan = WritePlan(
+            number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
+            insertSQL: "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
+            // The last parameter is the version the row must still have (Core Data's optimistic
+            // locking in the UPDATE itself); left NULL, the update is unconditional.
+            updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)"
+                + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
+            needsEntityFixup: fixup)
+        plans[ObjectIdentifier(entity)] = plan
+        return plan
+    }
+
+    /// Sets each `Z<n>_<NAME>` column of the rows this save wrote to the entity number of
+    /// the row its to-one points at.
+    func fillDestinationEntityColumns(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        guard !touched.isEmpty else { return }
+        var statements: [Int: SQLiteStatement] = [:]
+        for (tableIndex, primaryKey) in touched {
+            if statements[tableIndex] == nil {
+                let table = schema.tables[tableIndex]
+                var sets: [String] = []
+                for column in table.columns {
+                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination) else { continue }
+                    let fk = sqlIdentifier("Z" + r.name.uppercased())
+                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.sql ?? fk
+                    sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(schema.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fkColumn))")
+                }
+                if sets.isEmpty { continue }
+                statements[tableIndex] = try db.prepare("UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+            }
+            guard let s = statements[tableIndex] else { continue }
+            s.bind(1, primaryKey)
+            try s.run()
+        }
+        touched.removeAll()
+    }
+}
