@@ -13,9 +13,6 @@ from ..model import Model
 
 __all__ = ["load_model", "store_type", "open_store", "ToolError"]
 
-_SQLITE_MAGIC = b"SQLite format 3\x00"
-
-
 class ToolError(Exception):
     """A mistake in what the tool was asked to do; printed without a traceback."""
 
@@ -32,15 +29,12 @@ def load_model(path: str) -> Model:
 
 
 def store_type(path: str, given: Optional[str] = None) -> str:
-    """The store type of ``path``: ``given`` when set, else "SQLite" for an
-    SQLite file and what the store's own metadata says for any other."""
+    """The store type of ``path``: ``given`` when set, else the type its metadata
+    names, read by the registered type that recognises the file (without changing it)."""
     if given:
         return given
     if not os.path.exists(path):
         raise ToolError(f"{path}: no such store file")
-    with open(path, "rb") as f:
-        if f.read(len(_SQLITE_MAGIC)) == _SQLITE_MAGIC:
-            return "SQLite"
     kind = Coordinator.metadata_for_store(path).get("NSStoreType")
     if not isinstance(kind, str):
         raise ToolError(f"{path}: not a store ObjectGraph can read")
@@ -51,15 +45,21 @@ def store_model(path: str, model: Optional[str], type: str) -> Model:
     """``model``'s file when given, else the model the store keeps of itself."""
     if model:
         return load_model(model)
-    if type != "SQLite":
-        raise ToolError(f"{path}: a {type} store keeps no model of itself; give one with --model")
+    kept = model_kept_by(path)
+    if kept is None:
+        raise ToolError(f"{path}: the {type} store keeps no model of itself; give its model with --model")
+    return kept
+
+
+def model_kept_by(path: str) -> Optional[Model]:
+    """The model the store at ``path`` keeps of itself (SQLite's Z_MODELCACHE),
+    or None when its type keeps none or this store has none."""
     try:
         return Model.from_store(path)
     except MigrationError as error:
         if error.code != ErrorCode.MIGRATION_MISSING_SOURCE_MODEL:
             raise
-        raise ToolError(f"{path}: the store keeps no model of itself (no Z_MODELCACHE table); "
-                        "give its model with --model") from None
+        return None
 
 
 def open_store(path: str, model: Optional[str] = None, type: Optional[str] = None,

@@ -8,7 +8,7 @@ from typing import Dict, List, Optional, TextIO
 from ..coordinator import Coordinator
 from ..errors import Error
 from ..model import Model
-from ._store import load_model, store_type
+from ._store import load_model, model_kept_by, store_type
 
 __all__ = ["check", "differences"]
 
@@ -52,12 +52,10 @@ def check(args: argparse.Namespace, out: TextIO) -> int:
     if model.is_configuration_compatible(stored, args.configuration):
         out.write(f"compatible: {args.model} opens {args.store}\n")
         return 0
-    store_model: Optional[Model] = None
-    if kind == "SQLite":
-        try:
-            store_model = Model.from_store(args.store)
-        except Error:
-            store_model = None
+    try:
+        store_model = model_kept_by(args.store)
+    except Error:
+        store_model = None
     out.write(f"incompatible: {args.model} does not open {args.store}\n")
     for line in differences(model, stored, store_model):
         out.write(f"  {line}\n")
