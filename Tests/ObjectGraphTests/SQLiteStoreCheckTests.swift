@@ -163,4 +163,62 @@ final class SQLiteStoreCheckTests: XCTestCase {
         try context.save()
     }
 
+    // MARK: Read-only stores (SQLiteStore.openReadOnly, SQLiteConnection(createsNoFiles:))
+
+    /// Every file in `dir` with its bytes: what a read-only open must leave as it was.
+    func folder(_ dir: String) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir) { out[name] = FileManager.default.contents(atPath: dir + "/" + name) }
+        return out
+    }
+
+    /// Opens `path` read-only, counts its authors and closes it.
+    func readOnlyCount(_ path: String) throws -> Int {
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        let store = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path,
+                                                       options: [StoreOptionKey.readOnly: .boolean(true), StoreOptionKey.sqliteAnalyze: .boolean(true), StoreOptionKey.sqliteManualVacuum: .boolean(true)])
+        let n = try ManagedObjectContext(coordinator: coordinator).count(for: FetchRequest(entityName: "Author"))
+        try coordinator.removePersistentStore(store)
+        return n
+    }
+
+    func testAReadOnlyStoreWhoseWALHoldsCommitsIsReadWithoutChangingAByte() throws {
+        // A copy taken while a writer had it open: the commits are in the -wal only.
+        let live = dir + "/live.sqlite"
+        let writer = try Stack(model: try makeLibraryModel(), path: live)
+        for name in ["Ann", "Bob", "Cy"] { try writer.context.insertObject(entityName: "Author").setValue(.string(name), forKey: "name") }
+        try writer.context.save()
+        let copyDir = dir + "/copy"
+        try FileManager.default.createDirectory(atPath: copyDir, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: live + suffix, toPath: copyDir + "/live.sqlite" + suffix) }
+        XCTAssertGreaterThan(FileManager.default.contents(atPath: copyDir + "/live.sqlite-wal")?.count ?? 0, 0)
+        let before = try folder(copyDir)
+        XCTAssertEqual(try readOnlyCount(copyDir + "/live.sqlite"), 3)
+        XCTAssertEqual(try folder(copyDir), before)
+        _ = writer
+    }
+
+    func testAReadOnlyStoreNobodyHasOpenGetsNoWALOrSHMBesideIt() throws {
+        let path = try makeStore("quiet.sqlite")
+        let before = try folder(dir)
+        XCTAssertEqual(try readOnlyCount(path), 1)
+        XCTAssertEqual(try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)[StoreMetadataKey.storeType], .string(StoreType.sqlite))
+        _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
+        XCTAssertEqual(try folder(dir), before)
+    }
+
+    func testAReadOnlyStoreInARollbackJournalModeKeepsItsMode() throws {
+        let path = dir + "/delete.sqlite"
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        let store = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path,
+                                                       options: [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])])
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertObject(entityName: "Author").setValue(.string("Ann"), forKey: "name")
+        try context.save()
+        try coordinator.removePersistentStore(store)
+        let before = try folder(dir)
+        XCTAssertEqual(try readOnlyCount(path), 1)
+        XCTAssertEqual(try folder(dir), before)
+        XCTAssertEqual(sqliteRows(path, "PRAGMA journal_mode"), [["delete"]])
+    }
 }

@@ -405,6 +405,12 @@ final class StoreConfigurationTests: XCTestCase {
 
     func testOption2_16_readOnly() throws {
         let coordinator = try PersistentStoreCoordinator(model: try makeWarehouseModel())
+        // A read-only store is opened, never made: there is none yet.
+        XCTAssertEqual(expectError { try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: dir + "/ro.sqlite",
+                                                                        options: [StoreOptionKey.readOnly: .boolean(true)]) }?.code,
+                       ErrorCode.storeOpen)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/ro.sqlite"))
+        try PersistentStoreCoordinator(model: try makeWarehouseModel()).addPersistentStore(type: StoreType.sqlite, path: dir + "/ro.sqlite").close()
         let store = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: dir + "/ro.sqlite",
                                                        options: [StoreOptionKey.readOnly: .boolean(true)])
         XCTAssertTrue(coordinator.isReadOnly(store))

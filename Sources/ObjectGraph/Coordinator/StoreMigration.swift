@@ -37,15 +37,22 @@ extension PersistentStoreCoordinator {
             var metadata = store.metadata
             for key in [StoreMetadataKey.storeType, StoreMetadataKey.modelVersionHashes, StoreMetadataKey.storeUUID] { metadata[key] = nil }
             setup.initialMetadata = metadata
-            let copy: PersistentStore
+            // Written through a writable store; one asked to be read-only is opened so afterwards.
+            var writable = setup
+            writable.options[StoreOptionKey.readOnly] = nil
+            var copy: PersistentStore
             do throws(ObjectGraphError) {
-                copy = try makeStore(type: type, setup: setup)
+                copy = try makeStore(type: type, setup: writable)
             } catch {
                 StoreTypes.removeStore(at: path, type: type)
                 throw error
             }
             do throws(ObjectGraphError) {
                 try Self.copyRows(from: store, to: copy, entities: setup.entities)
+                if setup.parsedOptions.readOnly, try StoreTypes.require(type).capabilities.contains(.files) {
+                    copy.close()
+                    copy = try makeStore(type: type, setup: setup)
+                }
                 _ = try attach(copy, setup: setup, slot: old.slot)
             } catch {
                 copy.close()

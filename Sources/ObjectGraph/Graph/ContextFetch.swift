@@ -77,7 +77,8 @@ extension ManagedObjectContext {
         {
             return n
         }
-        return try fetch(request).count
+        // Counted over what fetching gives, without its prefetching.
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try fetchObjects(request, entity).count }
     }
 
     private func matches(_ o: ManagedObject, _ p: ObjectPredicate) throws(ObjectGraphError) -> Bool {

@@ -22,12 +22,24 @@ final class SQLiteConnection {
     /// `-shm` without writing to it (`readonly_shm`), so the database file, its `-wal` and
     /// its `-shm` stay byte for byte as they were. (Reading a WAL database needs a `-shm`:
     /// when there is none, SQLite creates one, and an empty `-wal` when that is missing.)
-    init(path: String, readOnly: Bool = false) throws(ObjectGraphError) {
+    ///
+    /// `createsNoFiles` (read-only only) goes further for a store nobody has open: a WAL
+    /// database with neither a `-shm` nor a `-wal` holding anything is read as it is on disk
+    /// (`immutable`), so no `-wal` or `-shm` appears beside it either. A store with
+    /// commits in its `-wal` still needs a `-shm` to read them; SQLite then makes one.
+    init(path: String, readOnly: Bool = false, createsNoFiles: Bool = false) throws(ObjectGraphError) {
         self.path = path
         var db: OpaquePointer?
         let rc: Int32
         if readOnly {
-            let query = access(path + "-shm", F_OK) == 0 ? "?readonly_shm=1" : ""
+            let query: String
+            if access(path + "-shm", F_OK) == 0 {
+                query = "?readonly_shm=1"
+            } else if createsNoFiles, (SQLiteStore.fileSize(path + "-wal") ?? 0) == 0 {
+                query = "?immutable=1"
+            } else {
+                query = ""
+            }
             rc = sqlite3_open_v2(Self.fileURI(path) + query, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
         } else {
             rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)

@@ -119,7 +119,7 @@ extension SQLiteStore {
         if let (table, column) = schema.missing(in: existing) {
             // With versioning ignored, a writable store gets what it lacks when it opens
             // (`addMissingSchema`): the new columns read as nil.
-            if storeOptions.ignoreVersioning && !storeOptions.readOnly {
+            if storeOptions.ignoreVersioning && !readsOnly {
                 schemaNeedsAdditions = true
                 return
             }

@@ -24,6 +24,7 @@ extension SQLiteStore {
     /// existing store.
     func open(at path: String, creating: Bool, expecting identity: String? = nil) throws(ObjectGraphError) -> SQLiteConnection {
         try Self.checkHeader(path)
+        if readsOnly { return try openReadOnly(at: path, expecting: identity) }
         if !creating && Self.fileSize(path) ?? 0 == 0 {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
@@ -81,6 +82,44 @@ extension SQLiteStore {
     /// read, and a read-only connection cannot (SQLITE_READONLY_ROLLBACK). Only then is
     /// the check repeated on a connection that may write, which rolls the journal back.
     ///
+    /// Opens a read-only store (`NSReadOnlyPersistentStoreOption`, `SQLITE_OPEN_READONLY`):
+    /// it must exist, and neither it nor anything beside it is written, not even by
+    /// closing — no journal mode, no checkpoint, no `ANALYZE` or `VACUUM`, and no `-wal` or
+    /// `-shm` made for a store nobody has open (`SQLiteConnection(createsNoFiles:)`).
+    /// A store that needs a writer first (a hot rollback journal to roll back, tables the
+    /// model lacks) is refused with the reason.
+    private func openReadOnly(at path: String, expecting identity: String?) throws(ObjectGraphError) -> SQLiteConnection {
+        guard Self.fileSize(path) ?? 0 > 0 else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOpen, message: "there is no store at '\(path)' to open read-only", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        let connection: SQLiteConnection
+        do throws(ObjectGraphError) {
+            guard try check(path, expecting: identity, readOnly: true) else {
+                throw ObjectGraphError(
+                    code: ErrorCode.storeInvalidType, message: "'\(path)' is an SQLite database without tables, not a store",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+            }
+            connection = try SQLiteConnection(path: path, readOnly: true, createsNoFiles: true)
+        } catch {
+            if error.domain == ObjectGraphError.sqliteDomain, Int32(error.code) == SQLITE_READONLY | (3 << 8) {
+                throw ObjectGraphError(
+                    code: ErrorCode.storeOpen,
+                    message: "cannot open the store '\(path)' read-only: a save was interrupted and its journal must be rolled back first; open it once for writing",
+                    userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+            }
+            throw Self.describe(error, path: path)
+        }
+        do throws(ObjectGraphError) {
+            connection.setBusyTimeout(busyTimeout)
+            try applyOptions(connection)
+        } catch {
+            connection.close()
+            throw Self.describe(error, path: path)
+        }
+        return connection
+    }
+
     /// While another process is creating the store, a read-only connection can find the
     /// database switched to WAL before its `-wal` and `-shm` exist, which only a writer may
     /// create (SQLITE_CANTOPEN, SQLITE_READONLY_CANTINIT): the check is tried again for a
@@ -107,7 +146,7 @@ extension SQLiteStore {
     }
 
     private func check(_ path: String, expecting identity: String?, readOnly: Bool) throws(ObjectGraphError) -> Bool {
-        let connection = try SQLiteConnection(path: path, readOnly: readOnly)
+        let connection = try SQLiteConnection(path: path, readOnly: readOnly, createsNoFiles: readOnly && readsOnly)
         defer { connection.close() }
         connection.setBusyTimeout(busyTimeout)
         let tables = try tableNames(connection)
@@ -164,10 +203,13 @@ extension SQLiteStore {
 
 
     /// The remaining pragmas, then ANALYZE and VACUUM when asked for.
+    /// A read-only store takes the pragmas (a pragma that would write fails) but not
+    /// ANALYZE and VACUUM, which rewrite the file.
     private func applyOptions(_ db: SQLiteConnection) throws(ObjectGraphError) {
         for (name, value) in storeOptions.pragmas where name.lowercased() != "journal_mode" {
             try db.execute("PRAGMA \(name) = \(value)")
         }
+        if readsOnly { return }
         if storeOptions.analyze { try db.execute("ANALYZE") }
         if storeOptions.vacuum { try db.execute("VACUUM") }
     }

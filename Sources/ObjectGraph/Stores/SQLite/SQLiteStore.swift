@@ -23,6 +23,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     /// The store lacks tables or columns the model needs and versioning is ignored: they
     /// are added when the store opens for writing.
     var schemaNeedsAdditions = false
+    /// The file is open read-only (`NSReadOnlyPersistentStoreOption`): nothing is written to
+    /// it or beside it. Cleared when a save reopens it for writing, which the coordinator
+    /// allows only once the store is made writable (`setReadOnly(false, for:)`).
+    var readsOnly: Bool
     /// Per entity, its INSERT and UPDATE (built once).
     var plans: [ObjectIdentifier: WritePlan] = [:]
     /// Rows written in the open save whose destination-entity columns need filling.
@@ -42,6 +46,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.options = setup.options
         self.storeOptions = try StoreOptions(setup.options)
         self.setup = setup
+        self.readsOnly = storeOptions.readOnly
         self.schema = try SQLiteSchema(model: setup.model, entities: setup.entities)
         self.connection = try open(at: setup.path, creating: true)
     }
@@ -66,6 +71,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     // MARK: Writing
 
     public func save(_ body: (StoreSaveTransaction) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        if readsOnly { try reopenForWriting() }
         let db = try open()
         do throws(ObjectGraphError) { try db.execute("BEGIN IMMEDIATE") } catch { throw timeoutOr(error) }
         do throws(ObjectGraphError) {
@@ -147,6 +153,16 @@ extension SQLiteStore: KeyCounterReading {
         connection?.close()
         connection = fresh
         path = newPath
+    }
+
+    /// A store opened read-only and since made writable: its file is reopened for writing
+    /// (and checked again) before the first save; on failure it stays read-only.
+    private func reopenForWriting() throws(ObjectGraphError) {
+        readsOnly = false
+        do throws(ObjectGraphError) { try reopen(at: path) } catch {
+            readsOnly = true
+            throw error
+        }
     }
 
     func largestPrimaryKey(for root: EntityDescription) throws(ObjectGraphError) -> Int64 {
