@@ -253,6 +253,80 @@ static void options(void) {
     og_t_remove_tree(dir);
 }
 
+/* The bytes of `path` (empty when missing) in a buffer the caller frees; `*size` its length. */
+static unsigned char *file_bytes(const char *path, size_t *size) {
+    *size = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *bytes = malloc(n > 0 ? (size_t)n : 1);
+    *size = fread(bytes, 1, (size_t)n, f);
+    fclose(f);
+    return bytes;
+}
+
+/* A read-only store writes nothing: a copy whose -wal holds commits (taken while
+ * its writer had it open) is read with them, and its three files keep every byte. */
+static void read_only_leaves_files(void) {
+    char *dir = og_t_tempdir();
+    char *live = og_t_path(dir, "live.sqlite");
+    og_coordinator *writer = shop_coordinator();
+    NN(og_coordinator_add_store(writer, "SQLite", live, &err));
+    og_context *context = NN(og_context_new(writer, &err));
+    customer(context, "In the WAL");
+    OK(og_context_save(context, &err));
+    char *copy = og_t_path(dir, "copy.sqlite");
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    unsigned char *before[3];
+    size_t sizes[3];
+    for (int i = 0; i < 3; i++) {
+        char from[1024], to[1024];
+        snprintf(from, sizeof from, "%s%s", live, suffixes[i]);
+        snprintf(to, sizeof to, "%s%s", copy, suffixes[i]);
+        before[i] = file_bytes(from, &sizes[i]);
+        CHECK(before[i] != NULL);
+        FILE *out = fopen(to, "wb");
+        CHECK(fwrite(before[i], 1, sizes[i], out) == sizes[i]);
+        fclose(out);
+    }
+    CHECK(sizes[1] > 0); /* the commit is in the -wal */
+
+    og_coordinator *reader = shop_coordinator();
+    const char *keys[] = {"NSReadOnlyPersistentStoreOption", "NSSQLiteManualVacuumOption"};
+    og_value *values[] = {og_value_new_bool(true), og_value_new_bool(true)};
+    og_value *opts = dictionary(2, keys, values);
+    NN(og_coordinator_add_store_with_options(reader, "SQLite", NULL, copy, opts, &err));
+    og_context *looking = NN(og_context_new(reader, &err));
+    INTEQ(count_of(looking, "Customer"), 1);
+    og_context_release(looking);
+    og_coordinator_release(reader);
+    for (int i = 0; i < 3; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s%s", copy, suffixes[i]);
+        size_t size;
+        unsigned char *after = file_bytes(path, &size);
+        CHECK(after != NULL && size == sizes[i] && memcmp(after, before[i], size) == 0);
+        free(after);
+        free(before[i]);
+    }
+    /* A read-only store is opened, never made. */
+    og_coordinator *nothing = shop_coordinator();
+    char *missing = og_t_path(dir, "missing.sqlite");
+    FAILS_NULL(og_coordinator_add_store_with_options(nothing, "SQLite", NULL, missing, opts, &err), OG_ERROR_STORE_OPEN, "no store");
+    struct stat st;
+    CHECK(stat(missing, &st) != 0);
+    og_value_release(opts);
+    og_coordinator_release(nothing);
+    og_context_release(context);
+    og_coordinator_release(writer);
+    free(missing);
+    free(copy);
+    free(live);
+    og_t_remove_tree(dir);
+}
+
 /* Versioning ignored: a column the file lacks is added when the store opens for
  * writing and reads as null; read-only, the store is refused (134020). */
 static void ignore_versioning(void) {
@@ -403,7 +477,7 @@ static void invalid_handles(void) {
 static const og_t_case cases[] = {
     {"configurations", configurations}, {"routing", routing}, {"options", options},
     {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
-    {"ignore_versioning", ignore_versioning},
+    {"ignore_versioning", ignore_versioning}, {"read_only_leaves_files", read_only_leaves_files},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }
