@@ -58,3 +58,21 @@ public final class ManagedObjectID: Hashable, @unchecked Sendable, CustomStringC
         }
     }
 }
+
+/// An object ID is a predicate constant that matches its object.
+extension ManagedObjectID: ObjectIDConstant {
+    public func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue {
+        guard key == "entity" else {
+            throw .predicateEvaluation("an object ID (\(uriRepresentation)) has no key '\(key)' to read", keyPath: key)
+        }
+        return .object(entity)
+    }
+
+    public var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { isTemporaryID ? nil : (entity, primaryKey) }
+
+    public var objectReference: ObjectReference? {
+        ObjectReference(
+            entityName: entity.name, primaryKey: primaryKey, storeIdentifier: storeIdentifier,
+            temporaryURI: isTemporaryID ? uriRepresentation : nil)
+    }
+}

@@ -28,7 +28,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let serial = PersistentStoreCoordinator.serials.add(1, ordering: .relaxed).newValue
     private static let serials = Atomic<Int>(0)
     /// Root contexts that merge the saves of the others automatically.
-    let autoMergingContexts = ContextSet()
+    let autoMergingContexts = WeakSet<AnyObject>()
     /// Live contexts whose store is this coordinator (not those whose store is a parent):
     /// while a saving context is the only one and the row cache is empty, no context holds
     /// a row the save could make stale, and recording its rows would cost it for nothing.
@@ -264,27 +264,3 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 }
 
-/// A re-entrant lock on pthreads (NSRecursiveLock is not in FoundationEssentials).
-final class RecursiveLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
-    }
-}

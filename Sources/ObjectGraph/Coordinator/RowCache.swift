@@ -9,7 +9,7 @@
 /// versions inside the store's transaction. Saves record a row per object they update, so
 /// the entries live in a `PrimaryKeyMap` (probed by primary key, no SipHash).
 struct RowCache {
-    typealias Key = ManagedObjectContext.ObjectKey
+    typealias Key = StoredObjectKey
 
     struct Entry {
         /// The row; nil when a save deleted it.

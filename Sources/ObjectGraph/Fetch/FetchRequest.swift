@@ -13,7 +13,7 @@ public final class FetchRequest: @unchecked Sendable {
     /// values N objects at a time as the result is read.
     public var fetchBatchSize = 0
     /// The stores to search; nil or empty means every store of the coordinator.
-    public var affectedStores: [PersistentStore]? = nil
+    public var affectedStores: [any StoreIdentity]? = nil
     /// Relationship key paths ("department", "author.publisher") whose destinations are
     /// loaded together with the result: one query per key path, not one per object.
     public var relationshipKeyPathsForPrefetching: [String] = []
@@ -103,4 +103,12 @@ public enum FetchProperty: Sendable {
 public enum PersistentStoreRequestType: Int, Sendable {
     case fetch = 1
     case save = 2
+}
+
+/// What a fetch request knows of a store it names (`affectedStores`): the persistent
+/// stores of the coordinator, which implement it.
+public protocol StoreIdentity: AnyObject {
+    var path: String { get }
+    /// `NSStoreUUID`.
+    var identifier: String { get }
 }

@@ -189,7 +189,7 @@ extension ManagedObjectContext {
     func distribute(_ changes: SavedChanges) {
         guard !changes.isEmpty else { return }
         // Set membership says who merges: reading another context's flag would race with it.
-        let receivers = (parentContext == nil ? persistentStoreCoordinator.autoMergingContexts.all() : []) + autoMergingChildren.all()
+        let receivers = (parentContext == nil ? persistentStoreCoordinator.autoMergingContexts.all().compactMap { $0 as? ManagedObjectContext } : []) + autoMergingChildren.all()
         for receiver in receivers where receiver !== self {
             if receiver.parentContext == nil && changes.coordinatorSerial != receiver.persistentStoreCoordinator.serial { continue }
             receiver.deliver(changes)
@@ -213,17 +213,5 @@ extension ManagedObjectContext {
     }
 }
 
-/// A set of contexts held weakly (the coordinator's auto-merging contexts, a parent's children).
-final class ContextSet: @unchecked Sendable {
-    private struct Weak { weak var context: ManagedObjectContext? }
-    private let entries = Mutex<[ObjectIdentifier: Weak]>([:])
-
-    func set(_ context: ManagedObjectContext, on: Bool) {
-        entries.withLock { e in
-            e = e.filter { $0.value.context != nil }
-            if on { e[ObjectIdentifier(context)] = Weak(context: context) } else { e.removeValue(forKey: ObjectIdentifier(context)) }
-        }
-    }
-
-    func all() -> [ManagedObjectContext] { entries.withLock { $0.values.compactMap(\.context) } }
-}
+/// Contexts held weakly (a parent's auto-merging children).
+typealias ContextSet = WeakSet<ManagedObjectContext>

@@ -199,12 +199,12 @@ extension ManagedObjectContext {
 
     // MARK: Stores that take saves as requests
 
-    /// New objects bound for a store that names its own objects (`ObjectLevelStore`) get
+    /// New objects bound for a store that names its own objects (`ObjectSavingStore`) get
     /// their permanent IDs from it, before anything is written.
     func obtainStoreIDs(_ shares: [StoreShare]) throws(ObjectGraphError) {
         guard persistentStoreCoordinator.hasObjectLevelStores else { return }
         for share in shares {
-            guard let store = share.store.store as? ObjectLevelStore else { continue }
+            guard let store = share.store.store as? ObjectSavingStore else { continue }
             let fresh = share.inserts.filter(\.hasTemporaryID)
             guard !fresh.isEmpty else { continue }
             let ids = try RequestingContext.with(self) { () throws(ObjectGraphError) in try store.obtainPermanentIDs(for: fresh, context: self) }
@@ -226,7 +226,7 @@ extension ManagedObjectContext {
         isSendingSaveRequests = true
         defer { isSendingSaveRequests = false }
         for share in plan {
-            guard let store = share.store.store as? ObjectLevelStore else { continue }
+            guard let store = share.store.store as? ObjectSavingStore else { continue }
             let request = SaveChangesRequest(inserted: share.inserts, updated: share.updates, deleted: share.deletes, locked: [])
             try RequestingContext.with(self) { () throws(ObjectGraphError) in try store.executeSave(request, context: self) }
         }

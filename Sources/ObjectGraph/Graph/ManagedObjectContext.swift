@@ -97,13 +97,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         didSet { if !retainsRegisteredObjects { releaseUnreferencedObjects() } }
     }
 
-    /// Two stores can both hold row 1 of an entity (overlapping configurations), so the
-    /// key names the store by its coordinator slot: a small number, not its UUID.
-    struct ObjectKey: Hashable {
-        let root: ObjectIdentifier
-        let primaryKey: Int64
-        let store: Int32
-    }
+    typealias ObjectKey = StoredObjectKey
 
     public enum ConcurrencyType: Int, Sendable {
         /// Used directly, only from the thread that created the context.

@@ -76,24 +76,6 @@ public final class ObjectIDReference: ObjectIDConstant, CustomStringConvertible,
     public var objectReference: ObjectReference? { reference }
 }
 
-/// An object ID is a predicate constant that matches its object.
-extension ManagedObjectID: ObjectIDConstant {
-    public func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue {
-        guard key == "entity" else {
-            throw .predicateEvaluation("an object ID (\(uriRepresentation)) has no key '\(key)' to read", keyPath: key)
-        }
-        return .object(entity)
-    }
-
-    public var storedIdentity: (entity: EntityDescription, primaryKey: Int64)? { isTemporaryID ? nil : (entity, primaryKey) }
-
-    public var objectReference: ObjectReference? {
-        ObjectReference(
-            entityName: entity.name, primaryKey: primaryKey, storeIdentifier: storeIdentifier,
-            temporaryURI: isTemporaryID ? uriRepresentation : nil)
-    }
-}
-
 /// An entity is a predicate constant (`entity == %@`); its name can be read.
 extension EntityDescription: KeyValueReading {
     public func predicateValue(forKey key: String) throws(ObjectGraphError) -> PredicateValue {

@@ -21,7 +21,7 @@ import FoundationEssentials
 /// Hooks run on the thread of the context that makes the request, with the coordinator
 /// locked for that thread: they may use that context (`object(with:)`), not block on
 /// another thread that uses the coordinator.
-open class IncrementalStore: PersistentStore, ObjectLevelStore, @unchecked Sendable {
+open class IncrementalStore: PersistentStore, ObjectSavingStore, @unchecked Sendable {
     /// The name the store's type is registered under; `type` unless a subclass says otherwise.
     public let registeredType: String
     public internal(set) var path: String
@@ -163,7 +163,7 @@ open class IncrementalStore: PersistentStore, ObjectLevelStore, @unchecked Senda
         StoreReferenceURIs.attach(referenceKeys, storeIdentifier: identifier)
     }
 
-    // MARK: ObjectLevelStore
+    // MARK: ObjectSavingStore
 
     public func obtainPermanentIDs(for objects: [ManagedObject], context: ManagedObjectContext) throws(ObjectGraphError) -> [ManagedObjectID] {
         let ids = try obtainPermanentIDs(for: objects)

@@ -38,24 +38,6 @@ public final class IncrementalStoreNode {
     }
 }
 
-/// The request a save sends an incremental store (`NSSaveChangesRequest`): the objects it
-/// inserts, updates and deletes, and those it locks for optimistic locking. A list is nil
-/// when it was not given.
-public final class SaveChangesRequest {
-    public let insertedObjects: [ManagedObject]?
-    public let updatedObjects: [ManagedObject]?
-    public let deletedObjects: [ManagedObject]?
-    public let lockedObjects: [ManagedObject]?
-
-    public init(inserted: [ManagedObject]? = nil, updated: [ManagedObject]? = nil, deleted: [ManagedObject]? = nil,
-                locked: [ManagedObject]? = nil) {
-        insertedObjects = inserted
-        updatedObjects = updated
-        deletedObjects = deleted
-        lockedObjects = locked
-    }
-}
-
 /// What an incremental store's fetch gives back, by the request's result type: objects or
 /// their IDs for `.managedObject` and `.managedObjectID`, dictionaries for `.dictionary`
 /// (by property name; to-ones as IDs), a number for `.count`.

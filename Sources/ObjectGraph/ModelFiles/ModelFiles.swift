@@ -187,14 +187,10 @@ enum ModelFiles {
         let bytes = try readFile(file)
         let plist: PropertyListValue
         do throws(ObjectGraphError) {
-            plist = bytes.starts(with: Array("bplist00".utf8)) ? try binaryPlist(bytes) : try XMLPropertyList.decode(bytes)
+            plist = try PropertyListValue.decode(bytes)
         } catch { throw ModelLocation(file: file).error(error.message) }
         guard var name = plist.dictionaryValue?[key]?.stringValue else { throw ModelLocation(file: file).error("no \(key) entry") }
         for ext in [".xcdatamodel", ".mom"] where name.hasSuffix(ext) { name = String(name.dropLast(ext.count)) }
         return name
-    }
-
-    static func binaryPlist(_ bytes: [UInt8]) throws(ObjectGraphError) -> PropertyListValue {
-        do { return try BinaryPropertyList.decode(bytes) } catch { throw .invalidArgument("not a property list: \(error)") }
     }
 }

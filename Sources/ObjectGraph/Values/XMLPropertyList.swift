@@ -91,6 +91,7 @@ enum XMLPropertyList {
 extension PropertyListValue {
     /// Decodes a property list in binary (`bplist00`) or XML form.
     public static func decode(_ bytes: [UInt8]) throws(ObjectGraphError) -> PropertyListValue {
-        bytes.starts(with: Array("bplist00".utf8)) ? try ModelFiles.binaryPlist(bytes) : try XMLPropertyList.decode(bytes)
+        guard bytes.starts(with: Array("bplist00".utf8)) else { return try XMLPropertyList.decode(bytes) }
+        do { return try BinaryPropertyList.decode(bytes) } catch { throw .invalidArgument("not a property list: \(error)") }
     }
 }

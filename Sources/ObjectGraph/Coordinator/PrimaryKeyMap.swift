@@ -17,14 +17,14 @@ struct PrimaryKeyMap<Value> {
 
     /// The index of the table of `key`'s hierarchy and store, if there is one.
     @inline(__always)
-    private func tableIndex(_ key: ManagedObjectContext.ObjectKey) -> Int? {
+    private func tableIndex(_ key: StoredObjectKey) -> Int? {
         if last < tables.count, tables[last].root == key.root, tables[last].store == key.store { return last }
         return tables.firstIndex { $0.root == key.root && $0.store == key.store }
     }
 
     /// The index of the table of `key`'s hierarchy and store, made now when `create`.
     @inline(__always)
-    private mutating func table(for key: ManagedObjectContext.ObjectKey, create: Bool) -> Int? {
+    private mutating func table(for key: StoredObjectKey, create: Bool) -> Int? {
         if let i = tableIndex(key) {
             last = i
             return i
@@ -35,7 +35,7 @@ struct PrimaryKeyMap<Value> {
         return last
     }
 
-    subscript(key: ManagedObjectContext.ObjectKey) -> Value? {
+    subscript(key: StoredObjectKey) -> Value? {
         get {
             guard let t = tableIndex(key) else { return nil }
             return tables[t].value(for: key.primaryKey)
@@ -48,7 +48,7 @@ struct PrimaryKeyMap<Value> {
 
     /// Sets the value of `key`; true when `key` had none before.
     @discardableResult
-    mutating func set(_ value: Value, for key: ManagedObjectContext.ObjectKey) -> Bool {
+    mutating func set(_ value: Value, for key: StoredObjectKey) -> Bool {
         let t = table(for: key, create: true).unsafelyUnwrapped
         let isNew = tables[t].set(value, for: key.primaryKey)
         if isNew { count += 1 }
@@ -60,7 +60,7 @@ struct PrimaryKeyMap<Value> {
     /// the two calls. Two steps rather than a closure that makes the value: a closure's
     /// captures cost a retain and a release each, per call.
     @inline(__always)
-    mutating func place(for key: ManagedObjectContext.ObjectKey) -> (existing: Value?, place: Place) {
+    mutating func place(for key: StoredObjectKey) -> (existing: Value?, place: Place) {
         let t = table(for: key, create: true).unsafelyUnwrapped
         let (existing, index) = tables[t].place(for: key.primaryKey)
         return (existing, Place(table: t, index: index, primaryKey: key.primaryKey))
@@ -81,14 +81,14 @@ struct PrimaryKeyMap<Value> {
     }
 
     @discardableResult
-    mutating func removeValue(forKey key: ManagedObjectContext.ObjectKey) -> Value? {
+    mutating func removeValue(forKey key: StoredObjectKey) -> Value? {
         guard let t = table(for: key, create: false), let removed = tables[t].remove(key.primaryKey) else { return nil }
         count -= 1
         return removed
     }
 
     /// Room for `n` more values of `key`'s hierarchy and store without growing.
-    mutating func reserveCapacity(_ n: Int, like key: ManagedObjectContext.ObjectKey) {
+    mutating func reserveCapacity(_ n: Int, like key: StoredObjectKey) {
         let t = table(for: key, create: true)!
         tables[t].reserveCapacity(tables[t].count + n)
     }
