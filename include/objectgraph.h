@@ -33,6 +33,28 @@
  *    created the context. A call from another thread fails with
  *    OG_ERROR_WRONG_THREAD. Models, coordinators, values and errors may be used
  *    from any thread, but not from two threads at once unless stated.
+ *  - Layout: the handles, the constants (every enum; a parameter that takes an
+ *    enum's values is declared with the enum's type), then one section per
+ *    kind of object, in the order a program meets them: library, errors,
+ *    values, models, entities, properties, transformable values,
+ *    coordinators, stores, store files, store types (stores written in C)
+ *    with incremental results, incremental nodes and save changes requests,
+ *    contexts, notifications, changes, undo managers, objects, fetch requests,
+ *    predicates, results, rows, object IDs, mapping models, entity mappings,
+ *    property mappings, migration managers, migration policies.
+ *  - Tags: as sqlite3.h's "METHOD:" lines, each group of declarations (a
+ *    comment and the functions after it, up to a blank line) opens with a
+ *    comment whose first line names the object the functions belong to:
+ *        METHOD: og_context     a handle type: the og_context_* functions
+ *                               (og_attribute_*, og_relationship_* and
+ *                               og_fetched_property_* are og_property's)
+ *        METHOD: store type     an object without a handle: library, store
+ *                               type, store file, archivable class, value
+ *                               transformer, migration policy
+ *  - Names: functions are named og_<object>_<verb>. A function renamed to
+ *    follow that rule keeps its former name for one release, declared with
+ *    OG_DEPRECATED: both names run the same code, and compilers that know the
+ *    attribute warn where the former one is used.
  */
 #ifndef OBJECTGRAPH_H
 #define OBJECTGRAPH_H
@@ -48,6 +70,20 @@ extern "C" {
 #define OG_VERSION_MAJOR 0
 #define OG_VERSION_MINOR 1
 #define OG_VERSION_PATCH 0
+
+/* OG_DEPRECATED(message): a declaration kept for compatibility. Where the
+ * compiler supports it, using it gives a warning with `message`. Define
+ * OG_DEPRECATED(message) as nothing before including this header to silence
+ * the warnings. */
+#ifndef OG_DEPRECATED
+#if defined(__GNUC__) || defined(__clang__)
+#define OG_DEPRECATED(message) __attribute__((deprecated(message)))
+#elif defined(_MSC_VER)
+#define OG_DEPRECATED(message) __declspec(deprecated(message))
+#else
+#define OG_DEPRECATED(message)
+#endif
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* Handles                                                                  */
@@ -74,6 +110,9 @@ typedef struct og_mapping_model og_mapping_model;       /* how one model version
 typedef struct og_entity_mapping og_entity_mapping;     /* one entity's part of a mapping model (NSEntityMapping) */
 typedef struct og_property_mapping og_property_mapping; /* one property's value in an entity mapping (NSPropertyMapping) */
 typedef struct og_migration_manager og_migration_manager; /* migrates a store between model versions (NSMigrationManager) */
+typedef struct og_incremental_result og_incremental_result; /* IDs, dictionaries or a count a callback answers */
+typedef struct og_incremental_node og_incremental_node;     /* one object's values, filled by new_values */
+typedef struct og_save_changes_request og_save_changes_request; /* a save's objects (NSSaveChangesRequest) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -120,6 +159,12 @@ typedef enum og_property_kind {
     OG_PROPERTY_RELATIONSHIP = 1,
     OG_PROPERTY_FETCHED = 2 /* a fetched property: no slot, read its request */
 } og_property_kind;
+
+/* How an element of a fetch index orders its property (og_fetch_index_element). */
+typedef enum og_index_collation {
+    OG_INDEX_BINARY = 0, /* NSFetchIndexElementTypeBinary */
+    OG_INDEX_RTREE = 1,  /* NSFetchIndexElementTypeRTree */
+} og_index_collation;
 
 /* The type held by an og_value. */
 typedef enum og_value_type {
@@ -186,6 +231,14 @@ typedef enum og_sort_comparison {
     OG_SORT_CASE_INSENSITIVE = 1,
     OG_SORT_LOCALIZED_STANDARD = 2
 } og_sort_comparison;
+
+/* What a request returns (NSFetchRequestResultType, Core Data's numbers). */
+typedef enum og_result_type {
+    OG_RESULT_OBJECTS = 0,      /* og_context_fetch */
+    OG_RESULT_OBJECT_IDS = 1,   /* og_context_fetch_object_ids */
+    OG_RESULT_DICTIONARIES = 2, /* og_context_fetch_dictionaries */
+    OG_RESULT_COUNT = 4         /* og_context_count */
+} og_result_type;
 
 /* How a context is confined (NSManagedObjectContextConcurrencyType). */
 typedef enum og_concurrency_type {
@@ -361,10 +414,12 @@ enum {
 /* Library                                                                  */
 /* ------------------------------------------------------------------------ */
 
-/* The library's version, "MAJOR.MINOR.PATCH". Static storage; never free it. */
+/* METHOD: library
+ * The library's version, "MAJOR.MINOR.PATCH". Static storage; never free it. */
 const char *og_version(void);
 
-/* Frees a string or buffer the library returned as owned (char *, void *).
+/* METHOD: library
+ * Frees a string or buffer the library returned as owned (char *, void *).
  * NULL is ignored. Any thread. */
 void og_free(void *pointer);
 
@@ -381,13 +436,16 @@ void og_free(void *pointer);
  * and must not call the library. */
 typedef void (*og_sql_log_fn)(int level, const char *message, void *userdata);
 
-/* Sets the level (0 turns logging off). OG_ERROR_INVALID_ARGUMENT outside 0-3. */
+/* METHOD: library
+ * Sets the level (0 turns logging off). OG_ERROR_INVALID_ARGUMENT outside 0-3. */
 og_status og_set_sql_debug(int level, og_error **error);
 
-/* The current level (0-3). */
+/* METHOD: library
+ * The current level (0-3). */
 int og_sql_debug_level(void);
 
-/* Sends messages to `callback` (NULL: standard error again). The callback is
+/* METHOD: library
+ * Sends messages to `callback` (NULL: standard error again). The callback is
  * not called after it is replaced and this call returned. */
 og_status og_set_sql_log_callback(og_sql_log_fn callback, void *userdata, og_error **error);
 
@@ -395,59 +453,112 @@ og_status og_set_sql_log_callback(og_sql_log_fn callback, void *userdata, og_err
 /* Errors                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The error's domain (one of OG_ERROR_DOMAIN_*). Borrowed: valid until the
+/* METHOD: og_error
+ * The error's domain (one of OG_ERROR_DOMAIN_*). Borrowed: valid until the
  * error is released. Returns NULL for an invalid handle. */
 const char *og_error_domain(const og_error *error);
 
-/* The error's code (one of OG_ERROR_*, or an SQLite result code in the SQLite
+/* METHOD: og_error
+ * The error's code (one of OG_ERROR_*, or an SQLite result code in the SQLite
  * domain). Returns 0 for an invalid handle. */
 int64_t og_error_code(const og_error *error);
 
-/* A message for people, naming what failed (entity, key, path, position).
+/* METHOD: og_error
+ * A message for people, naming what failed (entity, key, path, position).
  * Borrowed: valid until the error is released. NULL for an invalid handle. */
 const char *og_error_message(const og_error *error);
 
-/* Number of user-info entries (Core Data's keys such as "NSValidationErrorKey",
+/* METHOD: og_error
+ * Number of user-info entries (Core Data's keys such as "NSValidationErrorKey",
  * "NSValidationErrorObject" — an object ID URI — and "NSValidationErrorValue"). */
 size_t og_error_user_info_count(const og_error *error);
 
-/* The key and the value, as text, of user-info entry `index` (0-based). Both
+/* METHOD: og_error
+ * The key and the value, as text, of user-info entry `index` (0-based). Both
  * borrowed: valid until the error is released. NULL when out of range. */
 const char *og_error_user_info_key(const og_error *error, size_t index);
 const char *og_error_user_info_value(const og_error *error, size_t index);
 
-/* Looks up a user-info entry by key. Borrowed; NULL when absent. */
+/* METHOD: og_error
+ * Looks up a user-info entry by key. Borrowed; NULL when absent. */
 const char *og_error_user_info(const og_error *error, const char *key);
 
-/* Number of detailed errors (NSDetailedErrorsKey): the individual failures of
+/* METHOD: og_error
+ * Number of detailed errors (NSDetailedErrorsKey): the individual failures of
  * an error that collects several (code 1560), or the underlying error (for
  * example the SQLite error under a store error). */
 size_t og_error_detail_count(const og_error *error);
 
-/* Detailed error `index`. LENT by `error`: valid until it is released; never
+/* METHOD: og_error
+ * Detailed error `index`. LENT by `error`: valid until it is released; never
  * release it yourself. NULL when out of range. */
 const og_error *og_error_detail_at(const og_error *error, size_t index);
 
-/* Releases an error. NULL is ignored; releasing twice is harmless. */
+/* METHOD: og_error
+ * Releases an error. NULL is ignored; releasing twice is harmless. */
 void og_error_release(og_error *error);
 
-/* A NEW error, for a validation callback to report a failure: `code` (for
+/* METHOD: og_error
+ * A NEW error, for a validation callback to report a failure: `code` (for
  * example OG_ERROR_VALIDATION, 1550, or any of 1560-1680), a message for people
  * (NULL: a generic one) and the key that failed (NULL: none; recorded as
  * NSValidationErrorKey). The domain is OG_ERROR_DOMAIN_COCOA for codes below
  * 140000, OG_ERROR_DOMAIN_OBJECTGRAPH otherwise. Any thread. */
 og_error *og_error_new(int64_t code, const char *message, const char *key);
 
-/* As og_error_new, in the application's own `domain` (NULL or empty: as
+/* METHOD: og_error
+ * As og_error_new, in the application's own `domain` (NULL or empty: as
  * og_error_new chooses). A hook's error keeps its domain and code through the
  * save that ran the hook. Any thread. */
 og_error *og_error_new_in_domain(const char *domain, int64_t code, const char *message, const char *key);
+
+/* ---- Merge conflicts: a save that failed with OG_ERROR_MERGE ----------- */
+
+/* METHOD: og_error
+ * The conflicts of a save that failed with OG_ERROR_MERGE (133020): one per
+ * object (NSMergeConflict); 0 for any other error. Any thread. */
+size_t og_error_conflict_count(const og_error *error);
+
+/* METHOD: og_error
+ * Conflict `index`'s object, LENT by `context`, which must be the context
+ * whose save failed (OG_ERROR_INVALID_ARGUMENT otherwise). */
+og_object *og_error_conflict_object(const og_error *error, size_t index, og_context *context, og_error **err);
+
+/* METHOD: og_error
+ * Conflict `index`'s object ID URI: an owned string (og_free). Any thread. */
+char *og_error_conflict_object_uri(const og_error *error, size_t index, og_error **err);
+
+/* METHOD: og_error
+ * The row version the object last read (oldVersionNumber) and the row's
+ * version now (newVersionNumber, 0 when the row is gone). Any thread. */
+og_status og_error_conflict_versions(const og_error *error, size_t index, int64_t *old_version, int64_t *new_version,
+                                     og_error **err);
+
+/* METHOD: og_error
+ * Whether conflict `index` has the snapshot `which` (the object snapshot is
+ * always there; the cached and persisted ones only when they are newer). */
+bool og_error_conflict_has_snapshot(const og_error *error, size_t index, og_conflict_snapshot which);
+
+/* METHOD: og_error
+ * The keys of conflict `index`'s snapshots (its entity's stored attributes and
+ * to-one relationships), borrowed for the error's lifetime. */
+size_t og_error_conflict_key_count(const og_error *error, size_t index);
+const char *og_error_conflict_key_at(const og_error *error, size_t index, size_t key_index);
+
+/* METHOD: og_error
+ * One value of one snapshot, NEW (og_value_release): an attribute's value, or
+ * for a to-one an OG_VALUE_OBJECT_ID (OG_VALUE_NULL when empty).
+ * OG_ERROR_INVALID_ARGUMENT when the conflict has no such snapshot,
+ * OG_ERROR_UNKNOWN_KEY for a key that is not one of og_error_conflict_key_at. */
+og_value *og_error_conflict_value(const og_error *error, size_t index, og_conflict_snapshot which, const char *key,
+                                  og_error **err);
 
 /* ------------------------------------------------------------------------ */
 /* Values                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* Each og_value_new_* returns a NEW value, released with og_value_release.
+/* METHOD: og_value
+ * Each og_value_new_* returns a NEW value, released with og_value_release.
  * Values are immutable and may be shared between threads. */
 og_value *og_value_new_null(void);
 og_value *og_value_new_int64(int64_t value);
@@ -468,73 +579,87 @@ og_value *og_value_new_uri(const char *text, og_error **error);
  * allowed when `length` is 0). OG_ERROR_INVALID_UTF8 for invalid UTF-8. */
 og_value *og_value_new_string_n(const char *utf8, size_t length, og_error **error);
 
-/* A NEW array of copies of `count` values (an argument for IN, BETWEEN, or
+/* METHOD: og_value
+ * A NEW array of copies of `count` values (an argument for IN, BETWEEN, or
  * an object to evaluate against). */
 og_value *og_value_new_array(og_value *const *items, size_t count, og_error **error);
 
-/* A NEW dictionary of `count` string keys and copies of their values; a
+/* METHOD: og_value
+ * A NEW dictionary of `count` string keys and copies of their values; a
  * repeated key keeps the last value. */
 og_value *og_value_new_dictionary(const char *const *keys, og_value *const *values, size_t count, og_error **error);
 
-/* A NEW value referring to a managed object (it keeps the object alive, not
+/* METHOD: og_value
+ * A NEW value referring to a managed object (it keeps the object alive, not
  * its context): an argument (`author == %@`) or an object to evaluate. */
 og_value *og_value_new_object(og_object *object, og_error **error);
 
-/* A NEW OG_VALUE_OBJECT_ID value holding the object's current ID (temporary
+/* METHOD: og_value
+ * A NEW OG_VALUE_OBJECT_ID value holding the object's current ID (temporary
  * until its first save). As a predicate argument (`author == %@`,
  * `SELF IN %@` with an array of them) it matches the object with that ID, on
  * every store and among pending changes. */
 og_value *og_value_new_object_id(const og_object *object, og_error **error);
 
-/* A NEW OG_VALUE_OBJECT_ID value from an ID's URI (og_object_id_uri's form),
+/* METHOD: og_value
+ * A NEW OG_VALUE_OBJECT_ID value from an ID's URI (og_object_id_uri's form),
  * no coordinator needed: it matches the object with that store, entity and
  * key (a temporary URI, the pending object with that ID). A string that is
  * not such a URI is OG_ERROR_INVALID_ARGUMENT. */
 og_value *og_value_new_object_id_uri(const char *uri, og_error **error);
 
-/* A NEW OG_VALUE_ENTITY value: as a predicate argument, `entity == %@` and
+/* METHOD: og_value
+ * A NEW OG_VALUE_ENTITY value: as a predicate argument, `entity == %@` and
  * `entity IN %@` compare an object's own entity exactly (an instance of a
  * subentity does not equal its superentity). Entities match by name, so an
  * entity of another copy of the model may be given. */
 og_value *og_value_new_entity(const og_entity *entity, og_error **error);
 
-/* A NEW OG_VALUE_ARCHIVED_OBJECT value: an instance of the class `class_name`
+/* METHOD: og_value
+ * A NEW OG_VALUE_ARCHIVED_OBJECT value: an instance of the class `class_name`
  * with the fields of `fields` (an OG_VALUE_DICTIONARY whose values are
  * transformable values, copied; NULL for none). A transformable attribute
- * takes it when the class is registered (og_register_archivable_class) or the
+ * takes it when the class is registered (og_archivable_class_register) or the
  * attribute has a named transformer. OG_ERROR_INVALID_ARGUMENT for an empty
  * name or fields that are not a dictionary; OG_ERROR_TYPE_MISMATCH for a
  * field value that is no transformable value (an object, an entity). */
 og_value *og_value_new_archived_object(const char *class_name, const og_value *fields, og_error **error);
 
-/* The class name of an OG_VALUE_ARCHIVED_OBJECT value. BORROWED: valid until
+/* METHOD: og_value
+ * The class name of an OG_VALUE_ARCHIVED_OBJECT value. BORROWED: valid until
  * the value is released. OG_ERROR_TYPE_MISMATCH for other types. Its fields
  * read as a dictionary's: og_value_count, og_value_key_at, og_value_item_at. */
 og_status og_value_class_name(const og_value *value, const char **out, og_error **error);
 
-/* The number of items of an array or dictionary value (fields of an archived
+/* METHOD: og_value
+ * The number of items of an array or dictionary value (fields of an archived
  * object); 0 for anything else. */
 size_t og_value_count(const og_value *value);
 
-/* Item `index` of an array, or the value of key `index` of a dictionary (keys
+/* METHOD: og_value
+ * Item `index` of an array, or the value of key `index` of a dictionary (keys
  * in sorted order): a NEW value. */
 og_value *og_value_item_at(const og_value *value, size_t index, og_error **error);
 
-/* Key `index` of a dictionary, in sorted order. BORROWED: valid until the
+/* METHOD: og_value
+ * Key `index` of a dictionary, in sorted order. BORROWED: valid until the
  * value is released. */
 const char *og_value_key_at(const og_value *value, size_t index, og_error **error);
 
-/* The managed object an OG_VALUE_OBJECT value refers to (as read by
+/* METHOD: og_value
+ * The managed object an OG_VALUE_OBJECT value refers to (as read by
  * og_object_get_value_for_key_path, og_object_committed_values or an item of
  * them, or made by og_value_new_object): *out is LENT by the object's context.
  * OG_NULL with *out NULL for a null value; OG_ERROR_TYPE_MISMATCH for other
  * types. */
 og_status og_value_get_object(const og_value *value, og_object **out, og_error **error);
 
-/* The type the value holds; OG_VALUE_NULL for an invalid handle too. */
+/* METHOD: og_value
+ * The type the value holds; OG_VALUE_NULL for an invalid handle too. */
 og_value_type og_value_type_of(const og_value *value);
 
-/* Typed reads. A NULL value gives OG_NULL (and 0 or NULL in *out); a value of
+/* METHOD: og_value
+ * Typed reads. A NULL value gives OG_NULL (and 0 or NULL in *out); a value of
  * another type OG_ERROR_TYPE_MISMATCH (integers and doubles convert to each
  * other, booleans read as 0/1). */
 og_status og_value_get_int64(const og_value *value, int64_t *out, og_error **error);
@@ -552,22 +677,26 @@ og_status og_value_get_data(const og_value *value, const void **bytes, size_t *l
  * *out NULL and *length 0 for a null value. */
 og_status og_value_get_string_n(const og_value *value, const char **out, size_t *length, og_error **error);
 
-/* The object ID of an OG_VALUE_OBJECT_ID value, as its URI (og_object_id_uri's
+/* METHOD: og_value
+ * The object ID of an OG_VALUE_OBJECT_ID value, as its URI (og_object_id_uri's
  * form; the value also reads as that URI with og_value_get_uri). BORROWED:
  * valid until the value is released. OG_NULL for a null value. */
 og_status og_value_get_object_id(const og_value *value, const char **out, og_error **error);
 
-/* Releases a value. NULL is ignored. */
+/* METHOD: og_value
+ * Releases a value. NULL is ignored. */
 void og_value_release(og_value *value);
 
 /* ------------------------------------------------------------------------ */
 /* Models                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* A NEW, empty, editable model. */
+/* METHOD: og_model
+ * A NEW, empty, editable model. */
 og_model *og_model_new(void);
 
-/* Loads a model file; the format is chosen from the path: `.json` (ObjectGraph's
+/* METHOD: og_model
+ * Loads a model file; the format is chosen from the path: `.json` (ObjectGraph's
  * model format, docs/model-format.md), `.xcdatamodel` and `.xcdatamodeld`
  * (Xcode's folders; the current version of a versioned one), `.mom` and `.momd`
  * (compiled models). Returns a NEW model, or NULL with OG_ERROR_INVALID_MODEL
@@ -580,7 +709,8 @@ og_model *og_model_new(void);
  * when the model is loaded, validated or given to a coordinator. */
 og_model *og_model_load(const char *path, og_error **error);
 
-/* The model the store file at `path` keeps of itself, as a NEW model: SQLite
+/* METHOD: og_model
+ * The model the store file at `path` keeps of itself, as a NEW model: SQLite
  * stores (Apple's, and those ObjectGraph creates) cache the compiled model that
  * last wrote them (Z_MODELCACHE), so a store can be opened or inspected without
  * its model file. The file is read without a stack and not changed.
@@ -591,93 +721,113 @@ og_model *og_model_load(const char *path, og_error **error);
  * file that is not a store. */
 og_model *og_model_load_from_store(const char *path, og_error **error);
 
-/* Parses a model from JSON text. Returns a NEW model, or NULL. */
+/* METHOD: og_model
+ * Parses a model from JSON text. Returns a NEW model, or NULL. */
 og_model *og_model_from_json(const char *json, og_error **error);
 
-/* The model as JSON text. Owned: free with og_free. */
+/* METHOD: og_model
+ * The model as JSON text. Owned: free with og_free. */
 char *og_model_to_json(const og_model *model, og_error **error);
 
-/* Writes the model as JSON to `path` (replacing the file). */
+/* METHOD: og_model
+ * Writes the model as JSON to `path` (replacing the file). */
 og_status og_model_save(const og_model *model, const char *path, og_error **error);
 
-/* Whether the model can still be changed: false once a coordinator uses it.
+/* METHOD: og_model
+ * Whether the model can still be changed: false once a coordinator uses it.
  * Changing a model that is not editable fails with OG_ERROR_MODEL_IMMUTABLE. */
 og_status og_model_is_editable(const og_model *model, bool *out, og_error **error);
 
-/* Number of entities, and entity `index` in name order. The entity is LENT by
+/* METHOD: og_model
+ * Number of entities, and entity `index` in name order. The entity is LENT by
  * the model: valid while the model is alive. */
 size_t og_model_entity_count(const og_model *model);
 og_entity *og_model_entity_at(const og_model *model, size_t index, og_error **error);
 
-/* The entity named `name`, LENT by the model; NULL and OG_ERROR_UNKNOWN_ENTITY
+/* METHOD: og_model
+ * The entity named `name`, LENT by the model; NULL and OG_ERROR_UNKNOWN_ENTITY
  * when there is none. */
 og_entity *og_model_entity(const og_model *model, const char *name, og_error **error);
 
-/* Adds an entity. Returns it, LENT by the model. Fails for a duplicate or
+/* METHOD: og_model
+ * Adds an entity. Returns it, LENT by the model. Fails for a duplicate or
  * empty name, or a model that is not editable. */
 og_entity *og_model_add_entity(og_model *model, const char *name, og_error **error);
 
-/* Loads version `version` (the name without extension; NULL for the current
+/* METHOD: og_model
+ * Loads version `version` (the name without extension; NULL for the current
  * one) of an `.xcdatamodeld` or `.momd` folder. Returns a NEW model or NULL. */
 og_model *og_model_load_version(const char *path, const char *version, og_error **error);
 
-/* Writes the model in the format the path's extension names: `.json`,
+/* METHOD: og_model
+ * Writes the model in the format the path's extension names: `.json`,
  * `.xcdatamodel` (a folder with `contents`) or `.xcdatamodeld` (the model
  * becomes the folder's current version, named after the folder; other versions
  * are kept). Compiled models are never written (OG_ERROR_INVALID_ARGUMENT). */
 og_status og_model_write(const og_model *model, const char *path, og_error **error);
 
-/* A NEW, editable deep copy of the model: the way to change a model in use. */
+/* METHOD: og_model
+ * A NEW, editable deep copy of the model: the way to change a model in use. */
 og_model *og_model_copy(const og_model *model, og_error **error);
 
-/* Checks the model as a coordinator would (OG_ERROR_INVALID_MODEL naming the
+/* METHOD: og_model
+ * Checks the model as a coordinator would (OG_ERROR_INVALID_MODEL naming the
  * entity and property) without freezing it. */
 og_status og_model_validate(const og_model *model, og_error **error);
 
-/* The model's version identifiers. Each string is owned: free with og_free. */
+/* METHOD: og_model
+ * The model's version identifiers. Each string is owned: free with og_free. */
 size_t og_model_version_identifier_count(const og_model *model);
 char *og_model_version_identifier_at(const og_model *model, size_t index, og_error **error);
 
-/* Configuration names, in definition order (owned strings), and whether
+/* METHOD: og_model
+ * Configuration names, in definition order (owned strings), and whether
  * configuration `name` (NULL: the default, every entity) holds entity `entity`.
  * An unknown configuration is OG_ERROR_INVALID_ARGUMENT. */
 size_t og_model_configuration_count(const og_model *model);
 char *og_model_configuration_at(const og_model *model, size_t index, og_error **error);
 og_status og_model_configuration_contains(const og_model *model, const char *name, const char *entity, bool *out, og_error **error);
 
-/* Fetch request templates: their names in name order and the entity each
+/* METHOD: og_model
+ * Fetch request templates: their names in name order and the entity each
  * fetches (owned strings). */
 size_t og_model_template_count(const og_model *model);
 char *og_model_template_at(const og_model *model, size_t index, og_error **error);
 char *og_model_template_entity(const og_model *model, const char *name, og_error **error);
 
-/* The predicate of template `name` with every $VARIABLE replaced by the value
+/* METHOD: og_model
+ * The predicate of template `name` with every $VARIABLE replaced by the value
  * of the same key: keys[i] names values[i] (count pairs; values are borrowed).
  * Every variable must be supplied (an OG_VALUE_NULL value tests against nil);
  * a missing one is OG_ERROR_INVALID_ARGUMENT naming it. Owned: og_free. */
 char *og_model_template_substitute(const og_model *model, const char *name, const char *const *keys,
                                    const og_value *const *values, size_t count, og_error **error);
 
-/* What loading the model skipped or kept without understanding (unknown
+/* METHOD: og_model
+ * What loading the model skipped or kept without understanding (unknown
  * elements of newer Xcode versions): owned strings naming file and element. */
 size_t og_model_warning_count(const og_model *model);
 char *og_model_warning_at(const og_model *model, size_t index, og_error **error);
 
-/* Removes entity `name`: its subentities lose their parent, relationships
+/* METHOD: og_model
+ * Removes entity `name`: its subentities lose their parent, relationships
  * pointing at it are removed, configurations forget it. Handles lent for it
  * stay valid but belong to no model. OG_ERROR_UNKNOWN_ENTITY when absent. */
 og_status og_model_remove_entity(og_model *model, const char *name, og_error **error);
 
-/* Replaces the version identifiers with `count` strings (copied). */
+/* METHOD: og_model
+ * Replaces the version identifiers with `count` strings (copied). */
 og_status og_model_set_version_identifiers(og_model *model, const char *const *identifiers, size_t count,
                                            og_error **error);
 
-/* Defines or replaces configuration `name` (setEntities:forConfiguration:):
+/* METHOD: og_model
+ * Defines or replaces configuration `name` (setEntities:forConfiguration:):
  * `count` entities of this model, borrowed. Configurations may overlap. */
 og_status og_model_set_configuration_entities(og_model *model, const char *name, og_entity *const *entities,
                                               size_t count, og_error **error);
 
-/* The entities of configuration `name` (NULL: the default configuration,
+/* METHOD: og_model
+ * The entities of configuration `name` (NULL: the default configuration,
  * every entity, in name order; otherwise in the configuration's order):
  * *out receives the count, og_model_configuration_entity_at lends entity
  * `index` (LENT by the model). An unknown configuration is
@@ -685,7 +835,8 @@ og_status og_model_set_configuration_entities(og_model *model, const char *name,
 og_status og_model_configuration_entity_count(const og_model *model, const char *name, size_t *out, og_error **error);
 og_entity *og_model_configuration_entity_at(const og_model *model, const char *name, size_t index, og_error **error);
 
-/* Stores fetch request template `name` (setFetchRequestTemplate:forName:),
+/* METHOD: og_model
+ * Stores fetch request template `name` (setFetchRequestTemplate:forName:),
  * replacing one of the same name: it fetches `entity_name` (an entity of the
  * model), filtered by `predicate` (a format string whose $NAME tokens are
  * substitution variables; NULL for none), sorted by `sort_count` keys
@@ -695,51 +846,70 @@ og_status og_model_set_template(og_model *model, const char *name, const char *e
                                 const char *const *sort_keys, const bool *ascending, size_t sort_count,
                                 int64_t fetch_limit, og_error **error);
 
-/* Removes template `name`; OG_ERROR_INVALID_ARGUMENT when there is none. */
+/* METHOD: og_model
+ * Removes template `name`; OG_ERROR_INVALID_ARGUMENT when there is none. */
 og_status og_model_remove_template(og_model *model, const char *name, og_error **error);
 
-/* Template `name`'s predicate format string (owned; NULL without an error
+/* METHOD: og_model
+ * Template `name`'s predicate format string (owned; NULL without an error
  * when it has none) and fetch limit (0: none). Every template getter fails
  * with OG_ERROR_INVALID_ARGUMENT for an unknown template. */
 char *og_model_template_predicate(const og_model *model, const char *name, og_error **error);
 og_status og_model_template_fetch_limit(const og_model *model, const char *name, int64_t *out, og_error **error);
 
-/* Template `name`'s sort keys: *out receives their number; sort key `index`
+/* METHOD: og_model
+ * Template `name`'s sort keys: *out receives their number; sort key `index`
  * is returned owned, and *ascending receives its direction. */
 og_status og_model_template_sort_count(const og_model *model, const char *name, size_t *out, og_error **error);
 char *og_model_template_sort_at(const og_model *model, const char *name, size_t index, bool *ascending,
                                 og_error **error);
 
-/* Template `name`'s substitution variables (without `$`), in order of first
+/* METHOD: og_model
+ * Template `name`'s substitution variables (without `$`), in order of first
  * use: *out receives their number; variable `index` is returned owned. */
 og_status og_model_template_variable_count(const og_model *model, const char *name, size_t *out, og_error **error);
 char *og_model_template_variable_at(const og_model *model, const char *name, size_t index, og_error **error);
 
-/* Replaces the localization dictionary with `count` pairs (copied). Keys:
+/* METHOD: og_model
+ * A NEW fetch request from the model's template `name`
+ * (fetchRequestFromTemplateWithName:substitutionVariables:): its entity, sort
+ * keys and limit, and its predicate parsed with every $VARIABLE replaced by the
+ * value of the same name among the `count` pairs (an OG_VALUE_NULL value tests
+ * against nil). Errors: 140002 for an unknown template, 140022 naming a missing
+ * variable, 140020 when the template's predicate does not parse. */
+og_fetch_request *og_model_fetch_request_from_template(const og_model *model, const char *name, const char *const *names,
+                                                       og_value *const *values, size_t count, og_error **error);
+
+/* METHOD: og_model
+ * Replaces the localization dictionary with `count` pairs (copied). Keys:
  * "Entity/<Entity>", "Property/<property>",
  * "Property/<property>/Entity/<Entity>", "ErrorString/<text>". */
 og_status og_model_set_localization(og_model *model, const char *const *keys, const char *const *values,
                                     size_t count, og_error **error);
 
-/* Number of localization entries, key `index` in key order (owned), and the
+/* METHOD: og_model
+ * Number of localization entries, key `index` in key order (owned), and the
  * value for `key` (owned; NULL without an error when there is none). */
 size_t og_model_localization_count(const og_model *model);
 char *og_model_localization_key_at(const og_model *model, size_t index, og_error **error);
 char *og_model_localization(const og_model *model, const char *key, og_error **error);
 
-/* The localized name of an entity, and of a property of an entity (the
+/* METHOD: og_model
+ * The localized name of an entity, and of a property of an entity (the
  * per-entity key first, then the general one). Owned; NULL without an error
  * when the dictionary has none. */
 char *og_model_localized_entity_name(const og_model *model, const char *entity, og_error **error);
 char *og_model_localized_property_name(const og_model *model, const char *property, const char *entity,
                                        og_error **error);
 
-/* entityVersionHashesByName: for `index` below og_model_entity_count, the
+/* METHOD: og_model
+ * entityVersionHashesByName: for `index` below og_model_entity_count, the
  * name of entity `index` in name order (owned) and its 32-byte version hash
  * in `out`. */
 char *og_model_version_hash_at(const og_model *model, size_t index, uint8_t out[32], og_error **error);
 
-/* isConfiguration:compatibleWithStoreMetadata:. *out is true when the store
+/* METHOD: og_model
+ * isConfiguration:compatibleWithStoreMetadata:. *out is true when the store
  * recorded exactly the entities of configuration `configuration` (NULL: the
  * default, every entity), each with the hash this model gives it. The
  * metadata is either `count` entity names with their hashes (`hashes` holds
@@ -751,13 +921,15 @@ og_status og_model_is_configuration_compatible(const og_model *model, const char
 og_status og_model_is_configuration_compatible_with_store(const og_model *model, const char *configuration,
                                                           const og_store *store, bool *out, og_error **error);
 
-/* A NEW model merging `count` models (modelByMergingModels:): their entities
+/* METHOD: og_model
+ * A NEW model merging `count` models (modelByMergingModels:): their entities
  * (copied), configurations of the same name joined, templates, localization
  * and version identifiers. A repeated entity or template name is
  * OG_ERROR_INVALID_MODEL. The parts are borrowed and stay unchanged. */
 og_model *og_model_merge(og_model *const *models, size_t count, og_error **error);
 
-/* modelByMergingModels:forStoreMetadata:: the merged model when its hashes
+/* METHOD: og_model
+ * modelByMergingModels:forStoreMetadata:: the merged model when its hashes
  * match the metadata (`hash_count` names and hashes, as for
  * og_model_is_configuration_compatible; og_store_version_hash_at reads a
  * store's), NEW. NULL WITHOUT an error (*error untouched) when nothing
@@ -765,21 +937,24 @@ og_model *og_model_merge(og_model *const *models, size_t count, og_error **error
 og_model *og_model_merge_for_metadata(og_model *const *models, size_t count, const char *const *names,
                                       const uint8_t *hashes, size_t hash_count, og_error **error);
 
-/* Loads and merges every model file directly inside the folder `path`
+/* METHOD: og_model
+ * Loads and merges every model file directly inside the folder `path`
  * (.json, .xcdatamodel, .xcdatamodeld, .mom, .momd; current versions): the
  * Linux form of mergedModelFromBundles:. Other files are ignored. Returns a
  * NEW model, or NULL with OG_ERROR_INVALID_MODEL (not a folder, a bad file,
  * entities repeated across files). */
 og_model *og_model_load_directory(const char *path, og_error **error);
 
-/* mergedModelFromBundles:forStoreMetadata:: like og_model_load_directory, but
+/* METHOD: og_model
+ * mergedModelFromBundles:forStoreMetadata:: like og_model_load_directory, but
  * every version of each versioned folder is tried and only parts whose hashes
  * the metadata records are merged. A NEW model, or NULL WITHOUT an error when
  * the result does not match the metadata exactly. */
 og_model *og_model_load_directory_for_metadata(const char *path, const char *const *names, const uint8_t *hashes,
                                                size_t count, og_error **error);
 
-/* Releases a model. Entities and properties it lent become invalid. Coordinators
+/* METHOD: og_model
+ * Releases a model. Entities and properties it lent become invalid. Coordinators
  * using it keep their own reference. NULL is ignored. */
 void og_model_release(og_model *model);
 
@@ -787,11 +962,13 @@ void og_model_release(og_model *model);
 /* Entities                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The entity's name. Borrowed: valid while the model is alive (a rename gives
+/* METHOD: og_entity
+ * The entity's name. Borrowed: valid while the model is alive (a rename gives
  * a new string; earlier ones stay valid). */
 const char *og_entity_name(const og_entity *entity);
 
-/* Renames the entity (setName:) before the model is used. The model is
+/* METHOD: og_entity
+ * Renames the entity (setName:) before the model is used. The model is
  * re-keyed and every reference follows: relationship destinations and
  * inverses, configurations, fetch request templates, fetched properties,
  * localization keys, version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the
@@ -799,80 +976,97 @@ const char *og_entity_name(const og_entity *entity);
  * entity has it; OG_ERROR_INVALID_MODEL for a name that is not valid. */
 og_status og_entity_set_name(og_entity *entity, const char *name, og_error **error);
 
-/* The superentity, LENT by the model, or NULL (none, or invalid handle). */
+/* METHOD: og_entity
+ * The superentity, LENT by the model, or NULL (none, or invalid handle). */
 og_entity *og_entity_superentity(const og_entity *entity);
 
-/* Makes `superentity` (NULL for none) the parent of `entity`: it inherits the
+/* METHOD: og_entity
+ * Makes `superentity` (NULL for none) the parent of `entity`: it inherits the
  * parent's properties, and shares its table in an SQLite store. */
 og_status og_entity_set_superentity(og_entity *entity, og_entity *superentity, og_error **error);
 
+/* METHOD: og_entity */
 og_status og_entity_is_abstract(const og_entity *entity, bool *out, og_error **error);
 og_status og_entity_set_abstract(og_entity *entity, bool abstract, og_error **error);
 
-/* Number of properties, inherited ones included. Property `index` is the
+/* METHOD: og_entity
+ * Number of properties, inherited ones included. Property `index` is the
  * property in slot `index`: the superentity's slots come first. LENT by the
  * model. Slots are fixed once the model is in use by a coordinator. */
 size_t og_entity_property_count(const og_entity *entity);
 og_property *og_entity_property_at(const og_entity *entity, size_t index, og_error **error);
 
-/* The property named `name` (inherited ones included), LENT by the model;
+/* METHOD: og_entity
+ * The property named `name` (inherited ones included), LENT by the model;
  * NULL and OG_ERROR_UNKNOWN_KEY when there is none. */
 og_property *og_entity_property(const og_entity *entity, const char *name, og_error **error);
 
-/* The slot index of property `key`, for the og_object_*_at accessors; -1 and
+/* METHOD: og_entity
+ * The slot index of property `key`, for the og_object_*_at accessors; -1 and
  * OG_ERROR_UNKNOWN_KEY when there is none. */
 int64_t og_entity_slot(const og_entity *entity, const char *key, og_error **error);
 
-/* The entity's version hash (32 bytes, SHA-256): equal entities give equal
+/* METHOD: og_entity
+ * The entity's version hash (32 bytes, SHA-256): equal entities give equal
  * hashes on every machine. The store records it and refuses a model whose
  * hashes differ (OG_ERROR_STORE_INCOMPATIBLE_VERSION). */
 og_status og_entity_version_hash(const og_entity *entity, uint8_t out[32], og_error **error);
 
-/* The entity's class name ("ManagedObject" unless set), its renaming
+/* METHOD: og_entity
+ * The entity's class name ("ManagedObject" unless set), its renaming
  * identifier (its name unless set), and its user-info value for `key` (NULL
  * without an error when there is none). Owned strings: free with og_free. */
 char *og_entity_class_name(const og_entity *entity, og_error **error);
 char *og_entity_renaming_identifier(const og_entity *entity, og_error **error);
 char *og_entity_user_info(const og_entity *entity, const char *key, og_error **error);
 
-/* Direct subentities, in name order, LENT like the entity. */
+/* METHOD: og_entity
+ * Direct subentities, in name order, LENT like the entity. */
 size_t og_entity_subentity_count(const og_entity *entity);
 og_entity *og_entity_subentity_at(const og_entity *entity, size_t index, og_error **error);
 
-/* Whether `entity` is `other` or inherits from it (isKindOfEntity:). */
+/* METHOD: og_entity
+ * Whether `entity` is `other` or inherits from it (isKindOfEntity:). */
 og_status og_entity_is_kind_of(const og_entity *entity, const og_entity *other, bool *out, og_error **error);
 
-/* Adds an attribute of `type` (optional by default). Returns it, LENT by the
+/* METHOD: og_entity
+ * Adds an attribute of `type` (optional by default). Returns it, LENT by the
  * model. Fails for a duplicate or reserved name or a model not editable. */
 og_property *og_entity_add_attribute(og_entity *entity, const char *name, og_attribute_type type, og_error **error);
 
-/* Adds a to-one relationship to `destination` (optional, nullify). Make it
+/* METHOD: og_entity
+ * Adds a to-one relationship to `destination` (optional, nullify). Make it
  * to-many with og_relationship_set_to_many; pair it with its inverse with
  * og_relationship_set_inverse. Returns it, LENT by the model. */
 og_property *og_entity_add_relationship(og_entity *entity, const char *name, og_entity *destination, og_error **error);
 
-/* Makes exactly `count` entities (borrowed) the subentities of `entity`
+/* METHOD: og_entity
+ * Makes exactly `count` entities (borrowed) the subentities of `entity`
  * (setSubentities:): each becomes a child, former children lose their parent. */
 og_status og_entity_set_subentities(og_entity *entity, og_entity *const *subentities, size_t count, og_error **error);
 
-/* Sets the class name (NULL: "ManagedObject"), the renaming identifier (NULL
+/* METHOD: og_entity
+ * Sets the class name (NULL: "ManagedObject"), the renaming identifier (NULL
  * or the entity's name: none) and the version hash modifier (NULL: none).
  * Strings are copied. */
 og_status og_entity_set_class_name(og_entity *entity, const char *class_name, og_error **error);
 og_status og_entity_set_renaming_identifier(og_entity *entity, const char *identifier, og_error **error);
 og_status og_entity_set_version_hash_modifier(og_entity *entity, const char *modifier, og_error **error);
 
-/* The version hash modifier: owned, NULL without an error when there is none. */
+/* METHOD: og_entity
+ * The version hash modifier: owned, NULL without an error when there is none. */
 char *og_entity_version_hash_modifier(const og_entity *entity, og_error **error);
 
-/* User info: the number of entries, key `index` in key order (owned), and
+/* METHOD: og_entity
+ * User info: the number of entries, key `index` in key order (owned), and
  * replacing every entry with `count` pairs (copied). */
 size_t og_entity_user_info_count(const og_entity *entity);
 char *og_entity_user_info_key_at(const og_entity *entity, size_t index, og_error **error);
 og_status og_entity_set_user_info(og_entity *entity, const char *const *keys, const char *const *values, size_t count,
                                   og_error **error);
 
-/* Uniqueness constraints: each is a list of property names, which crosses the
+/* METHOD: og_entity
+ * Uniqueness constraints: each is a list of property names, which crosses the
  * interface as one string joined with commas ("firstName,lastName"). Number,
  * constraint `index` (owned), and replacing them all with `count` strings. */
 size_t og_entity_uniqueness_constraint_count(const og_entity *entity);
@@ -887,10 +1081,6 @@ og_status og_entity_set_uniqueness_constraints(og_entity *entity, const char *co
  * indexed). An index of one property alone, binary and ascending, makes that
  * property indexed (og_property_is_indexed). Indexes never change a version
  * hash, and a store that exists keeps the indexes it was created with. */
-typedef enum og_index_collation {
-    OG_INDEX_BINARY = 0, /* NSFetchIndexElementTypeBinary */
-    OG_INDEX_RTREE = 1,  /* NSFetchIndexElementTypeRTree */
-} og_index_collation;
 
 typedef struct og_fetch_index_element {
     const char *property; /* a property of the entity (inherited ones included) */
@@ -905,7 +1095,8 @@ typedef struct og_fetch_index {
     const char *partial_predicate; /* NULL for none */
 } og_fetch_index;
 
-/* The number of fetch indexes (0 for an invalid handle); index `index`'s name
+/* METHOD: og_entity
+ * The number of fetch indexes (0 for an invalid handle); index `index`'s name
  * and partial predicate (owned; the predicate is NULL, with no error, when the
  * index has none); its number of elements (0 when out of range), and element
  * `element`: its property's name (owned, in *property), collation and order. */
@@ -916,7 +1107,8 @@ size_t og_entity_fetch_index_element_count(const og_entity *entity, size_t index
 og_status og_entity_fetch_index_element_at(const og_entity *entity, size_t index, size_t element, char **property,
                                            og_index_collation *collation, bool *ascending, og_error **error);
 
-/* Replaces every fetch index of `entity` with `count` indexes (copied).
+/* METHOD: og_entity
+ * Replaces every fetch index of `entity` with `count` indexes (copied).
  * OG_ERROR_INVALID_ARGUMENT for a NULL name or property, an index without
  * elements or an unknown collation; OG_ERROR_MODEL_IMMUTABLE once the model is
  * in use. The model's validation (og_model_validate, and adding it to a
@@ -925,7 +1117,8 @@ og_status og_entity_fetch_index_element_at(const og_entity *entity, size_t index
  * that is not a number. */
 og_status og_entity_set_fetch_indexes(og_entity *entity, const og_fetch_index *indexes, size_t count, og_error **error);
 
-/* The relationships of `entity` (inherited ones included, in slot order)
+/* METHOD: og_entity
+ * The relationships of `entity` (inherited ones included, in slot order)
  * whose destination is `destination` (relationshipsWithDestinationEntity:):
  * their number (0 for invalid handles) and relationship `index`, LENT like
  * the entity. */
@@ -933,18 +1126,21 @@ size_t og_entity_relationship_with_destination_count(const og_entity *entity, co
 og_property *og_entity_relationship_with_destination_at(const og_entity *entity, const og_entity *destination,
                                                         size_t index, og_error **error);
 
-/* Fetched properties (inherited ones first): their number and property
+/* METHOD: og_entity
+ * Fetched properties (inherited ones first): their number and property
  * `index`, LENT like the entity. They have no slot. */
 size_t og_entity_fetched_property_count(const og_entity *entity);
 og_property *og_entity_fetched_property_at(const og_entity *entity, size_t index, og_error **error);
 
-/* Adds a fetched property fetching `entity_name` with `predicate` (a format
+/* METHOD: og_entity
+ * Adds a fetched property fetching `entity_name` with `predicate` (a format
  * string that may use $FETCH_SOURCE and $FETCHED_PROPERTY; NULL for none).
  * Returns it, LENT by the model. */
 og_property *og_entity_add_fetched_property(og_entity *entity, const char *name, const char *entity_name,
                                             const char *predicate, og_error **error);
 
-/* Removes a property the entity declares (OG_ERROR_UNKNOWN_KEY otherwise); a
+/* METHOD: og_entity
+ * Removes a property the entity declares (OG_ERROR_UNKNOWN_KEY otherwise); a
  * relationship's inverse forgets it. Its handle stays valid but belongs to no
  * entity. */
 og_status og_entity_remove_property(og_entity *entity, const char *name, og_error **error);
@@ -953,11 +1149,13 @@ og_status og_entity_remove_property(og_entity *entity, const char *name, og_erro
 /* Properties: attributes and relationships                                 */
 /* ------------------------------------------------------------------------ */
 
-/* The property's name. Borrowed: valid while the model is alive (a rename gives
+/* METHOD: og_property
+ * The property's name. Borrowed: valid while the model is alive (a rename gives
  * a new string; earlier ones stay valid). */
 const char *og_property_name(const og_property *property);
 
-/* Renames the property (setName:) before the model is used. The entity is
+/* METHOD: og_property
+ * Renames the property (setName:) before the model is used. The entity is
  * re-keyed and every reference follows: its inverse, uniqueness constraints
  * and fetch indexes (of the entity and its subentities), localization keys,
  * version hashes. Errors: OG_ERROR_MODEL_IMMUTABLE when the model is in use;
@@ -966,57 +1164,192 @@ const char *og_property_name(const og_property *property);
  * OG_ERROR_INVALID_MODEL for a name that is not valid. */
 og_status og_property_set_name(og_property *property, const char *name, og_error **error);
 
-/* Attribute or relationship; OG_ERROR with an invalid handle. */
+/* METHOD: og_property
+ * Attribute or relationship; OG_ERROR with an invalid handle. */
 og_status og_property_kind_of(const og_property *property, og_property_kind *out, og_error **error);
 
-/* The entity that declares the property, LENT by the model. */
+/* METHOD: og_property
+ * The entity that declares the property, LENT by the model. */
 og_entity *og_property_entity(const og_property *property);
 
+/* METHOD: og_property */
 og_status og_property_is_optional(const og_property *property, bool *out, og_error **error);
 og_status og_property_set_optional(og_property *property, bool optional, og_error **error);
 
-/* The attribute's type. Fails with OG_ERROR_TYPE_MISMATCH for a relationship. */
+/* METHOD: og_property
+ * The attribute's type. Fails with OG_ERROR_TYPE_MISMATCH for a relationship. */
 og_status og_attribute_type_of(const og_property *attribute, og_attribute_type *out, og_error **error);
 
-/* The attribute's default value: a NEW value (OG_VALUE_NULL when there is
+/* METHOD: og_property
+ * The attribute's default value: a NEW value (OG_VALUE_NULL when there is
  * none), released with og_value_release. */
 og_value *og_attribute_default(const og_property *attribute, og_error **error);
 
-/* Sets the default value given to new objects; it must suit the type. */
+/* METHOD: og_property
+ * Sets the default value given to new objects; it must suit the type. */
 og_status og_attribute_set_default(og_property *attribute, const og_value *value, og_error **error);
 
-/* The destination entity, LENT by the model; NULL for an attribute. */
+/* METHOD: og_property
+ * The destination entity, LENT by the model; NULL for an attribute. */
 og_entity *og_relationship_destination(const og_property *relationship);
 
-/* The inverse relationship, LENT by the model, or NULL. */
+/* METHOD: og_property
+ * The inverse relationship, LENT by the model, or NULL. */
 og_property *og_relationship_inverse(const og_property *relationship);
 
-/* Pairs two relationships as each other's inverse (both sides are set). The
+/* METHOD: og_property
+ * Pairs two relationships as each other's inverse (both sides are set). The
  * inverse must belong to the destination and point back at the entity. */
 og_status og_relationship_set_inverse(og_property *relationship, og_property *inverse, og_error **error);
 
+/* METHOD: og_property */
 og_status og_relationship_is_to_many(const og_property *relationship, bool *out, og_error **error);
 og_status og_relationship_set_to_many(og_property *relationship, bool to_many, og_error **error);
 
+/* METHOD: og_property */
 og_status og_relationship_delete_rule(const og_property *relationship, og_delete_rule *out, og_error **error);
 og_status og_relationship_set_delete_rule(og_property *relationship, og_delete_rule rule, og_error **error);
 
-/* Minimum and maximum count (0 or -1: unbounded); whether a to-many keeps order. */
+/* METHOD: og_property
+ * Minimum and maximum count (0 or -1: unbounded); whether a to-many keeps order. */
 og_status og_relationship_counts(const og_property *relationship, int64_t *min, int64_t *max, og_error **error);
 og_status og_relationship_is_ordered(const og_property *relationship, bool *out, og_error **error);
 
+/* METHOD: og_property */
 og_status og_property_is_transient(const og_property *property, bool *out, og_error **error);
 
-/* The property's renaming identifier (its name unless set) and its user-info
+/* METHOD: og_property
+ * The property's renaming identifier (its name unless set) and its user-info
  * value for `key` (NULL without an error when there is none). Owned strings. */
 char *og_property_renaming_identifier(const og_property *property, og_error **error);
 char *og_property_user_info(const og_property *property, const char *key, og_error **error);
 
-/* A transformable attribute's value transformer name, or NULL (the default
+/* METHOD: og_property
+ * A transformable attribute's value transformer name, or NULL (the default
  * transformer). Owned string. */
 char *og_attribute_value_transformer_name(const og_property *attribute, og_error **error);
 
-/* ---- Transformable values ---------------------------------------------- */
+/* METHOD: og_property
+ * A fetched property's request: the entity it fetches and its predicate format
+ * (NULL when it has none). Owned strings. OG_ERROR_TYPE_MISMATCH for other kinds. */
+char *og_fetched_property_entity(const og_property *fetched, og_error **error);
+char *og_fetched_property_predicate(const og_property *fetched, og_error **error);
+
+/* METHOD: og_property
+ * Flags of every property: transient (never stored), indexed, and the
+ * Spotlight flags (kept as data, no effect on Linux). Indexed is Core Data's:
+ * an attribute is indexed exactly when its entity has a fetch index of it
+ * alone, binary and ascending (partial or not); setting true adds one named
+ * after the attribute, false removes those. A relationship is always indexed
+ * (its foreign key or join table is), and setting its flag changes nothing. */
+og_status og_property_set_transient(og_property *property, bool transient, og_error **error);
+og_status og_property_is_indexed(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_indexed(og_property *property, bool indexed, og_error **error);
+og_status og_property_is_indexed_by_spotlight(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_indexed_by_spotlight(og_property *property, bool flag, og_error **error);
+og_status og_property_is_stored_in_external_record(const og_property *property, bool *out, og_error **error);
+og_status og_property_set_stored_in_external_record(og_property *property, bool flag, og_error **error);
+
+/* METHOD: og_property
+ * Sets the renaming identifier (NULL or the property's name: none) and the
+ * version hash modifier (NULL: none); reads the modifier (owned, NULL without
+ * an error when none). */
+og_status og_property_set_renaming_identifier(og_property *property, const char *identifier, og_error **error);
+og_status og_property_set_version_hash_modifier(og_property *property, const char *modifier, og_error **error);
+char *og_property_version_hash_modifier(const og_property *property, og_error **error);
+
+/* METHOD: og_property
+ * The property's own version hash (32 bytes), as its entity's hash uses it. */
+og_status og_property_version_hash(const og_property *property, uint8_t out[32], og_error **error);
+
+/* METHOD: og_property
+ * User info: number of entries, key `index` in key order (owned), and
+ * replacing every entry with `count` pairs (copied). */
+size_t og_property_user_info_count(const og_property *property);
+char *og_property_user_info_key_at(const og_property *property, size_t index, og_error **error);
+og_status og_property_set_user_info(og_property *property, const char *const *keys, const char *const *values,
+                                    size_t count, og_error **error);
+
+/* METHOD: og_property
+ * Validation predicates (format strings a value must satisfy, with `self`
+ * the value) and the warning each failure reports: their number, predicate
+ * and warning `index` (owned), and replacing them with `count` pairs. */
+size_t og_property_validation_count(const og_property *property);
+char *og_property_validation_predicate_at(const og_property *property, size_t index, og_error **error);
+char *og_property_validation_warning_at(const og_property *property, size_t index, og_error **error);
+og_status og_property_set_validation(og_property *property, const char *const *predicates,
+                                     const char *const *warnings, size_t count, og_error **error);
+
+/* METHOD: og_property
+ * Changes the attribute's type; its default value and value bounds are cleared. */
+og_status og_attribute_set_type(og_property *attribute, og_attribute_type type, og_error **error);
+
+/* METHOD: og_property
+ * Value bounds (numbers and dates): NEW values, OG_VALUE_NULL when unbounded.
+ * Setting takes values of the attribute's type, NULL or OG_VALUE_NULL for no
+ * bound (borrowed); other attribute types give OG_ERROR_INVALID_MODEL. */
+og_value *og_attribute_min_value(const og_property *attribute, og_error **error);
+og_value *og_attribute_max_value(const og_property *attribute, og_error **error);
+og_status og_attribute_set_value_bounds(og_property *attribute, const og_value *min, const og_value *max,
+                                        og_error **error);
+
+/* METHOD: og_property
+ * Length bounds (strings in characters, binary data in bytes); -1 means no
+ * bound, in and out. Other attribute types give OG_ERROR_INVALID_MODEL. */
+og_status og_attribute_length_bounds(const og_property *attribute, int64_t *min, int64_t *max, og_error **error);
+og_status og_attribute_set_length_bounds(og_property *attribute, int64_t min, int64_t max, og_error **error);
+
+/* METHOD: og_property
+ * The regular expression string values must match (owned; NULL without an
+ * error when none), and setting it (NULL: none). */
+char *og_attribute_regular_expression(const og_property *attribute, og_error **error);
+og_status og_attribute_set_regular_expression(og_property *attribute, const char *pattern, og_error **error);
+
+/* METHOD: og_property
+ * Sets the value transformer name of a transformable attribute (NULL: the
+ * default transformer). */
+og_status og_attribute_set_value_transformer_name(og_property *attribute, const char *name, og_error **error);
+
+/* METHOD: og_property
+ * The class name of the values (attributeValueClassName; Xcode's
+ * customClassName, the class of a transformable's values) and a derived
+ * attribute's expression: owned, NULL without an error when none; setting
+ * them (NULL: none). Kept as data. */
+char *og_attribute_value_class_name(const og_property *attribute, og_error **error);
+og_status og_attribute_set_value_class_name(og_property *attribute, const char *name, og_error **error);
+char *og_attribute_derivation_expression(const og_property *attribute, og_error **error);
+og_status og_attribute_set_derivation_expression(og_property *attribute, const char *expression, og_error **error);
+
+/* METHOD: og_property
+ * allowsExternalBinaryDataStorage and preservesValueInHistoryOnDeletion. */
+og_status og_attribute_allows_external_storage(const og_property *attribute, bool *out, og_error **error);
+og_status og_attribute_set_allows_external_storage(og_property *attribute, bool flag, og_error **error);
+og_status og_attribute_preserves_value_in_history(const og_property *attribute, bool *out, og_error **error);
+og_status og_attribute_set_preserves_value_in_history(og_property *attribute, bool flag, og_error **error);
+
+/* METHOD: og_property
+ * Sets minimum and maximum count (max 1: to-one; 0 or -1: unbounded to-many;
+ * min at most max). OG_ERROR_INVALID_MODEL for impossible counts. */
+og_status og_relationship_set_counts(og_property *relationship, int64_t min, int64_t max, og_error **error);
+
+/* METHOD: og_property
+ * Makes a to-many keep its order; a to-one cannot be ordered
+ * (OG_ERROR_INVALID_MODEL). */
+og_status og_relationship_set_ordered(og_property *relationship, bool ordered, og_error **error);
+
+/* METHOD: og_property
+ * Points the relationship at `destination`, an entity of the same model. */
+og_status og_relationship_set_destination(og_property *relationship, og_entity *destination, og_error **error);
+
+/* METHOD: og_property
+ * Replaces a fetched property's request: the entity it fetches and its
+ * predicate format string (NULL: none). Copied. */
+og_status og_fetched_property_set_request(og_property *fetched, const char *entity_name, const char *predicate,
+                                          og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Transformable values: archivable classes and value transformers          */
+/* ------------------------------------------------------------------------ */
 
 /* A transformable attribute holds a value: null, bool, int64, double,
  * string, data, date, UUID, URI, arrays and dictionaries of these, and
@@ -1033,14 +1366,22 @@ char *og_attribute_value_transformer_name(const og_property *attribute, og_error
  * is registered under fails the save with 134060 (NSCoreDataError), writing
  * nothing. */
 
-/* Allows instances of `class_name` under the default transformer (the allowed
+/* METHOD: archivable class
+ * Allows instances of `class_name` under the default transformer (the allowed
  * classes of NSSecureUnarchiveFromDataTransformer), process-wide. Registering a
  * name again does nothing. OG_ERROR_INVALID_ARGUMENT for an empty name or a
  * plist class name ("NSArray"). Any thread. */
+og_status og_archivable_class_register(const char *class_name, og_error **error);
+/* Deprecated: the former name of og_archivable_class_register, kept for one release. */
+OG_DEPRECATED("use og_archivable_class_register")
 og_status og_register_archivable_class(const char *class_name, og_error **error);
 
-/* Withdraws an archivable class. OG_ERROR_INVALID_ARGUMENT when it is not
+/* METHOD: archivable class
+ * Withdraws an archivable class. OG_ERROR_INVALID_ARGUMENT when it is not
  * registered. Any thread. */
+og_status og_archivable_class_unregister(const char *class_name, og_error **error);
+/* Deprecated: the former name of og_archivable_class_unregister, kept for one release. */
+OG_DEPRECATED("use og_archivable_class_unregister")
 og_status og_unregister_archivable_class(const char *class_name, og_error **error);
 
 /* Forward: turns `value` (LENT for the call) into bytes; return a NEW
@@ -1054,134 +1395,59 @@ og_status og_unregister_archivable_class(const char *class_name, og_error **erro
 typedef og_value *(*og_transform_forward_fn)(const og_value *value, og_error **error, void *userdata);
 typedef og_value *(*og_transform_reverse_fn)(const void *bytes, size_t length, og_error **error, void *userdata);
 
-/* Registers a value transformer under `name` (+[NSValueTransformer
+/* METHOD: value transformer
+ * Registers a value transformer under `name` (+[NSValueTransformer
  * setValueTransformer:forName:]) for the attributes whose transformer name it
  * is, process-wide. OG_ERROR_INVALID_ARGUMENT for an empty or built-in name, a
  * name already registered, or a NULL callback. Any thread. */
+og_status og_value_transformer_register(const char *name, og_transform_forward_fn forward, og_transform_reverse_fn reverse,
+                                        void *userdata, og_error **error);
+/* Deprecated: the former name of og_value_transformer_register, kept for one release. */
+OG_DEPRECATED("use og_value_transformer_register")
 og_status og_register_value_transformer(const char *name, og_transform_forward_fn forward, og_transform_reverse_fn reverse,
                                         void *userdata, og_error **error);
 
-/* Unregisters a value transformer; its callbacks are not called afterwards:
+/* METHOD: value transformer
+ * Unregisters a value transformer; its callbacks are not called afterwards:
  * calls that other threads are making when it is called are waited for, so
  * the userdata may be freed once it returns (a callback may unregister its own
  * transformer; its own call ends after). OG_ERROR_INVALID_ARGUMENT when no
  * transformer has that name. Any thread. */
+og_status og_value_transformer_unregister(const char *name, og_error **error);
+/* Deprecated: the former name of og_value_transformer_unregister, kept for one release. */
+OG_DEPRECATED("use og_value_transformer_unregister")
 og_status og_unregister_value_transformer(const char *name, og_error **error);
 
-/* A fetched property's request: the entity it fetches and its predicate format
- * (NULL when it has none). Owned strings. OG_ERROR_TYPE_MISMATCH for other kinds. */
-char *og_fetched_property_entity(const og_property *fetched, og_error **error);
-char *og_fetched_property_predicate(const og_property *fetched, og_error **error);
-
-/* Flags of every property: transient (never stored), indexed, and the
- * Spotlight flags (kept as data, no effect on Linux). Indexed is Core Data's:
- * an attribute is indexed exactly when its entity has a fetch index of it
- * alone, binary and ascending (partial or not); setting true adds one named
- * after the attribute, false removes those. A relationship is always indexed
- * (its foreign key or join table is), and setting its flag changes nothing. */
-og_status og_property_set_transient(og_property *property, bool transient, og_error **error);
-og_status og_property_is_indexed(const og_property *property, bool *out, og_error **error);
-og_status og_property_set_indexed(og_property *property, bool indexed, og_error **error);
-og_status og_property_is_indexed_by_spotlight(const og_property *property, bool *out, og_error **error);
-og_status og_property_set_indexed_by_spotlight(og_property *property, bool flag, og_error **error);
-og_status og_property_is_stored_in_external_record(const og_property *property, bool *out, og_error **error);
-og_status og_property_set_stored_in_external_record(og_property *property, bool flag, og_error **error);
-
-/* Sets the renaming identifier (NULL or the property's name: none) and the
- * version hash modifier (NULL: none); reads the modifier (owned, NULL without
- * an error when none). */
-og_status og_property_set_renaming_identifier(og_property *property, const char *identifier, og_error **error);
-og_status og_property_set_version_hash_modifier(og_property *property, const char *modifier, og_error **error);
-char *og_property_version_hash_modifier(const og_property *property, og_error **error);
-
-/* The property's own version hash (32 bytes), as its entity's hash uses it. */
-og_status og_property_version_hash(const og_property *property, uint8_t out[32], og_error **error);
-
-/* User info: number of entries, key `index` in key order (owned), and
- * replacing every entry with `count` pairs (copied). */
-size_t og_property_user_info_count(const og_property *property);
-char *og_property_user_info_key_at(const og_property *property, size_t index, og_error **error);
-og_status og_property_set_user_info(og_property *property, const char *const *keys, const char *const *values,
-                                    size_t count, og_error **error);
-
-/* Validation predicates (format strings a value must satisfy, with `self`
- * the value) and the warning each failure reports: their number, predicate
- * and warning `index` (owned), and replacing them with `count` pairs. */
-size_t og_property_validation_count(const og_property *property);
-char *og_property_validation_predicate_at(const og_property *property, size_t index, og_error **error);
-char *og_property_validation_warning_at(const og_property *property, size_t index, og_error **error);
-og_status og_property_set_validation(og_property *property, const char *const *predicates,
-                                     const char *const *warnings, size_t count, og_error **error);
-
-/* Changes the attribute's type; its default value and value bounds are cleared. */
-og_status og_attribute_set_type(og_property *attribute, og_attribute_type type, og_error **error);
-
-/* Value bounds (numbers and dates): NEW values, OG_VALUE_NULL when unbounded.
- * Setting takes values of the attribute's type, NULL or OG_VALUE_NULL for no
- * bound (borrowed); other attribute types give OG_ERROR_INVALID_MODEL. */
-og_value *og_attribute_min_value(const og_property *attribute, og_error **error);
-og_value *og_attribute_max_value(const og_property *attribute, og_error **error);
-og_status og_attribute_set_value_bounds(og_property *attribute, const og_value *min, const og_value *max,
-                                        og_error **error);
-
-/* Length bounds (strings in characters, binary data in bytes); -1 means no
- * bound, in and out. Other attribute types give OG_ERROR_INVALID_MODEL. */
-og_status og_attribute_length_bounds(const og_property *attribute, int64_t *min, int64_t *max, og_error **error);
-og_status og_attribute_set_length_bounds(og_property *attribute, int64_t min, int64_t max, og_error **error);
-
-/* The regular expression string values must match (owned; NULL without an
- * error when none), and setting it (NULL: none). */
-char *og_attribute_regular_expression(const og_property *attribute, og_error **error);
-og_status og_attribute_set_regular_expression(og_property *attribute, const char *pattern, og_error **error);
-
-/* Sets the value transformer name of a transformable attribute (NULL: the
- * default transformer). */
-og_status og_attribute_set_value_transformer_name(og_property *attribute, const char *name, og_error **error);
-
-/* The class name of the values (attributeValueClassName; Xcode's
- * customClassName, the class of a transformable's values) and a derived
- * attribute's expression: owned, NULL without an error when none; setting
- * them (NULL: none). Kept as data. */
-char *og_attribute_value_class_name(const og_property *attribute, og_error **error);
-og_status og_attribute_set_value_class_name(og_property *attribute, const char *name, og_error **error);
-char *og_attribute_derivation_expression(const og_property *attribute, og_error **error);
-og_status og_attribute_set_derivation_expression(og_property *attribute, const char *expression, og_error **error);
-
-/* allowsExternalBinaryDataStorage and preservesValueInHistoryOnDeletion. */
-og_status og_attribute_allows_external_storage(const og_property *attribute, bool *out, og_error **error);
-og_status og_attribute_set_allows_external_storage(og_property *attribute, bool flag, og_error **error);
-og_status og_attribute_preserves_value_in_history(const og_property *attribute, bool *out, og_error **error);
-og_status og_attribute_set_preserves_value_in_history(og_property *attribute, bool flag, og_error **error);
-
-/* Sets minimum and maximum count (max 1: to-one; 0 or -1: unbounded to-many;
- * min at most max). OG_ERROR_INVALID_MODEL for impossible counts. */
-og_status og_relationship_set_counts(og_property *relationship, int64_t min, int64_t max, og_error **error);
-
-/* Makes a to-many keep its order; a to-one cannot be ordered
- * (OG_ERROR_INVALID_MODEL). */
-og_status og_relationship_set_ordered(og_property *relationship, bool ordered, og_error **error);
-
-/* Points the relationship at `destination`, an entity of the same model. */
-og_status og_relationship_set_destination(og_property *relationship, og_entity *destination, og_error **error);
-
-/* Replaces a fetched property's request: the entity it fetches and its
- * predicate format string (NULL: none). Copied. */
-og_status og_fetched_property_set_request(og_property *fetched, const char *entity_name, const char *predicate,
-                                          og_error **error);
-
 /* ------------------------------------------------------------------------ */
-/* Coordinators and stores                                                  */
+/* Coordinators                                                             */
 /* ------------------------------------------------------------------------ */
 
-/* A NEW coordinator over `model`. The model is validated (OG_ERROR_INVALID_MODEL
+/* Threads. A coordinator does its work under one lock of its own, so every
+ * function of this section may be called on one coordinator from several
+ * threads at once, and while contexts over it fetch, save and fire faults on
+ * other threads: each call waits for the others. og_coordinator_new and
+ * og_coordinator_new_with_versions may be called from several threads at
+ * once, over the same model too. The exception is og_coordinator_release, as
+ * for every release: call it once the other calls on the handle have
+ * returned. Adding a store (migrating it when it must be),
+ * og_coordinator_migrate_store and og_coordinator_set_store_path hold the lock
+ * until they are done, so the contexts over the coordinator wait for them.
+ * Callbacks run while the coordinator holds its lock (an incremental store's;
+ * a migration policy's hooks and the progress callback of a migration made
+ * when a store is added) may call the coordinator from their own thread, but
+ * must not wait for another thread that calls it. */
+
+/* METHOD: og_coordinator
+ * A NEW coordinator over `model`. The model is validated (OG_ERROR_INVALID_MODEL
  * naming the entity and property) and becomes immutable. */
 og_coordinator *og_coordinator_new(og_model *model, og_error **error);
 
-/* Adds a store of `type` at `path`: created when missing, opened when present.
+/* METHOD: og_coordinator
+ * Adds a store of `type` at `path`: created when missing, opened when present.
  * Types: "SQLite" (a file), "Binary" (an atomic store in one file, rewritten
  * whole at each save), "InMemory" (rows kept in memory only, lost when the
  * coordinator goes; `path` may be NULL and is only a name), and the types
- * registered with og_register_atomic_store_type. Returns the
+ * registered with og_atomic_store_type_register. Returns the
  * store, LENT by the coordinator.
  * Several processes may use one store file. SQLite: processes opening the same
  * new file at once all get the one store the first of them creates, and a
@@ -1203,11 +1469,230 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
  * the -wal beside it belongs to another database. */
 og_store *og_coordinator_add_store(og_coordinator *coordinator, const char *type, const char *path, og_error **error);
 
-/* og_coordinator_add_store with the path given as `length` bytes: a path
+/* METHOD: og_coordinator
+ * og_coordinator_add_store with the path given as `length` bytes: a path
  * holding a NUL is OG_ERROR_INVALID_ARGUMENT, never cut short at it (NULL with
  * length 0: no path, as for an InMemory store). */
 og_store *og_coordinator_add_store_n(og_coordinator *coordinator, const char *type, const char *path, size_t length,
                                      og_error **error);
+
+/* METHOD: og_coordinator
+ * Number of stores added. */
+size_t og_coordinator_store_count(const og_coordinator *coordinator);
+
+/* METHOD: og_coordinator
+ * The object ID a URI names (managedObjectIDForURIRepresentation:), as an OWNED
+ * URI, when a store of the coordinator has the URI's store UUID; NULL without
+ * an error otherwise. */
+char *og_coordinator_object_id_for_uri(og_coordinator *coordinator, const char *uri, og_error **error);
+
+/* METHOD: og_coordinator
+ * Detaches `store` (removePersistentStore:) and closes it; its handle stays
+ * valid (type, path, UUID) until the coordinator is released. Objects fetched
+ * from it can no longer load or save. OG_ERROR_INVALID_ARGUMENT when it is not
+ * attached. */
+og_status og_coordinator_remove_store(og_coordinator *coordinator, og_store *store, og_error **error);
+
+/* METHOD: og_coordinator
+ * Read-only stores (setReadOnly:): a save that would write to a read-only store
+ * fails with OG_ERROR_STORE_OPERATION and writes nothing. */
+og_status og_coordinator_set_store_read_only(og_coordinator *coordinator, og_store *store, bool read_only,
+                                             og_error **error);
+og_status og_coordinator_is_store_read_only(og_coordinator *coordinator, og_store *store, bool *out, og_error **error);
+
+/* ---- Several stores: configurations, options, moving and copying ------- */
+
+/* METHOD: og_coordinator
+ * Adds a store (addPersistentStoreWithType:configuration:URL:options:) holding
+ * the entities of `configuration`, or every entity when it is NULL (the
+ * default configuration). `path` as for og_coordinator_add_store. `options` is
+ * NULL or an OG_VALUE_DICTIONARY (og_value_new_dictionary) with Core Data's
+ * keys:
+ *   "NSReadOnlyPersistentStoreOption"          bool: saves are refused
+ *   "NSPersistentStoreTimeoutOption"           number of seconds: SQLite waits
+ *       that long for another connection's lock, then OG_ERROR_STORE_TIMEOUT;
+ *       without the option 240 seconds (Core Data's default), 0 for no wait
+ *   "NSSQLitePragmasOption"                    dictionary name -> string value,
+ *       e.g. journal_mode (WAL by default; DELETE, TRUNCATE, MEMORY...),
+ *       synchronous; names must be identifiers and values plain words or
+ *       numbers, so nothing can inject SQL
+ *   "NSSQLiteAnalyzeOption", "NSSQLiteManualVacuumOption"   bool: run ANALYZE
+ *       or VACUUM when the store is added
+ *   "NSIgnorePersistentStoreVersioningOption"  bool: open a store whose version
+ *       hashes differ (the tables must still fit); the hashes are rewritten
+ *       at the next save
+ * Other keys are ignored but kept in og_store_options. The store is LENT by the
+ * coordinator. Errors: those of og_coordinator_add_store, and
+ * OG_ERROR_INVALID_ARGUMENT for a configuration the model lacks, for a named
+ * configuration beside a default-configuration store (or the reverse), or
+ * for an option of the wrong kind or an unsafe pragma; OG_ERROR_STORE_OPEN
+ * when a store with the same UUID is attached already. */
+og_store *og_coordinator_add_store_with_options(og_coordinator *coordinator, const char *type, const char *configuration,
+                                                const char *path, const og_value *options, og_error **error);
+
+/* METHOD: og_coordinator
+ * Copies `store` into a new store of `type` at `path`
+ * (migratePersistentStore:toURL:options:withType:): every row of its
+ * configuration, relationships with their order, and primary-key counters.
+ * The copy keeps the store's UUID and configuration, takes `options` (NULL:
+ * the old store's), replaces the old store on the coordinator, and is
+ * returned, LENT by the coordinator. Objects already fetched keep working and
+ * now read from the copy. The old handle stays valid but detached. On failure
+ * the old store stays attached and untouched and no new file is left.
+ * Errors: OG_ERROR_STORE_OPERATION (a file is already at `path`, or the copy
+ * failed: the detail says why), OG_ERROR_STORE_INVALID_TYPE,
+ * OG_ERROR_INVALID_ARGUMENT (a store not attached). */
+og_store *og_coordinator_migrate_store(og_coordinator *coordinator, og_store *store, const char *path, const char *type,
+                                       const og_value *options, og_error **error);
+
+/* METHOD: og_coordinator
+ * The attached store at `path` (persistentStoreForURL:), LENT; NULL without an
+ * error when there is none. */
+og_store *og_coordinator_store_for_path(og_coordinator *coordinator, const char *path, og_error **error);
+
+/* METHOD: og_coordinator
+ * Moves a store (setURL:forPersistentStore:). A Binary or custom atomic store
+ * writes its next save at `path`. An SQLite store closes and reopens at `path`,
+ * where the same store (same UUID) must already be: a missing file is
+ * OG_ERROR_STORE_OPEN, another store OG_ERROR_STORE_OPERATION, and it stays
+ * where it was. og_store_path then returns the new path (earlier pointers stay
+ * valid while the coordinator is alive). */
+og_status og_coordinator_set_store_path(og_coordinator *coordinator, og_store *store, const char *path, og_error **error);
+
+/* METHOD: og_coordinator
+ * The metadata of an attached store as it is or will be after the next save
+ * (metadataForPersistentStore:): a NEW OG_VALUE_DICTIONARY value. The setter
+ * (setMetadata:forPersistentStore:) takes an OG_VALUE_DICTIONARY and writes it
+ * at the store's next save; NSStoreType and NSStoreUUID are kept, and a
+ * different NSStoreUUID is OG_ERROR_INVALID_ARGUMENT. */
+og_value *og_coordinator_store_metadata(og_coordinator *coordinator, og_store *store, og_error **error);
+og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_store *store, const og_value *metadata,
+                                            og_error **error);
+
+/* ---- Automatic migration when a store is added ------------------------- */
+
+/* Store option keys for og_coordinator_add_store_with_options (bool values):
+ * migrate a store written with another version of the model before it opens,
+ * and infer the mapping when no mapping model fits. */
+#define OG_OPTION_MIGRATE_AUTOMATICALLY "NSMigratePersistentStoresAutomaticallyOption"
+#define OG_OPTION_INFER_MAPPING_MODEL "NSInferMappingModelAutomaticallyOption"
+
+/* METHOD: og_coordinator
+ * A NEW coordinator over `model`, as og_coordinator_new, that knows other
+ * versions of the model and mapping models between versions (they play the
+ * part of Core Data's bundle search). When a store is added with
+ * OG_OPTION_MIGRATE_AUTOMATICALLY and its version hashes differ from the
+ * model's, its source model is the one the store keeps, else the one of
+ * `models` whose hashes match (else OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL);
+ * the mapping is one of `mappings` made for the two models (naming every
+ * entity of both, with matching version hashes where it records them), else
+ * the inferred one with OG_OPTION_INFER_MAPPING_MODEL (else
+ * OG_ERROR_MIGRATION_MISSING_MAPPING_MODEL, or OG_ERROR_INFERRED_MAPPING_MODEL
+ * when inference fails). Several steps through the versions are taken when
+ * needed. The store is migrated in place and keeps its UUID; on failure its
+ * file is left as it was. Without the option such a store is
+ * OG_ERROR_STORE_INCOMPATIBLE_VERSION. The coordinator shares `mappings`
+ * (it does not copy them); the handles stay the caller's. */
+og_coordinator *og_coordinator_new_with_versions(og_model *model, og_model *const *models, size_t model_count,
+                                                 og_mapping_model *const *mappings, size_t mapping_count,
+                                                 og_error **error);
+
+/* METHOD: og_coordinator
+ * Releases a coordinator. Contexts using it keep it alive; its stores close
+ * when the last user is gone. NULL is ignored. */
+void og_coordinator_release(og_coordinator *coordinator);
+
+/* ------------------------------------------------------------------------ */
+/* Stores                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Threads. og_store_type, og_store_uuid, og_store_configuration and
+ * og_store_options give what the store was added with: they may be called
+ * from several threads at once, and at once with the coordinator's functions.
+ * So may og_store_path, but not at once with og_coordinator_set_store_path for
+ * the same store. og_store_version_hash_count and og_store_version_hash_at
+ * read the store's metadata without the coordinator's lock: not at once with
+ * og_coordinator_set_store_metadata for the same store. */
+
+/* METHOD: og_store
+ * The store's type, path and UUID (NSStoreUUID). Borrowed: valid while the
+ * coordinator is alive. */
+const char *og_store_type(const og_store *store);
+const char *og_store_path(const og_store *store);
+const char *og_store_uuid(const og_store *store);
+
+/* METHOD: og_store
+ * The store's configuration name, borrowed (valid while the coordinator is
+ * alive); NULL for the default configuration or an invalid handle. */
+const char *og_store_configuration(const og_store *store);
+
+/* METHOD: og_store
+ * The options the store was added with, unknown keys included: a NEW
+ * OG_VALUE_DICTIONARY value. */
+og_value *og_store_options(const og_store *store, og_error **error);
+
+/* METHOD: og_store
+ * The version hashes the store's metadata records (NSStoreModelVersionHashes):
+ * their number (0 for an invalid handle), and for `index`, the entity name in
+ * name order (owned) with its 32-byte hash in `out`. */
+size_t og_store_version_hash_count(const og_store *store);
+char *og_store_version_hash_at(const og_store *store, size_t index, uint8_t out[32], og_error **error);
+
+/* ---- Object IDs of incremental stores ---------------------------------- */
+
+/* METHOD: og_store
+ * The permanent ID, as an OWNED URI (og_free), of the object of `entity` that
+ * `reference` names in the incremental store `store`
+ * (newObjectIDForEntity:referenceObject:): the same ID for the same reference.
+ * `reference` is a string, integer, data or UUID value. */
+char *og_store_new_object_id(og_store *store, const og_entity *entity, const og_value *reference, og_error **error);
+
+/* METHOD: og_store
+ * The reference the ID `object_id` (a URI) was made with
+ * (referenceObjectForObjectID:), as a NEW value; an ID made from a URI alone
+ * has its text after "p" as a string. OG_ERROR_INVALID_ARGUMENT for an ID of
+ * another store. */
+og_value *og_store_reference_object(og_store *store, const char *object_id, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Store files, without a coordinator                                       */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: store file
+ * Store metadata without a stack (metadataForPersistentStoreOfType:URL: and
+ * setMetadata:forPersistentStoreOfType:URL:) for SQLite and Binary files.
+ * `type` NULL: found from the file's first bytes; a type that does not match
+ * the file is OG_ERROR_STORE_TYPE_MISMATCH. The getter returns the value of
+ * `key` (a string, or an integer as text), OWNED; NULL WITHOUT an error when
+ * the key is absent. The setter sets `key` to `value` (NULL removes it) and
+ * writes the metadata now; NSStoreType and NSStoreUUID are always kept. A
+ * missing file is OG_ERROR_STORE_OPEN, another kind of file
+ * OG_ERROR_STORE_INVALID_TYPE. */
+char *og_store_file_metadata_string(const char *type, const char *path, const char *key, og_error **error);
+og_status og_store_file_set_metadata_string(const char *type, const char *path, const char *key, const char *value,
+                                            og_error **error);
+
+/* METHOD: store file
+ * A store file's whole metadata without adding the store
+ * (metadataForPersistentStoreOfType:URL:options:): a NEW OG_VALUE_DICTIONARY
+ * value; NSStoreModelVersionHashes maps entity names to 32-byte data. `type`
+ * NULL: found from the file. `options` (NULL or an OG_VALUE_DICTIONARY) are
+ * those the store would be opened with. The setter
+ * (setMetadata:forPersistentStoreOfType:URL:options:) writes the whole
+ * dictionary now; NSStoreType and NSStoreUUID are kept. Errors:
+ * OG_ERROR_STORE_OPEN when there is no readable store at `path`,
+ * OG_ERROR_STORE_TYPE_MISMATCH for a store of another type, and for the setter
+ * OG_ERROR_STORE_OPERATION when the file is read-only or the options say
+ * NSReadOnlyPersistentStoreOption. */
+og_value *og_store_file_metadata(const char *type, const char *path, const og_value *options, og_error **error);
+og_status og_store_file_set_metadata(const char *type, const char *path, const og_value *metadata, const og_value *options,
+                                     og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Store types: stores written in C                                         */
+/* ------------------------------------------------------------------------ */
+
+/* ---- Atomic stores (NSAtomicStore) ------------------------------------- */
 
 /* An atomic store implemented in C: the library keeps the store's records in
  * memory and hands the callbacks the whole store as one document in the Binary
@@ -1231,15 +1716,23 @@ typedef struct og_atomic_store_callbacks {
     void (*release)(void *userdata);
 } og_atomic_store_callbacks;
 
-/* Registers `type` (registerStoreClass:forStoreType:) so og_coordinator_add_store
+/* METHOD: store type
+ * Registers `type` (registerStoreClass:forStoreType:) so og_coordinator_add_store
  * can add stores of it; the table is copied. Registering a type again replaces
  * its table. Errors: OG_ERROR_INVALID_ARGUMENT for a built-in type name
  * ("SQLite", "InMemory", "Binary"), an empty name, or a table without load or save. */
+og_status og_atomic_store_type_register(const char *type, const og_atomic_store_callbacks *callbacks, og_error **error);
+/* Deprecated: the former name of og_atomic_store_type_register, kept for one release. */
+OG_DEPRECATED("use og_atomic_store_type_register")
 og_status og_register_atomic_store_type(const char *type, const og_atomic_store_callbacks *callbacks, og_error **error);
 
-/* Unregisters a type registered with og_register_atomic_store_type; stores of
+/* METHOD: store type
+ * Unregisters a type registered with og_atomic_store_type_register; stores of
  * it already added stay usable. OG_ERROR_STORE_INVALID_TYPE when it is not
  * registered, OG_ERROR_INVALID_ARGUMENT for a built-in type. */
+og_status og_store_type_unregister(const char *type, og_error **error);
+/* Deprecated: the former name of og_store_type_unregister, kept for one release. */
+OG_DEPRECATED("use og_store_type_unregister")
 og_status og_unregister_store_type(const char *type, og_error **error);
 
 /* ---- Incremental stores (NSIncrementalStore) ---------------------------- */
@@ -1267,9 +1760,6 @@ og_status og_unregister_store_type(const char *type, og_error **error);
  * handle). Callbacks run on that context's thread, with the coordinator locked
  * for it: they may use the context, not wait for another thread that uses the
  * coordinator. Handles they are given are valid only during the call. */
-typedef struct og_incremental_result og_incremental_result; /* IDs, dictionaries or a count a callback answers */
-typedef struct og_incremental_node og_incremental_node;     /* one object's values, filled by new_values */
-typedef struct og_save_changes_request og_save_changes_request; /* a save's objects (NSSaveChangesRequest) */
 
 #define OG_INCREMENTAL_STORE_CALLBACKS_VERSION 1
 
@@ -1317,212 +1807,94 @@ typedef struct og_incremental_store_callbacks {
     void (*release)(void *userdata);
 } og_incremental_store_callbacks;
 
-/* METHOD: store type. Registers `type` (registerStoreClass:forStoreType:) so
+/* METHOD: store type
+ * Registers `type` (registerStoreClass:forStoreType:) so
  * og_coordinator_add_store makes its stores through `callbacks` (copied).
  * Errors: OG_ERROR_INVALID_ARGUMENT for a name registered already, an empty or
  * built-in name, a table of an unknown version, or one without create,
  * load_metadata, execute_fetch, execute_save or new_values. Unregister with
- * og_unregister_store_type, which refuses (OG_ERROR_INVALID_ARGUMENT) while a
+ * og_store_type_unregister, which refuses (OG_ERROR_INVALID_ARGUMENT) while a
  * store of the type is open. */
 og_status og_incremental_store_type_register(const char *type, const og_incremental_store_callbacks *callbacks,
                                              og_error **error);
 
-/* METHOD: store type. The registered store type names, sorted, as a NEW
- * array value of strings (registeredStoreTypes). */
+/* METHOD: store type
+ * The registered store type names, sorted, as a NEW array value of strings
+ * (registeredStoreTypes). */
 og_value *og_store_types_registered(og_error **error);
 
-/* METHOD: store. The permanent ID, as an OWNED URI (og_free), of the object of
- * `entity` that `reference` names in the incremental store `store`
- * (newObjectIDForEntity:referenceObject:): the same ID for the same reference.
- * `reference` is a string, integer, data or UUID value. */
-char *og_store_new_object_id(og_store *store, const og_entity *entity, const og_value *reference, og_error **error);
+/* ------------------------------------------------------------------------ */
+/* Incremental results (an incremental store's answers)                     */
+/* ------------------------------------------------------------------------ */
 
-/* METHOD: store. The reference the ID `object_id` (a URI) was made with
- * (referenceObjectForObjectID:), as a NEW value; an ID made from a URI alone
- * has its text after "p" as a string. OG_ERROR_INVALID_ARGUMENT for an ID of
- * another store. */
-og_value *og_store_reference_object(og_store *store, const char *object_id, og_error **error);
-
-/* METHOD: incremental result. Adds an object ID (a URI) to a fetch's,
- * relationship's or permanent IDs' answer. */
+/* METHOD: og_incremental_result
+ * Adds an object ID (a URI) to a fetch's, relationship's or permanent IDs'
+ * answer. */
 og_status og_incremental_result_add_object_id(og_incremental_result *result, const char *object_id, og_error **error);
-/* METHOD: incremental result. Adds one dictionary row (a dictionary value:
- * property name -> value, to-ones as object IDs) to a dictionary fetch's answer. */
+
+/* METHOD: og_incremental_result
+ * Adds one dictionary row (a dictionary value: property name -> value, to-ones
+ * as object IDs) to a dictionary fetch's answer. */
 og_status og_incremental_result_add_row(og_incremental_result *result, const og_value *dictionary, og_error **error);
-/* METHOD: incremental result. Sets a count request's answer. */
+
+/* METHOD: og_incremental_result
+ * Sets a count request's answer. */
 og_status og_incremental_result_set_count(og_incremental_result *result, int64_t count, og_error **error);
 
-/* METHOD: incremental node. Sets the value of property `key` (copied). */
+/* ------------------------------------------------------------------------ */
+/* Incremental nodes (an object's values, from new_values)                  */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_incremental_node
+ * Sets the value of property `key` (copied). */
 og_status og_incremental_node_set_value(og_incremental_node *node, const char *key, const og_value *value,
                                         og_error **error);
-/* METHOD: incremental node. Sets the version the store holds the object at. */
+
+/* METHOD: og_incremental_node
+ * Sets the version the store holds the object at. */
 og_status og_incremental_node_set_version(og_incremental_node *node, int64_t version, og_error **error);
 
-/* METHOD: save changes request. The number of objects in `set`
- * (OG_OBJECTS_INSERTED, _UPDATED, _DELETED or _LOCKED); 0 for a bad handle. */
+/* ------------------------------------------------------------------------ */
+/* Save changes requests (a save, given to execute_save)                    */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_save_changes_request
+ * The number of objects in `set` (OG_OBJECTS_INSERTED, _UPDATED, _DELETED or
+ * _LOCKED); 0 for a bad handle. */
 size_t og_save_changes_request_count(const og_save_changes_request *request, og_object_set set);
-/* METHOD: save changes request. Object `index` of `set`, LENT by the context. */
+
+/* METHOD: og_save_changes_request
+ * Object `index` of `set`, LENT by the context. */
 og_object *og_save_changes_request_object_at(const og_save_changes_request *request, og_object_set set, size_t index,
                                              og_error **error);
-
-/* METHOD: coordinator. The object ID a URI names (managedObjectIDForURIRepresentation:),
- * as an OWNED URI, when a store of the coordinator has the URI's store UUID;
- * NULL without an error otherwise. */
-char *og_coordinator_object_id_for_uri(og_coordinator *coordinator, const char *uri, og_error **error);
-
-/* Detaches `store` (removePersistentStore:) and closes it; its handle stays
- * valid (type, path, UUID) until the coordinator is released. Objects fetched
- * from it can no longer load or save. OG_ERROR_INVALID_ARGUMENT when it is not
- * attached. */
-og_status og_coordinator_remove_store(og_coordinator *coordinator, og_store *store, og_error **error);
-
-/* Read-only stores (setReadOnly:): a save that would write to a read-only store
- * fails with OG_ERROR_STORE_OPERATION and writes nothing. */
-og_status og_coordinator_set_store_read_only(og_coordinator *coordinator, og_store *store, bool read_only,
-                                             og_error **error);
-og_status og_coordinator_is_store_read_only(og_coordinator *coordinator, og_store *store, bool *out, og_error **error);
-
-/* Store metadata without a stack (metadataForPersistentStoreOfType:URL: and
- * setMetadata:forPersistentStoreOfType:URL:) for SQLite and Binary files.
- * `type` NULL: found from the file's first bytes; a type that does not match
- * the file is OG_ERROR_STORE_TYPE_MISMATCH. The getter returns the value of
- * `key` (a string, or an integer as text), OWNED; NULL WITHOUT an error when
- * the key is absent. The setter sets `key` to `value` (NULL removes it) and
- * writes the metadata now; NSStoreType and NSStoreUUID are always kept. A
- * missing file is OG_ERROR_STORE_OPEN, another kind of file
- * OG_ERROR_STORE_INVALID_TYPE. */
-char *og_store_file_metadata_string(const char *type, const char *path, const char *key, og_error **error);
-og_status og_store_file_set_metadata_string(const char *type, const char *path, const char *key, const char *value,
-                                            og_error **error);
-
-/* A store file's whole metadata without adding the store
- * (metadataForPersistentStoreOfType:URL:options:): a NEW OG_VALUE_DICTIONARY
- * value; NSStoreModelVersionHashes maps entity names to 32-byte data. `type`
- * NULL: found from the file. `options` (NULL or an OG_VALUE_DICTIONARY) are
- * those the store would be opened with. The setter
- * (setMetadata:forPersistentStoreOfType:URL:options:) writes the whole
- * dictionary now; NSStoreType and NSStoreUUID are kept. Errors:
- * OG_ERROR_STORE_OPEN when there is no readable store at `path`,
- * OG_ERROR_STORE_TYPE_MISMATCH for a store of another type, and for the setter
- * OG_ERROR_STORE_OPERATION when the file is read-only or the options say
- * NSReadOnlyPersistentStoreOption. */
-og_value *og_store_file_metadata(const char *type, const char *path, const og_value *options, og_error **error);
-og_status og_store_file_set_metadata(const char *type, const char *path, const og_value *metadata, const og_value *options,
-                                     og_error **error);
-
-/* Number of stores added. */
-size_t og_coordinator_store_count(const og_coordinator *coordinator);
-
-/* Releases a coordinator. Contexts using it keep it alive; its stores close
- * when the last user is gone. NULL is ignored. */
-void og_coordinator_release(og_coordinator *coordinator);
-
-/* The store's type, path and UUID (NSStoreUUID). Borrowed: valid while the
- * coordinator is alive. */
-const char *og_store_type(const og_store *store);
-const char *og_store_path(const og_store *store);
-const char *og_store_uuid(const og_store *store);
-
-/* The version hashes the store's metadata records (NSStoreModelVersionHashes):
- * their number (0 for an invalid handle), and for `index`, the entity name in
- * name order (owned) with its 32-byte hash in `out`. */
-size_t og_store_version_hash_count(const og_store *store);
-char *og_store_version_hash_at(const og_store *store, size_t index, uint8_t out[32], og_error **error);
-
-/* ---- Several stores: configurations, options, moving and copying ------- */
-
-/* Adds a store (addPersistentStoreWithType:configuration:URL:options:) holding
- * the entities of `configuration`, or every entity when it is NULL (the
- * default configuration). `path` as for og_coordinator_add_store. `options` is
- * NULL or an OG_VALUE_DICTIONARY (og_value_new_dictionary) with Core Data's
- * keys:
- *   "NSReadOnlyPersistentStoreOption"          bool: saves are refused
- *   "NSPersistentStoreTimeoutOption"           number of seconds: SQLite waits
- *       that long for another connection's lock, then OG_ERROR_STORE_TIMEOUT;
- *       without the option 240 seconds (Core Data's default), 0 for no wait
- *   "NSSQLitePragmasOption"                    dictionary name -> string value,
- *       e.g. journal_mode (WAL by default; DELETE, TRUNCATE, MEMORY...),
- *       synchronous; names must be identifiers and values plain words or
- *       numbers, so nothing can inject SQL
- *   "NSSQLiteAnalyzeOption", "NSSQLiteManualVacuumOption"   bool: run ANALYZE
- *       or VACUUM when the store is added
- *   "NSIgnorePersistentStoreVersioningOption"  bool: open a store whose version
- *       hashes differ (the tables must still fit); the hashes are rewritten
- *       at the next save
- * Other keys are ignored but kept in og_store_options. The store is LENT by the
- * coordinator. Errors: those of og_coordinator_add_store, and
- * OG_ERROR_INVALID_ARGUMENT for a configuration the model lacks, for a named
- * configuration beside a default-configuration store (or the reverse), or
- * for an option of the wrong kind or an unsafe pragma; OG_ERROR_STORE_OPEN
- * when a store with the same UUID is attached already. */
-og_store *og_coordinator_add_store_with_options(og_coordinator *coordinator, const char *type, const char *configuration,
-                                                const char *path, const og_value *options, og_error **error);
-
-/* The store's configuration name, borrowed (valid while the coordinator is
- * alive); NULL for the default configuration or an invalid handle. */
-const char *og_store_configuration(const og_store *store);
-
-/* The options the store was added with, unknown keys included: a NEW
- * OG_VALUE_DICTIONARY value. */
-og_value *og_store_options(const og_store *store, og_error **error);
-
-/* Copies `store` into a new store of `type` at `path`
- * (migratePersistentStore:toURL:options:withType:): every row of its
- * configuration, relationships with their order, and primary-key counters.
- * The copy keeps the store's UUID and configuration, takes `options` (NULL:
- * the old store's), replaces the old store on the coordinator, and is
- * returned, LENT by the coordinator. Objects already fetched keep working and
- * now read from the copy. The old handle stays valid but detached. On failure
- * the old store stays attached and untouched and no new file is left.
- * Errors: OG_ERROR_STORE_OPERATION (a file is already at `path`, or the copy
- * failed: the detail says why), OG_ERROR_STORE_INVALID_TYPE,
- * OG_ERROR_INVALID_ARGUMENT (a store not attached). */
-og_store *og_coordinator_migrate_store(og_coordinator *coordinator, og_store *store, const char *path, const char *type,
-                                       const og_value *options, og_error **error);
-
-/* The attached store at `path` (persistentStoreForURL:), LENT; NULL without an
- * error when there is none. */
-og_store *og_coordinator_store_for_path(og_coordinator *coordinator, const char *path, og_error **error);
-
-/* Moves a store (setURL:forPersistentStore:). A Binary or custom atomic store
- * writes its next save at `path`. An SQLite store closes and reopens at `path`,
- * where the same store (same UUID) must already be: a missing file is
- * OG_ERROR_STORE_OPEN, another store OG_ERROR_STORE_OPERATION, and it stays
- * where it was. og_store_path then returns the new path (earlier pointers stay
- * valid while the coordinator is alive). */
-og_status og_coordinator_set_store_path(og_coordinator *coordinator, og_store *store, const char *path, og_error **error);
-
-/* The metadata of an attached store as it is or will be after the next save
- * (metadataForPersistentStore:): a NEW OG_VALUE_DICTIONARY value. The setter
- * (setMetadata:forPersistentStore:) takes an OG_VALUE_DICTIONARY and writes it
- * at the store's next save; NSStoreType and NSStoreUUID are kept, and a
- * different NSStoreUUID is OG_ERROR_INVALID_ARGUMENT. */
-og_value *og_coordinator_store_metadata(og_coordinator *coordinator, og_store *store, og_error **error);
-og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_store *store, const og_value *metadata,
-                                            og_error **error);
 
 /* ------------------------------------------------------------------------ */
 /* Contexts                                                                 */
 /* ------------------------------------------------------------------------ */
 
-/* A NEW context over `coordinator`, confined to the calling thread: every
+/* METHOD: og_context
+ * A NEW context over `coordinator`, confined to the calling thread: every
  * later call on it or its objects must come from this thread. */
 og_context *og_context_new(og_coordinator *coordinator, og_error **error);
 
-/* Inserts a new object of `entity_name` with the attributes' default values
+/* METHOD: og_context
+ * Inserts a new object of `entity_name` with the attributes' default values
  * and a temporary ID. Returns it, LENT by the context: the handle stays valid
  * until the context is released (the same object always has the same handle).
  * OG_ERROR_UNKNOWN_ENTITY for an unknown or abstract entity. */
 og_object *og_context_insert(og_context *context, const char *entity_name, og_error **error);
 
-/* Marks `object` deleted; applying delete rules. Deleting an object inserted
+/* METHOD: og_context
+ * Marks `object` deleted; applying delete rules. Deleting an object inserted
  * since the last save simply forgets it. Written at the next save. */
 og_status og_context_delete(og_context *context, og_object *object, og_error **error);
 
-/* Whether the context has unsaved inserts, updates or deletes. */
+/* METHOD: og_context
+ * Whether the context has unsaved inserts, updates or deletes. */
 og_status og_context_has_changes(og_context *context, bool *out, og_error **error);
 
-/* Validates and writes every change in one transaction. On success temporary
+/* METHOD: og_context
+ * Validates and writes every change in one transaction. On success temporary
  * IDs become permanent. On failure nothing is written and the changes stay
  * pending: validation errors carry the object, key and value (code 1560 with
  * details when several fail). A store whose primary-key counter or a row's
@@ -1530,33 +1902,39 @@ og_status og_context_has_changes(og_context *context, bool *out, og_error **erro
  * naming the entity. */
 og_status og_context_save(og_context *context, og_error **error);
 
-/* Executes a fetch request. Returns NEW results, released with
+/* METHOD: og_context
+ * Executes a fetch request. Returns NEW results, released with
  * og_results_release; the objects in them are LENT by the context. */
 og_results *og_context_fetch(og_context *context, const og_fetch_request *request, og_error **error);
 
-/* Counts what the request would return: objects (with pending changes), or
+/* METHOD: og_context
+ * Counts what the request would return: objects (with pending changes), or
  * dictionary rows for an OG_RESULT_DICTIONARIES request. */
 og_status og_context_count(og_context *context, const og_fetch_request *request, size_t *out, og_error **error);
 
-/* The IDs of the objects the request matches, whatever its result type: with
+/* METHOD: og_context
+ * The IDs of the objects the request matches, whatever its result type: with
  * pending changes (new objects' temporary IDs, deleted objects left out), but
  * without registering objects. Returns NEW og_object_ids
  * (og_object_ids_release). */
 og_object_ids *og_context_fetch_object_ids(og_context *context, const og_fetch_request *request, og_error **error);
 
-/* One dictionary per result row, or per group, whatever the request's result
+/* METHOD: og_context
+ * One dictionary per result row, or per group, whatever the request's result
  * type. Computed by the store (in SQL on SQLite stores) from saved data:
  * unsaved changes are not reflected. Returns NEW og_rows (og_rows_release). */
 og_rows *og_context_fetch_dictionaries(og_context *context, const og_fetch_request *request, og_error **error);
 
-/* The object an object ID URI (og_object_id_uri: x-coredata://<store UUID>/
+/* METHOD: og_context
+ * The object an object ID URI (og_object_id_uri: x-coredata://<store UUID>/
  * <Entity>/p<key>) names (managedObjectIDForURIRepresentation: then
  * existingObjectWithID:), LENT by the context. NULL WITHOUT an error when no
  * attached store has that UUID or the URI is not of that form; an error when
  * the object no longer exists. */
 og_object *og_context_object_for_uri(og_context *context, const char *uri, og_error **error);
 
-/* How the request would be fetched, as an owned text (og_free): per store that
+/* METHOD: og_context
+ * How the request would be fetched, as an owned text (og_free): per store that
  * answers it, lines "store: <path> (<type>)", "sql: <SELECT>", "bindings: ...",
  * "plan: <EXPLAIN QUERY PLAN step>", "filtered in memory: yes|no" (rows the
  * store cannot select exactly in SQL are filtered and sorted in memory) and
@@ -1564,7 +1942,8 @@ og_object *og_context_object_for_uri(og_context *context, const char *uri, og_er
  * line. Nothing is registered and no row is read. */
 char *og_context_explain(og_context *context, const og_fetch_request *request, og_error **error);
 
-/* Gives back an object handle the context lent, so that the context stops
+/* METHOD: og_context
+ * Gives back an object handle the context lent, so that the context stops
  * holding the object for C: the handle becomes invalid, and the object's
  * memory comes back once the context no longer needs it (an object with unsaved
  * changes stays until saved or rolled back). Handing the object out again (a
@@ -1575,13 +1954,22 @@ char *og_context_explain(og_context *context, const og_fetch_request *request, o
  * gave back. */
 og_status og_context_release_object(og_context *context, og_object *object, og_error **error);
 
-/* og_context_release_object for `count` handles in one call (a binding letting go
+/* METHOD: og_context
+ * og_context_release_object for `count` handles in one call (a binding letting go
  * of a large result). Every handle that is a live handle this context lent is
  * given back; if any is not, the others are still given back and the call
  * fails with OG_ERROR_INVALID_HANDLE, saying how many were not. Any thread. */
 og_status og_context_release_objects(og_context *context, og_object *const *objects, size_t count, og_error **error);
 
-/* Releases a context. Objects it lent become invalid. A queue context first
+/* METHOD: og_context
+ * The address of a counter that changes whenever any value of the context's
+ * objects may have changed (a set, a rollback, a refresh, a reset, a hook that
+ * changes an object...): values read in bulk stay valid while it is unchanged.
+ * Valid while the context handle lives; NULL for an invalid handle. */
+const uint64_t *og_context_change_counter(const og_context *context);
+
+/* METHOD: og_context
+ * Releases a context. Objects it lent become invalid. A queue context first
  * waits for the blocks queued with og_context_perform (do not release it
  * from inside one of its own blocks). NULL is ignored. */
 void og_context_release(og_context *context);
@@ -1591,18 +1979,22 @@ void og_context_release(og_context *context);
  * og_context_new_with_type): from another thread it fails with
  * OG_ERROR_WRONG_THREAD and changes nothing. */
 
-/* A NEW context of the given og_concurrency_type over `coordinator`.
+/* METHOD: og_context
+ * A NEW context of the given og_concurrency_type over `coordinator`.
  * CONFINEMENT is og_context_new. A PRIVATE_QUEUE context has its own serial
  * queue: use it, and the objects it lends, only inside og_context_perform or
  * og_context_perform_and_wait blocks. MAIN_QUEUE contexts share one serial
  * queue of the library's (Linux programs need not run a main loop; nothing has
  * to be drained by hand). OG_ERROR_INVALID_ARGUMENT for another number. */
-og_context *og_context_new_with_type(og_coordinator *coordinator, int concurrency_type, og_error **error);
+og_context *og_context_new_with_type(og_coordinator *coordinator, og_concurrency_type concurrency_type,
+                                     og_error **error);
 
-/* The context's og_concurrency_type; -1 for an invalid handle. Any thread. */
+/* METHOD: og_context
+ * The context's og_concurrency_type; -1 for an invalid handle. Any thread. */
 int og_context_concurrency_type(const og_context *context);
 
-/* Queues `block(userdata)` on the context's queue and returns at once
+/* METHOD: og_context
+ * Queues `block(userdata)` on the context's queue and returns at once
  * (performBlock:). The block is one user event: when it returns, pending
  * changes are processed (OBJECTS_DID_CHANGE posted, the undo group closed). A
  * confinement context has no queue: OG_ERROR_INVALID_ARGUMENT and the block
@@ -1612,7 +2004,8 @@ int og_context_concurrency_type(const og_context *context);
  * it. Any thread (for a queue context). */
 og_status og_context_perform(og_context *context, og_block_fn block, void *userdata, og_error **error);
 
-/* Runs `block(userdata)` on the context's queue and waits for it
+/* METHOD: og_context
+ * Runs `block(userdata)` on the context's queue and waits for it
  * (performBlockAndWait:). Re-entrant: called from inside a block of the same
  * context it runs the block at once. Not an event: its changes are processed
  * at the end of the next og_context_perform block, at
@@ -1620,36 +2013,42 @@ og_status og_context_perform(og_context *context, og_block_fn block, void *userd
  * context: OG_ERROR_INVALID_ARGUMENT and the block does not run. Any thread. */
 og_status og_context_perform_and_wait(og_context *context, og_block_fn block, void *userdata, og_error **error);
 
-/* Coalesces the changes since the last call into one event: applies delete
+/* METHOD: og_context
+ * Coalesces the changes since the last call into one event: applies delete
  * rules still pending and posts OBJECTS_DID_CHANGE. Also runs before a save,
  * fetch, count and rollback, and at the end of every perform block. */
 og_status og_context_process_pending_changes(og_context *context, og_error **error);
 
-/* Discards every unsaved change: inserted objects leave the context (their
+/* METHOD: og_context
+ * Discards every unsaved change: inserted objects leave the context (their
  * handles then give OG_ERROR_OBJECT_INACCESSIBLE), deleted ones come back,
  * changed ones return to their committed values (AWAKE_FROM_SNAPSHOT_EVENTS). */
 og_status og_context_rollback(og_context *context, og_error **error);
 
-/* Forgets every object: unsaved changes are lost, OBJECTS_DID_CHANGE reports
+/* METHOD: og_context
+ * Forgets every object: unsaved changes are lost, OBJECTS_DID_CHANGE reports
  * og_notification_invalidated_all, and every object handle the context lent
  * is released (OG_ERROR_INVALID_HANDLE from then on), so that the memory of
  * the forgotten objects comes back. Results and notifications that still hold
  * such objects give invalid handles too. */
 og_status og_context_reset(og_context *context, og_error **error);
 
-/* refreshObject:mergeChanges:. Without `merge` the object turns into a fault,
+/* METHOD: og_context
+ * refreshObject:mergeChanges:. Without `merge` the object turns into a fault,
  * dropping its unsaved changes (WILL/DID_TURN_INTO_FAULT). With `merge` its
  * unchanged properties take the store's current values and its own changes
  * stay; 133000 when its row is gone. New objects are left alone. */
 og_status og_context_refresh_object(og_context *context, og_object *object, bool merge, og_error **error);
 
-/* Gives the `count` new objects their permanent IDs now (they stay inserted
+/* METHOD: og_context
+ * Gives the `count` new objects their permanent IDs now (they stay inserted
  * until saved; objects with permanent IDs are skipped).
  * OG_ERROR_INVALID_ARGUMENT for an object that is not a new object of this
  * context. */
 og_status og_context_obtain_permanent_ids(og_context *context, og_object *const *objects, size_t count, og_error **error);
 
-/* assignObject:toPersistentStore:: saves the new object `object` to `store`
+/* METHOD: og_context
+ * assignObject:toPersistentStore:: saves the new object `object` to `store`
  * instead of the first writable store whose configuration holds its entity.
  * OG_ERROR_INVALID_ARGUMENT when the object is not new in this context or
  * already has a permanent ID, or the store is not attached to the context's
@@ -1659,67 +2058,78 @@ og_status og_context_assign_object(og_context *context, og_object *object, og_st
 
 /* ---- Registration (objects by their ID URI, og_object_id_uri) ---------- */
 
-/* objectRegisteredForID: *out is the object registered under `uri` (temporary
+/* METHOD: og_context
+ * objectRegisteredForID: *out is the object registered under `uri` (temporary
  * or permanent), LENT by the context, or NULL with OG_NULL when there is none.
  * Never touches the store. */
 og_status og_context_object_registered(og_context *context, const char *uri, og_object **out, og_error **error);
 
-/* objectWithID: the registered object, or a fault for it, LENT by the
+/* METHOD: og_context
+ * objectWithID: the registered object, or a fault for it, LENT by the
  * context. Reading a fault whose row is gone fails with 133000.
  * OG_ERROR_INVALID_ARGUMENT for a URI that names no saved object of the
  * coordinator's stores (or an unregistered temporary ID). */
 og_object *og_context_object_with_uri(og_context *context, const char *uri, og_error **error);
 
-/* existingObjectWithID: the object with its values loaded, LENT by the
+/* METHOD: og_context
+ * existingObjectWithID: the object with its values loaded, LENT by the
  * context; NULL and 133000 (OG_ERROR_REFERENTIAL_INTEGRITY) when its row is
  * gone, OG_ERROR_INVALID_ARGUMENT for a URI that is not an object ID. */
 og_object *og_context_existing_object(og_context *context, const char *uri, og_error **error);
 
-/* The number of registered objects (registeredObjects.count): new ones and
+/* METHOD: og_context
+ * The number of registered objects (registeredObjects.count): new ones and
  * fetched ones still alive. Unchanged objects are not kept alive by the context
  * unless og_context_set_retains_registered_objects is on; an object whose
  * handle was lent to C stays alive until the context is released. */
 og_status og_context_registered_count(og_context *context, size_t *out, og_error **error);
 
-/* The objects of one og_object_set, as NEW results (og_results_release); the
+/* METHOD: og_context
+ * The objects of one og_object_set, as NEW results (og_results_release); the
  * objects are LENT by the context. */
-og_results *og_context_objects(og_context *context, int which, og_error **error);
+og_results *og_context_objects(og_context *context, og_object_set which, og_error **error);
 
 /* ---- Settings ---------------------------------------------------------- */
 
-/* retainsRegisteredObjects (default false). */
+/* METHOD: og_context
+ * retainsRegisteredObjects (default false). */
 og_status og_context_retains_registered_objects(og_context *context, bool *out, og_error **error);
 og_status og_context_set_retains_registered_objects(og_context *context, bool on, og_error **error);
 
-/* propagatesDeletesAtEndOfEvent (default true): whether delete rules apply at
+/* METHOD: og_context
+ * propagatesDeletesAtEndOfEvent (default true): whether delete rules apply at
  * the end of the event (og_context_process_pending_changes) or only at save. */
 og_status og_context_propagates_deletes(og_context *context, bool *out, og_error **error);
 og_status og_context_set_propagates_deletes(og_context *context, bool on, og_error **error);
 
-/* The context's userInfo, as text. og_context_user_info gives an owned copy
+/* METHOD: og_context
+ * The context's userInfo, as text. og_context_user_info gives an owned copy
  * (og_free), or NULL with OG_NULL when the key is absent; setting NULL removes
  * the key. */
 og_status og_context_user_info(og_context *context, const char *key, char **out, og_error **error);
 og_status og_context_set_user_info(og_context *context, const char *key, const char *value, og_error **error);
 
 /* ---- Hooks: what a subclass of NSManagedObject overrides, per entity ---- */
-/* Hooks of an entity apply to its subentities unless they have their own.
+/* METHOD: og_context
+ * Hooks of an entity apply to its subentities unless they have their own.
  * Each call replaces one hook of one entity; a NULL callback removes it. The
  * callbacks run on the context's thread while the library works (insert,
  * fetch, save, delete, rollback, refresh); the object passed in is LENT by
  * the context. OG_ERROR_UNKNOWN_ENTITY for an unknown entity,
  * OG_ERROR_INVALID_ARGUMENT for an unknown kind. */
-og_status og_context_set_hook(og_context *context, const char *entity_name, int kind, og_hook_fn callback, void *userdata,
-                              og_error **error);
+og_status og_context_set_hook(og_context *context, const char *entity_name, og_hook_kind kind, og_hook_fn callback,
+                              void *userdata, og_error **error);
 
-/* validateForInsert/Update/Delete (og_validation_kind): called at save after
+/* METHOD: og_context
+ * validateForInsert/Update/Delete (og_validation_kind): called at save after
  * the model's own rules passed for the object. A refusal fails the save
  * with the callback's error (several failures: 1560 with details); nothing is
  * written. */
-og_status og_context_set_validation_hook(og_context *context, const char *entity_name, int kind, og_validation_fn callback,
-                                         void *userdata, og_error **error);
+og_status og_context_set_validation_hook(og_context *context, const char *entity_name, og_validation_kind kind,
+                                         og_validation_fn callback, void *userdata, og_error **error);
 
-/* validateValue:forKey: for every property of the entity, after the model's
+/* METHOD: og_context
+ * validateValue:forKey: for every property of the entity, after the model's
  * rules for that property passed: at save and in og_object_validate_value.
  * The value cannot be replaced (coercion is Swift-only). */
 og_status og_context_set_value_validator(og_context *context, const char *entity_name, og_value_validation_fn callback,
@@ -1727,30 +2137,18 @@ og_status og_context_set_value_validator(og_context *context, const char *entity
 
 /* ---- Notifications ----------------------------------------------------- */
 
-/* Calls `callback` for every notification of og_notification_kind `kind` the
+/* METHOD: og_context
+ * Calls `callback` for every notification of og_notification_kind `kind` the
  * context posts, synchronously on the context's thread, until removed. *token
  * receives the registration, for og_context_remove_observer. */
-og_status og_context_add_observer(og_context *context, int kind, og_notification_fn callback, void *userdata,
-                                  uint64_t *token, og_error **error);
+og_status og_context_add_observer(og_context *context, og_notification_kind kind, og_notification_fn callback,
+                                  void *userdata, uint64_t *token, og_error **error);
 
-/* Removes an observer: its callback is never called again, even by a
+/* METHOD: og_context
+ * Removes an observer: its callback is never called again, even by a
  * notification being delivered right now. OG_ERROR_INVALID_ARGUMENT for an
  * unknown or already removed token. */
 og_status og_context_remove_observer(og_context *context, uint64_t token, og_error **error);
-
-/* The notification's og_notification_kind; -1 for an invalid handle. */
-int og_notification_kind_of(const og_notification *notification);
-
-/* The number of objects under og_notification_key `key` (0 for an unknown key). */
-size_t og_notification_count(const og_notification *notification, int key);
-
-/* Object `index` under `key`, LENT by the context. Objects of a did-save's
- * deleted list, and those invalidated by a reset, are inaccessible
- * (OG_ERROR_OBJECT_INACCESSIBLE) except for og_object_id_uri. */
-og_object *og_notification_object_at(const og_notification *notification, int key, size_t index, og_error **error);
-
-/* NSInvalidatedAllObjectsKey: whether the context was reset. */
-bool og_notification_invalidated_all(const og_notification *notification);
 
 /* ---- Conflicts and merge policies -------------------------------------- */
 /* Every object remembers the row version (Z_OPT) it last read. A save checks
@@ -1759,74 +2157,16 @@ bool og_notification_invalidated_all(const og_notification *notification);
  * by another context, coordinator or process is caught. The context's merge
  * policy decides what happens to each conflicting object. */
 
-/* mergePolicy (default OG_MERGE_POLICY_ERROR). OG_ERROR_INVALID_ARGUMENT for a
+/* METHOD: og_context
+ * mergePolicy (default OG_MERGE_POLICY_ERROR). OG_ERROR_INVALID_ARGUMENT for a
  * number that is not an og_merge_policy. */
 og_status og_context_merge_policy(og_context *context, og_merge_policy *out, og_error **error);
 og_status og_context_set_merge_policy(og_context *context, og_merge_policy policy, og_error **error);
 
-/* The conflicts of a save that failed with OG_ERROR_MERGE (133020): one per
- * object (NSMergeConflict); 0 for any other error. Any thread. */
-size_t og_error_conflict_count(const og_error *error);
-
-/* Conflict `index`'s object, LENT by `context`, which must be the context
- * whose save failed (OG_ERROR_INVALID_ARGUMENT otherwise). */
-og_object *og_error_conflict_object(const og_error *error, size_t index, og_context *context, og_error **err);
-
-/* Conflict `index`'s object ID URI: an owned string (og_free). Any thread. */
-char *og_error_conflict_object_uri(const og_error *error, size_t index, og_error **err);
-
-/* The row version the object last read (oldVersionNumber) and the row's
- * version now (newVersionNumber, 0 when the row is gone). Any thread. */
-og_status og_error_conflict_versions(const og_error *error, size_t index, int64_t *old_version, int64_t *new_version,
-                                     og_error **err);
-
-/* Whether conflict `index` has the snapshot `which` (the object snapshot is
- * always there; the cached and persisted ones only when they are newer). */
-bool og_error_conflict_has_snapshot(const og_error *error, size_t index, og_conflict_snapshot which);
-
-/* The keys of conflict `index`'s snapshots (its entity's stored attributes and
- * to-one relationships), borrowed for the error's lifetime. */
-size_t og_error_conflict_key_count(const og_error *error, size_t index);
-const char *og_error_conflict_key_at(const og_error *error, size_t index, size_t key_index);
-
-/* One value of one snapshot, NEW (og_value_release): an attribute's value, or
- * for a to-one an OG_VALUE_OBJECT_ID (OG_VALUE_NULL when empty).
- * OG_ERROR_INVALID_ARGUMENT when the conflict has no such snapshot,
- * OG_ERROR_UNKNOWN_KEY for a key that is not one of og_error_conflict_key_at. */
-og_value *og_error_conflict_value(const og_error *error, size_t index, og_conflict_snapshot which, const char *key,
-                                  og_error **err);
-
 /* ---- Merging saves between contexts ----------------------------------- */
-/* An og_changes record holds object IDs only, so it may be handed to another
- * thread and merged into a context there (mergeChangesFromContextDidSave-
- * Notification:). Records are immutable once made, except by og_changes_add;
- * reading and merging them is safe from any thread. */
 
-/* The object IDs of a DID_SAVE or OBJECTS_DID_CHANGE notification, as a NEW
- * record (og_changes_release), remembering the coordinator they belong to.
- * Call it inside the observer callback. OG_ERROR_INVALID_ARGUMENT for a
- * WILL_SAVE notification. */
-og_changes *og_notification_changes(const og_notification *notification, og_error **error);
-
-/* A NEW empty record for og_changes_add (changes made elsewhere: another
- * coordinator, another process, a batch request). */
-og_changes *og_changes_new(og_error **error);
-
-/* Adds an object ID URI (og_object_id_uri's form) under `kind`.
- * OG_ERROR_INVALID_ARGUMENT for a URI that is not an object ID or a record
- * made by og_notification_changes. */
-og_status og_changes_add(og_changes *changes, og_change_kind kind, const char *uri, og_error **error);
-
-/* The number of IDs under `kind` (0 for an invalid handle or kind). */
-size_t og_changes_count(const og_changes *changes, og_change_kind kind);
-
-/* ID `index` under `kind` as a URI: an owned string (og_free). */
-char *og_changes_uri_at(const og_changes *changes, og_change_kind kind, size_t index, og_error **error);
-
-/* Releases a record. NULL is ignored. */
-void og_changes_release(og_changes *changes);
-
-/* Merges another context's save into `context`, on the context's thread (in
+/* METHOD: og_context
+ * Merges another context's save into `context`, on the context's thread (in
  * a perform block for a queue context): registered objects it updated are
  * refreshed keeping this context's own changes; objects it deleted become
  * deleted here (fetches no longer return them); inserted ones become
@@ -1835,7 +2175,8 @@ void og_changes_release(og_changes *changes);
  * with og_context_merge_remote_changes). */
 og_status og_context_merge_changes(og_context *context, const og_changes *changes, og_error **error);
 
-/* mergeChangesFromRemoteContextSave:intoContexts:: merges the IDs of `changes`
+/* METHOD: og_context
+ * mergeChangesFromRemoteContextSave:intoContexts:: merges the IDs of `changes`
  * into each of the `count` contexts, each on its own queue (a queue context
  * through perform-and-wait; a confinement context must belong to the calling
  * thread). IDs whose store is not attached to a context's coordinator are
@@ -1843,7 +2184,8 @@ og_status og_context_merge_changes(og_context *context, const og_changes *change
 og_status og_context_merge_remote_changes(const og_changes *changes, og_context *const *contexts, size_t count,
                                           og_error **error);
 
-/* automaticallyMergesChangesFromParent (default false): a child context then
+/* METHOD: og_context
+ * automaticallyMergesChangesFromParent (default false): a child context then
  * merges each save of its parent, and a root context each save of the other
  * contexts of its coordinator, on its own queue (a confinement context at its
  * next call from its own thread). */
@@ -1852,19 +2194,22 @@ og_status og_context_set_automatically_merges_changes_from_parent(og_context *co
 
 /* ---- Staleness and faults ---------------------------------------------- */
 
-/* stalenessInterval in seconds (default -1): how old a cached row may be when
+/* METHOD: og_context
+ * stalenessInterval in seconds (default -1): how old a cached row may be when
  * a fault fires or an object is refreshed. Negative: any age (the cached row
  * is used); 0: the store is always read; positive: rows older than that are
  * read again. NaN is OG_ERROR_INVALID_ARGUMENT. */
 og_status og_context_staleness_interval(og_context *context, double *out, og_error **error);
 og_status og_context_set_staleness_interval(og_context *context, double seconds, og_error **error);
 
-/* shouldDeleteInaccessibleFaults (default true): a fault whose row is gone
+/* METHOD: og_context
+ * shouldDeleteInaccessibleFaults (default true): a fault whose row is gone
  * becomes a deleted object with empty values instead of failing with 133000. */
 og_status og_context_should_delete_inaccessible_faults(og_context *context, bool *out, og_error **error);
 og_status og_context_set_should_delete_inaccessible_faults(og_context *context, bool on, og_error **error);
 
-/* refreshAllObjects: refreshes every registered object, keeping unsaved
+/* METHOD: og_context
+ * refreshAllObjects: refreshes every registered object, keeping unsaved
  * changes (as og_context_refresh_object with merge). */
 og_status og_context_refresh_all_objects(og_context *context, og_error **error);
 
@@ -1875,13 +2220,15 @@ og_status og_context_refresh_all_objects(og_context *context, og_error **error);
  * fire through the parent. New objects keep temporary IDs until the root
  * saves. Conflicts are raised when the root saves. */
 
-/* A NEW child context of `parent`, of any og_concurrency_type, over any kind of
+/* METHOD: og_context
+ * A NEW child context of `parent`, of any og_concurrency_type, over any kind of
  * parent. The child keeps its parent alive (the parent's handle may be
  * released first; the parent's lent objects then become invalid). Any thread
  * for the call itself; the child then follows its own thread rule. */
 og_context *og_context_new_child(og_context *parent, og_concurrency_type concurrency_type, og_error **error);
 
-/* Whether the context is a child (has a parent context). Any thread. */
+/* METHOD: og_context
+ * Whether the context is a child (has a parent context). Any thread. */
 bool og_context_has_parent(const og_context *context);
 
 /* ---- Events, undo and redo --------------------------------------------- */
@@ -1897,25 +2244,91 @@ bool og_context_has_parent(const og_context *context);
  * saved again. og_context_rollback and og_context_reset empty the stacks;
  * og_context_save does not. Undo and redo post OBJECTS_DID_CHANGE. */
 
-/* The context's undo manager, LENT (the handle given to
+/* METHOD: og_context
+ * The context's undo manager, LENT (the handle given to
  * og_context_set_undo_manager, valid while that handle is), or NULL: a
  * context has none until one is set. */
 og_undo_manager *og_context_undo_manager(og_context *context, og_error **error);
 
-/* Sets the context's undo manager; NULL stops recording. The context keeps
+/* METHOD: og_context
+ * Sets the context's undo manager; NULL stops recording. The context keeps
  * the manager alive; one manager may serve several contexts. */
 og_status og_context_set_undo_manager(og_context *context, og_undo_manager *manager, og_error **error);
 
-/* undo / redo: processes pending changes (closing the event's group), then asks
+/* METHOD: og_context
+ * undo / redo: processes pending changes (closing the event's group), then asks
  * the manager to undo or redo its newest group. Nothing happens without a
  * manager or with nothing to undo. Errors as og_undo_manager_undo. */
 og_status og_context_undo(og_context *context, og_error **error);
 og_status og_context_redo(og_context *context, og_error **error);
 
-/* The context's name (NULL: none): owned copy (og_free) or OG_NULL; setting
+/* METHOD: og_context
+ * The context's name (NULL: none): owned copy (og_free) or OG_NULL; setting
  * NULL removes it. */
 og_status og_context_name(og_context *context, char **out, og_error **error);
 og_status og_context_set_name(og_context *context, const char *name, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Notifications                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_notification
+ * The notification's og_notification_kind; -1 for an invalid handle. */
+int og_notification_kind_of(const og_notification *notification);
+
+/* METHOD: og_notification
+ * The number of objects under og_notification_key `key` (0 for an unknown key). */
+size_t og_notification_count(const og_notification *notification, og_notification_key key);
+
+/* METHOD: og_notification
+ * Object `index` under `key`, LENT by the context. Objects of a did-save's
+ * deleted list, and those invalidated by a reset, are inaccessible
+ * (OG_ERROR_OBJECT_INACCESSIBLE) except for og_object_id_uri. */
+og_object *og_notification_object_at(const og_notification *notification, og_notification_key key, size_t index,
+                                     og_error **error);
+
+/* METHOD: og_notification
+ * NSInvalidatedAllObjectsKey: whether the context was reset. */
+bool og_notification_invalidated_all(const og_notification *notification);
+
+/* METHOD: og_notification
+ * The object IDs of a DID_SAVE or OBJECTS_DID_CHANGE notification, as a NEW
+ * record (og_changes_release), remembering the coordinator they belong to.
+ * Call it inside the observer callback. OG_ERROR_INVALID_ARGUMENT for a
+ * WILL_SAVE notification. */
+og_changes *og_notification_changes(const og_notification *notification, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Changes: the object IDs of a save                                        */
+/* ------------------------------------------------------------------------ */
+
+/* An og_changes record holds object IDs only, so it may be handed to another
+ * thread and merged into a context there (mergeChangesFromContextDidSave-
+ * Notification:). Records are immutable once made, except by og_changes_add;
+ * reading and merging them is safe from any thread. */
+
+/* METHOD: og_changes
+ * A NEW empty record for og_changes_add (changes made elsewhere: another
+ * coordinator, another process, a batch request). */
+og_changes *og_changes_new(og_error **error);
+
+/* METHOD: og_changes
+ * Adds an object ID URI (og_object_id_uri's form) under `kind`.
+ * OG_ERROR_INVALID_ARGUMENT for a URI that is not an object ID or a record
+ * made by og_notification_changes. */
+og_status og_changes_add(og_changes *changes, og_change_kind kind, const char *uri, og_error **error);
+
+/* METHOD: og_changes
+ * The number of IDs under `kind` (0 for an invalid handle or kind). */
+size_t og_changes_count(const og_changes *changes, og_change_kind kind);
+
+/* METHOD: og_changes
+ * ID `index` under `kind` as a URI: an owned string (og_free). */
+char *og_changes_uri_at(const og_changes *changes, og_change_kind kind, size_t index, og_error **error);
+
+/* METHOD: og_changes
+ * Releases a record. NULL is ignored. */
+void og_changes_release(og_changes *changes);
 
 /* ------------------------------------------------------------------------ */
 /* Undo managers                                                            */
@@ -1928,13 +2341,16 @@ og_status og_context_set_name(og_context *context, const char *name, og_error **
  * context belongs to another thread fails with OG_ERROR_WRONG_THREAD and
  * changes nothing. */
 
-/* A NEW undo manager (og_undo_manager_release). */
+/* METHOD: og_undo_manager
+ * A NEW undo manager (og_undo_manager_release). */
 og_undo_manager *og_undo_manager_new(og_error **error);
 
-/* Releases a manager; contexts using it keep it alive. NULL is ignored. */
+/* METHOD: og_undo_manager
+ * Releases a manager; contexts using it keep it alive. NULL is ignored. */
 void og_undo_manager_release(og_undo_manager *manager);
 
-/* Undoes the newest group (with groups-by-event an open event group is closed
+/* METHOD: og_undo_manager
+ * Undoes the newest group (with groups-by-event an open event group is closed
  * first) / redoes the newest undone group. Nothing to undo or redo: OG_OK and
  * nothing happens. OG_ERROR_INVALID_ARGUMENT while a group other than the
  * event's is open or an undo is already running; OG_ERROR_WRONG_THREAD when a
@@ -1942,328 +2358,50 @@ void og_undo_manager_release(og_undo_manager *manager);
 og_status og_undo_manager_undo(og_undo_manager *manager, og_error **error);
 og_status og_undo_manager_redo(og_undo_manager *manager, og_error **error);
 
-/* canUndo / canRedo (false for an invalid handle). */
+/* METHOD: og_undo_manager
+ * canUndo / canRedo (false for an invalid handle). */
 bool og_undo_manager_can_undo(const og_undo_manager *manager);
 bool og_undo_manager_can_redo(const og_undo_manager *manager);
 
-/* Empties both stacks (removeAllActions). */
+/* METHOD: og_undo_manager
+ * Empties both stacks (removeAllActions). */
 og_status og_undo_manager_remove_all_actions(og_undo_manager *manager, og_error **error);
 
-/* beginUndoGrouping / endUndoGrouping: groups nest, an inner group folding
+/* METHOD: og_undo_manager
+ * beginUndoGrouping / endUndoGrouping: groups nest, an inner group folding
  * into its outer one. Ending with none open is OG_ERROR_INVALID_ARGUMENT. */
 og_status og_undo_manager_begin_grouping(og_undo_manager *manager, og_error **error);
 og_status og_undo_manager_end_grouping(og_undo_manager *manager, og_error **error);
 
-/* How many groups are open (0 for an invalid handle). */
+/* METHOD: og_undo_manager
+ * How many groups are open (0 for an invalid handle). */
 size_t og_undo_manager_grouping_level(const og_undo_manager *manager);
 
-/* levelsOfUndo (default 0: unlimited): older groups beyond it are dropped. */
+/* METHOD: og_undo_manager
+ * levelsOfUndo (default 0: unlimited): older groups beyond it are dropped. */
 size_t og_undo_manager_levels_of_undo(const og_undo_manager *manager);
 og_status og_undo_manager_set_levels_of_undo(og_undo_manager *manager, size_t levels, og_error **error);
 
-/* groupsByEvent (default true). */
+/* METHOD: og_undo_manager
+ * groupsByEvent (default true). */
 bool og_undo_manager_groups_by_event(const og_undo_manager *manager);
 og_status og_undo_manager_set_groups_by_event(og_undo_manager *manager, bool on, og_error **error);
 
-/* The action name of the group undo (or redo) would act on, an owned string
+/* METHOD: og_undo_manager
+ * The action name of the group undo (or redo) would act on, an owned string
  * (og_free; "" when unnamed); setting names the open group, or else the
  * newest one. */
 char *og_undo_manager_undo_action_name(const og_undo_manager *manager, og_error **error);
 char *og_undo_manager_redo_action_name(const og_undo_manager *manager, og_error **error);
 og_status og_undo_manager_set_action_name(og_undo_manager *manager, const char *name, og_error **error);
 
-/* disableUndoRegistration / enableUndoRegistration: they nest, each disable
+/* METHOD: og_undo_manager
+ * disableUndoRegistration / enableUndoRegistration: they nest, each disable
  * needing its enable; enabling what is not disabled is
  * OG_ERROR_INVALID_ARGUMENT. */
 og_status og_undo_manager_disable_registration(og_undo_manager *manager, og_error **error);
 og_status og_undo_manager_enable_registration(og_undo_manager *manager, og_error **error);
 bool og_undo_manager_is_registration_enabled(const og_undo_manager *manager);
-
-/* ------------------------------------------------------------------------ */
-/* Fetch requests and results                                               */
-/* ------------------------------------------------------------------------ */
-
-/* A NEW request for every object of `entity_name` (subentities included). The
- * entity is checked when the request is executed. */
-og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error);
-
-/* METHOD: fetch request. What a request holds, read back (an incremental
- * store's execute_fetch reads the request it is given): the entity name, LENT
- * by the request; its predicate as a NEW predicate, released with
- * og_predicate_release, NULL without an error when it has none; its sort keys, each LENT by the
- * request, with *ascending set. */
-const char *og_fetch_request_entity_name(const og_fetch_request *request);
-og_predicate *og_fetch_request_predicate(const og_fetch_request *request, og_error **error);
-size_t og_fetch_request_sort_count(const og_fetch_request *request);
-const char *og_fetch_request_sort_key_at(const og_fetch_request *request, size_t index, bool *ascending, og_error **error);
-
-/* Appends a sort key: the attribute `key`, ascending or descending. Earlier
- * keys take precedence. Nil sorts before every value ascending. */
-og_status og_fetch_request_add_sort(og_fetch_request *request, const char *key, bool ascending, og_error **error);
-
-/* Appends a sort key with a string comparison (og_sort_comparison). The key
- * may be a key path through to-one relationships ("author.name"). The SQLite
- * store sorts with collations that run the same comparison as memory. */
-og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const char *key, bool ascending,
-                                               int comparison, og_error **error);
-
-/* Sets the request's predicate (NULL removes it). The request keeps its own
- * reference: the caller may release `predicate` afterwards. Key paths are
- * checked against the entity when the request is executed (error 140005). */
-og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
-
-/* fetchLimit (default 0: no limit) and fetchOffset (default 0): the window of
- * the sorted, merged result. The SQLite store applies them in SQL when nothing
- * is pending and one store answers. */
-og_status og_fetch_request_set_limit(og_fetch_request *request, size_t limit, og_error **error);
-og_status og_fetch_request_limit(const og_fetch_request *request, size_t *out, og_error **error);
-og_status og_fetch_request_set_offset(og_fetch_request *request, size_t offset, og_error **error);
-og_status og_fetch_request_offset(const og_fetch_request *request, size_t *out, og_error **error);
-
-/* fetchBatchSize (default 0: load every result at once). With N > 0 every match
- * is identified up front, and the objects come back as faults whose values load
- * N at a time: the first object of a batch to fire loads its whole batch in one
- * store read. */
-og_status og_fetch_request_set_batch_size(og_fetch_request *request, size_t batch_size, og_error **error);
-og_status og_fetch_request_batch_size(const og_fetch_request *request, size_t *out, og_error **error);
-
-/* includesSubentities (default true): false fetches instances of exactly the
- * request's entity. */
-og_status og_fetch_request_set_includes_subentities(og_fetch_request *request, bool on, og_error **error);
-og_status og_fetch_request_includes_subentities(const og_fetch_request *request, bool *out, og_error **error);
-
-/* includesPendingChanges (default true): false ignores the context's unsaved
- * inserts, updates and deletes and returns what the store holds (an object
- * deleted but not saved may then appear). */
-og_status og_fetch_request_set_includes_pending_changes(og_fetch_request *request, bool on, og_error **error);
-og_status og_fetch_request_includes_pending_changes(const og_fetch_request *request, bool *out, og_error **error);
-
-/* includesPropertyValues (default true): false reads only the rows' identities;
- * objects not yet in memory come back as faults that read their row when they
- * fire. */
-og_status og_fetch_request_set_includes_property_values(og_fetch_request *request, bool on, og_error **error);
-og_status og_fetch_request_includes_property_values(const og_fetch_request *request, bool *out, og_error **error);
-
-/* returnsObjectsAsFaults (default true): new objects come back as faults with
- * their row already read (firing reads nothing; awakeFromFetch runs then). False
- * returns them loaded (og_object_is_fault false, awakeFromFetch already run). */
-og_status og_fetch_request_set_returns_objects_as_faults(og_fetch_request *request, bool on, og_error **error);
-og_status og_fetch_request_returns_objects_as_faults(const og_fetch_request *request, bool *out, og_error **error);
-
-/* relationshipKeyPathsForPrefetching: appends a key path of relationships
- * ("author", "author.publisher", "books"). The destinations are read with the
- * fetch, one store read per relationship of the path, not one per object, and
- * following the relationship later reads nothing. Every step must name a
- * relationship: 140005 for an unknown one, 140006 for an attribute (checked when
- * the request runs). */
-og_status og_fetch_request_add_prefetch_key_path(og_fetch_request *request, const char *key_path, og_error **error);
-/* The number of prefetching key paths added. 0 for an invalid handle. */
-size_t og_fetch_request_prefetch_key_path_count(const og_fetch_request *request);
-
-/* affectedStores: the fetch reads only these `count` stores (count 0: every
- * store whose configuration holds the entity). A store not attached to the
- * coordinator of the context that runs the request is OG_ERROR_INVALID_ARGUMENT
- * then. The stores are borrowed: keep their coordinator alive. */
-og_status og_fetch_request_set_affected_stores(og_fetch_request *request, og_store *const *stores, size_t count,
-                                               og_error **error);
-
-/* A NEW fetch request from the model's template `name`
- * (fetchRequestFromTemplateWithName:substitutionVariables:): its entity, sort
- * keys and limit, and its predicate parsed with every $VARIABLE replaced by the
- * value of the same name among the `count` pairs (an OG_VALUE_NULL value tests
- * against nil). Errors: 140002 for an unknown template, 140022 naming a missing
- * variable, 140020 when the template's predicate does not parse. */
-og_fetch_request *og_model_fetch_request_from_template(const og_model *model, const char *name, const char *const *names,
-                                                       og_value *const *values, size_t count, og_error **error);
-
-/* What a request returns (NSFetchRequestResultType, Core Data's numbers). */
-typedef enum og_result_type {
-    OG_RESULT_OBJECTS = 0,      /* og_context_fetch */
-    OG_RESULT_OBJECT_IDS = 1,   /* og_context_fetch_object_ids */
-    OG_RESULT_DICTIONARIES = 2, /* og_context_fetch_dictionaries */
-    OG_RESULT_COUNT = 4         /* og_context_count */
-} og_result_type;
-
-/* Sets the og_result_type (default OG_RESULT_OBJECTS). og_context_fetch runs
- * only OG_RESULT_OBJECTS requests (OG_ERROR_INVALID_ARGUMENT otherwise);
- * og_context_count counts what the request's result type returns (rows for
- * dictionaries, objects otherwise). */
-og_status og_fetch_request_set_result_type(og_fetch_request *request, int type, og_error **error);
-
-/* The request's og_result_type; -1 for an invalid handle. */
-int og_fetch_request_result_type(const og_fetch_request *request);
-
-/* Appends a column of dictionary results: an attribute or to-one relationship
- * of the entity, or a key path through to-ones ("department.name"). Its key is
- * the key path; a to-one's value is the destination's object ID
- * (OG_VALUE_OBJECT_ID). Without any, dictionaries hold every attribute.
- * Checked when the request runs: 140005 for an unknown key, 140002 for a
- * to-many or transient property. */
-og_status og_fetch_request_add_property_to_fetch(og_fetch_request *request, const char *key_path, og_error **error);
-
-/* Appends a computed column (NSExpressionDescription) named `name`:
- * `expression_format` in the predicate language's expression syntax (key
- * paths, constants, + - * /, functions; the aggregates "sum:(salary)",
- * "count:(name)", "average:(x)", "min:(x)", "max:(x)" over a group or the whole
- * result). `result_type` (og_attribute_type) types the value; 0 (UNDEFINED)
- * keeps the type the expression yields. A syntax error fails now (140020). */
-og_status og_fetch_request_add_expression_to_fetch(og_fetch_request *request, const char *name, const char *expression_format,
-                                                   int result_type, og_error **error);
-
-/* The number of columns added with the two calls above. 0 for an invalid handle. */
-size_t og_fetch_request_properties_to_fetch_count(const og_fetch_request *request);
-
-/* returnsDistinctResults (default false): repeated dictionaries are dropped.
- * Only used when properties to fetch were added. */
-og_status og_fetch_request_set_distinct(og_fetch_request *request, bool distinct, og_error **error);
-og_status og_fetch_request_distinct(const og_fetch_request *request, bool *out, og_error **error);
-
-/* Groups dictionary results by `name`: a property key path, or the name of an
- * expression added with og_fetch_request_add_expression_to_fetch. Every other
- * column must then be an aggregate (or grouped), else the fetch fails with
- * OG_ERROR_INVALID_ARGUMENT; so does a group-by on another result type. */
-og_status og_fetch_request_add_group_by(og_fetch_request *request, const char *name, og_error **error);
-
-/* Filters groups (havingPredicate): its key paths are column names, e.g.
- * "total > 100" for an expression named total. NULL removes it. The request
- * keeps its own reference. */
-og_status og_fetch_request_set_having(og_fetch_request *request, const og_predicate *predicate, og_error **error);
-
-/* A NEW request with every setting of `request` (NSFetchRequest copy). The copy
- * is independent: changing or releasing either leaves the other alone. It
- * shares the (immutable) predicates. */
-og_fetch_request *og_fetch_request_copy(const og_fetch_request *request, og_error **error);
-
-/* shouldRefreshRefetchedObjects (default false): true makes objects already
- * registered take the fetched values, as og_context_refresh_object with merging
- * would give them; their own unsaved changes stay. */
-og_status og_fetch_request_set_refreshes_refetched_objects(og_fetch_request *request, bool on, og_error **error);
-og_status og_fetch_request_refreshes_refetched_objects(const og_fetch_request *request, bool *out, og_error **error);
-
-/* Releases a request. NULL is ignored. */
-void og_fetch_request_release(og_fetch_request *request);
-
-/* ------------------------------------------------------------------------ */
-/* Predicates (docs/predicates.md)                                          */
-/* ------------------------------------------------------------------------ */
-
-/* Parses a predicate format string ("age > %@ AND name BEGINSWITH[c] %@").
- * `%@`, `%K` and the printf-style specifiers (%d %i %ld %lld %u %f %g %s)
- * take their values from `args` in order; %K takes an OG_VALUE_STRING key
- * path. The arguments are copied: release them whenever you like. Returns a
- * NEW predicate (og_predicate_release), or NULL with error 140020 (syntax:
- * the message names the position and the token) or 140021 (a missing or
- * mistyped argument). Any thread. */
-og_predicate *og_predicate_parse(const char *format, og_value *const *args, size_t count, og_error **error);
-
-/* A NEW comparison `key_path op value`: `options` is a mask of
- * og_comparison_options, `quantifier` an og_quantifier for to-many key paths.
- * The value is copied. */
-og_predicate *og_predicate_new_comparison(const char *key_path, int op, const og_value *value, int options,
-                                          int quantifier, og_error **error);
-
-/* A NEW compound of `count` predicates (og_compound_type; NOT takes exactly
- * one). AND of none is TRUEPREDICATE, OR of none FALSEPREDICATE. */
-og_predicate *og_predicate_new_compound(int type, og_predicate *const *predicates, size_t count, og_error **error);
-
-/* The canonical text (NSPredicate's predicateFormat), which parses back to an
- * equal predicate. BORROWED: valid until the predicate is released. */
-const char *og_predicate_format(const og_predicate *predicate, og_error **error);
-
-/* Whether two predicates are structurally equal (false for invalid handles). */
-bool og_predicate_equal(const og_predicate *a, const og_predicate *b);
-
-/* Evaluates the predicate against `object`: a dictionary, an array, a scalar,
- * or a managed object (og_value_new_object; evaluate it on its context's
- * thread, faults fire as needed). `$variables` take their values from the
- * `count` pairs of `names` and `values`. *out receives the result. Errors:
- * 140022 for a variable without a value, 140023 for operands of incompatible
- * types (the message names the key path and the types). */
-og_status og_predicate_evaluate(const og_predicate *predicate, const og_value *object, const char *const *names,
-                                og_value *const *values, size_t count, bool *out, og_error **error);
-
-/* A NEW predicate with every free `$variable` replaced by its value; error
- * 140022 names a variable missing from `names`. */
-og_predicate *og_predicate_substitute(const og_predicate *predicate, const char *const *names,
-                                      og_value *const *values, size_t count, og_error **error);
-
-/* Releases a predicate. NULL is ignored. */
-void og_predicate_release(og_predicate *predicate);
-
-/* Number of objects in the results. */
-size_t og_results_count(const og_results *results);
-
-/* Object `index`, LENT by its context (valid until the context is released). */
-og_object *og_results_object_at(const og_results *results, size_t index, og_error **error);
-
-/* Every object of the results at once: `objects[i]` gets what
- * og_results_object_at(results, i) gives, and `entities[i]` (unless `entities`
- * is NULL) what og_object_entity gives for it. `count` must equal
- * og_results_count(results). */
-og_status og_results_objects(const og_results *results, og_object **objects, og_entity **entities, size_t count,
-                             og_error **error);
-
-/* Bulk reading: attribute `slot` of every object of the results in one call.
- * `states[i]` is 1 when `values[i]` holds the value, 0 for nil, and 2 when the
- * object was not read: it is not loaded (a fault without its row), its class or
- * hooks run code when it fires, it was deleted and saved, or the slot is not
- * such an attribute of its entity (an int64 read takes integer attributes, a
- * double read double and float ones; booleans are not read). Read those one by one with
- * og_object_get_*_at. Objects read are fired as a property read fires them.
- * `count` must equal og_results_count(results). Runs on the context's thread. */
-og_status og_results_read_int64s(const og_results *results, size_t slot, int64_t *values, uint8_t *states, size_t count,
-                                 og_error **error);
-og_status og_results_read_doubles(const og_results *results, size_t slot, double *values, uint8_t *states, size_t count,
-                                  og_error **error);
-
-/* Several attributes in one pass over the objects: the same reads for each of
- * `slots[0..slot_count)`, column after column. Slot `slots[k]` of object i lands
- * in `values[k * count + i]` and `states[k * count + i]`, so both arrays hold
- * `slot_count * count` elements. Reading slot by slot visits every object once
- * per slot; this visits each once. */
-og_status og_results_read_int64_columns(const og_results *results, const size_t *slots, size_t slot_count, int64_t *values,
-                                        uint8_t *states, size_t count, og_error **error);
-og_status og_results_read_double_columns(const og_results *results, const size_t *slots, size_t slot_count, double *values,
-                                         uint8_t *states, size_t count, og_error **error);
-
-/* The address of a counter that changes whenever any value of the context's
- * objects may have changed (a set, a rollback, a refresh, a reset, a hook that
- * changes an object...): values read in bulk stay valid while it is unchanged.
- * Valid while the context handle lives; NULL for an invalid handle. */
-const uint64_t *og_context_change_counter(const og_context *context);
-
-/* Releases results (not the objects). NULL is ignored. */
-void og_results_release(og_results *results);
-
-/* Number of IDs (0 for an invalid handle). */
-size_t og_object_ids_count(const og_object_ids *ids);
-
-/* ID `index` as a URI (og_object_id_uri's form; og_context_object_with_uri
- * gives its object). BORROWED: valid until the IDs are released. */
-const char *og_object_ids_uri_at(const og_object_ids *ids, size_t index, og_error **error);
-
-/* Releases IDs. NULL is ignored. */
-void og_object_ids_release(og_object_ids *ids);
-
-/* Number of dictionaries, and of columns (every row has every column; a nil
- * value is OG_VALUE_NULL). 0 for an invalid handle. */
-size_t og_rows_count(const og_rows *rows);
-size_t og_rows_column_count(const og_rows *rows);
-
-/* Column `column`'s key: the property's key path or the expression's name.
- * BORROWED: valid until the rows are released. */
-const char *og_rows_column_name(const og_rows *rows, size_t column, og_error **error);
-
-/* The value of `column` in row `row`, as a NEW og_value (og_value_release):
- * a scalar, or OG_VALUE_OBJECT_ID for a to-one. OG_ERROR_INVALID_ARGUMENT when
- * out of range. */
-og_value *og_rows_value(const og_rows *rows, size_t row, size_t column, og_error **error);
-
-/* The same by key; OG_ERROR_UNKNOWN_KEY for a key that is not a column. */
-og_value *og_rows_value_for_key(const og_rows *rows, size_t row, const char *key, og_error **error);
-
-/* Releases rows. NULL is ignored. */
-void og_rows_release(og_rows *rows);
 
 /* ------------------------------------------------------------------------ */
 /* Managed objects                                                          */
@@ -2279,13 +2417,16 @@ void og_rows_release(og_rows *rows);
  * attribute (minus infinity: _TOO_SMALL). Typed getters return OG_NULL for a
  * nil value. */
 
-/* The object's entity, LENT by the object's context (valid until it is released). */
+/* METHOD: og_object
+ * The object's entity, LENT by the object's context (valid until it is released). */
 og_entity *og_object_entity(const og_object *object);
 
-/* The object ID as a URI: x-coredata://<store UUID>/<Entity>/p<key> once
+/* METHOD: og_object
+ * The object ID as a URI: x-coredata://<store UUID>/<Entity>/p<key> once
  * saved, x-coredata:///<Entity>/t<UUID> while temporary. Owned: og_free. */
 char *og_object_id_uri(const og_object *object, og_error **error);
 
+/* METHOD: og_object */
 og_status og_object_has_temporary_id(const og_object *object, bool *out, og_error **error);
 og_status og_object_is_inserted(const og_object *object, bool *out, og_error **error);
 og_status og_object_is_updated(const og_object *object, bool *out, og_error **error);
@@ -2293,7 +2434,8 @@ og_status og_object_is_deleted(const og_object *object, bool *out, og_error **er
 /* hasChanges: inserted, updated (a transient's change counts) or deleted. */
 og_status og_object_has_changes(const og_object *object, bool *out, og_error **error);
 
-/* validateForInsert: / validateForUpdate: / validateForDelete:: the checks a
+/* METHOD: og_object
+ * validateForInsert: / validateForUpdate: / validateForDelete:: the checks a
  * save runs for this object (OG_VALIDATE_FOR_INSERT, _UPDATE or _DELETE; not
  * OG_VALIDATE_WILL_SAVE), without saving. Insert and update: every property's
  * rules, relationship counts, validation predicates and the entity's value and
@@ -2302,7 +2444,8 @@ og_status og_object_has_changes(const og_object *object, bool *out, og_error **e
  * keeps its domain and code. */
 og_status og_object_validate(og_object *object, og_validation_kind kind, og_error **error);
 
-/* Typed access by key. Integers read from any integer or boolean attribute;
+/* METHOD: og_object
+ * Typed access by key. Integers read from any integer or boolean attribute;
  * doubles from double, float and integer attributes. */
 og_status og_object_get_int64(og_object *object, const char *key, int64_t *out, og_error **error);
 og_status og_object_set_int64(og_object *object, const char *key, int64_t value, og_error **error);
@@ -2325,11 +2468,13 @@ og_status og_object_get_data(og_object *object, const char *key, void **bytes, s
 og_status og_object_set_data(og_object *object, const char *key, const void *bytes, size_t length, og_error **error);
 og_status og_object_set_null(og_object *object, const char *key, og_error **error);
 
-/* Any attribute as a boxed value: *out is a NEW value (og_value_release). */
+/* METHOD: og_object
+ * Any attribute as a boxed value: *out is a NEW value (og_value_release). */
 og_status og_object_get_value(og_object *object, const char *key, og_value **out, og_error **error);
 og_status og_object_set_value(og_object *object, const char *key, const og_value *value, og_error **error);
 
-/* The same by slot index (og_entity_slot), for loops that read many objects:
+/* METHOD: og_object
+ * The same by slot index (og_entity_slot), for loops that read many objects:
  * no name lookup per call. OG_ERROR_INVALID_ARGUMENT for a slot out of range. */
 og_status og_object_get_int64_at(og_object *object, size_t slot, int64_t *out, og_error **error);
 og_status og_object_set_int64_at(og_object *object, size_t slot, int64_t value, og_error **error);
@@ -2352,12 +2497,14 @@ og_status og_object_copy_string_at(og_object *object, size_t slot, char *buffer,
 og_status og_object_get_value_at(og_object *object, size_t slot, og_value **out, og_error **error);
 og_status og_object_set_value_at(og_object *object, size_t slot, const og_value *value, og_error **error);
 
-/* To-one relationships: *out is the destination LENT by the context, or NULL
+/* METHOD: og_object
+ * To-one relationships: *out is the destination LENT by the context, or NULL
  * with OG_NULL. Setting updates the inverse on the other side; NULL clears. */
 og_status og_object_get_object(og_object *object, const char *key, og_object **out, og_error **error);
 og_status og_object_set_object(og_object *object, const char *key, og_object *destination, og_error **error);
 
-/* To-many relationships: NEW results holding the destinations (in no
+/* METHOD: og_object
+ * To-many relationships: NEW results holding the destinations (in no
  * particular order), and adding or removing one destination; inverses follow. */
 og_results *og_object_get_related(og_object *object, const char *key, og_error **error);
 og_status og_object_add_related(og_object *object, const char *key, og_object *destination, og_error **error);
@@ -2376,45 +2523,375 @@ og_status og_object_remove_related_at(og_object *object, const char *key, size_t
 og_status og_object_set_related(og_object *object, const char *key, og_object *const *destinations, size_t count,
                                 og_error **error);
 
-/* isFault: whether the object's values are not loaded yet. */
+/* METHOD: og_object
+ * isFault: whether the object's values are not loaded yet. */
 og_status og_object_is_fault(const og_object *object, bool *out, og_error **error);
 
-/* faultingState: 0 (the object is not turning into or out of a fault). */
+/* METHOD: og_object
+ * faultingState: 0 (the object is not turning into or out of a fault). */
 og_status og_object_faulting_state(const og_object *object, int64_t *out, og_error **error);
 
-/* hasFaultForRelationshipNamed: whether relationship `key`'s contents are not
+/* METHOD: og_object
+ * hasFaultForRelationshipNamed: whether relationship `key`'s contents are not
  * loaded yet; never loads them. OG_ERROR_TYPE_MISMATCH for an attribute. */
 og_status og_object_has_fault_for_relationship(og_object *object, const char *key, bool *out, og_error **error);
 
-/* valueForKeyPath: the value at a dotted key path through relationships
+/* METHOD: og_object
+ * valueForKeyPath: the value at a dotted key path through relationships
  * ("author.name", "books.@count", "books.title"): *out is a NEW value — a
  * scalar, an OG_VALUE_OBJECT for a to-one (og_value_get_object), or an
  * OG_VALUE_ARRAY for a to-many (og_value_count, og_value_item_at). */
 og_status og_object_get_value_for_key_path(og_object *object, const char *key_path, og_value **out, og_error **error);
 
-/* Primitive accessors: read or write an attribute without change tracking,
+/* METHOD: og_object
+ * Primitive accessors: read or write an attribute without change tracking,
  * inverse maintenance or validation (the object is not marked updated).
  * *out is a NEW value. OG_ERROR_TYPE_MISMATCH for a relationship. */
 og_status og_object_get_primitive_value(og_object *object, const char *key, og_value **out, og_error **error);
 og_status og_object_set_primitive_value(og_object *object, const char *key, const og_value *value, og_error **error);
 
-/* changedValues: a NEW OG_VALUE_DICTIONARY of the persistent properties
+/* METHOD: og_object
+ * changedValues: a NEW OG_VALUE_DICTIONARY of the persistent properties
  * changed since the last fetch or save, with their new values (to-ones as
  * objects, to-manys as arrays of objects). */
 og_status og_object_changed_values(og_object *object, og_value **out, og_error **error);
 
-/* committedValuesForKeys: a NEW OG_VALUE_DICTIONARY of the last fetched or
+/* METHOD: og_object
+ * committedValuesForKeys: a NEW OG_VALUE_DICTIONARY of the last fetched or
  * saved values of the `count` keys (keys NULL: every persistent attribute and
  * to-one). New objects give an empty dictionary. OG_ERROR_UNKNOWN_KEY names
  * an unknown key. */
 og_status og_object_committed_values(og_object *object, const char *const *keys, size_t count, og_value **out,
                                      og_error **error);
 
-/* validateValue:forKey:error:: checks `value` against the model's rules for
+/* METHOD: og_object
+ * validateValue:forKey:error:: checks `value` against the model's rules for
  * `key` and the entity's value validator, without changing the object.
  * Fails with the validation error (code 1570-1680 or 1550, with
  * NSValidationErrorKey). */
 og_status og_object_validate_value(og_object *object, const char *key, const og_value *value, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Fetch requests                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_fetch_request
+ * A NEW request for every object of `entity_name` (subentities included). The
+ * entity is checked when the request is executed. */
+og_fetch_request *og_fetch_request_new(const char *entity_name, og_error **error);
+
+/* METHOD: og_fetch_request
+ * What a request holds, read back (an incremental store's execute_fetch reads
+ * the request it is given): the entity name, LENT by the request; its predicate
+ * as a NEW predicate, released with og_predicate_release, NULL without an error
+ * when it has none; its sort keys, each LENT by the request, with *ascending
+ * set. */
+const char *og_fetch_request_entity_name(const og_fetch_request *request);
+og_predicate *og_fetch_request_predicate(const og_fetch_request *request, og_error **error);
+size_t og_fetch_request_sort_count(const og_fetch_request *request);
+const char *og_fetch_request_sort_key_at(const og_fetch_request *request, size_t index, bool *ascending, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Appends a sort key: the attribute `key`, ascending or descending. Earlier
+ * keys take precedence. Nil sorts before every value ascending. */
+og_status og_fetch_request_add_sort(og_fetch_request *request, const char *key, bool ascending, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Appends a sort key with a string comparison (og_sort_comparison). The key
+ * may be a key path through to-one relationships ("author.name"). The SQLite
+ * store sorts with collations that run the same comparison as memory. */
+og_status og_fetch_request_add_sort_comparison(og_fetch_request *request, const char *key, bool ascending,
+                                               og_sort_comparison comparison, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Sets the request's predicate (NULL removes it). The request keeps its own
+ * reference: the caller may release `predicate` afterwards. Key paths are
+ * checked against the entity when the request is executed (error 140005). */
+og_status og_fetch_request_set_predicate(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
+/* METHOD: og_fetch_request
+ * fetchLimit (default 0: no limit) and fetchOffset (default 0): the window of
+ * the sorted, merged result. The SQLite store applies them in SQL when nothing
+ * is pending and one store answers. */
+og_status og_fetch_request_set_limit(og_fetch_request *request, size_t limit, og_error **error);
+og_status og_fetch_request_limit(const og_fetch_request *request, size_t *out, og_error **error);
+og_status og_fetch_request_set_offset(og_fetch_request *request, size_t offset, og_error **error);
+og_status og_fetch_request_offset(const og_fetch_request *request, size_t *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * fetchBatchSize (default 0: load every result at once). With N > 0 every match
+ * is identified up front, and the objects come back as faults whose values load
+ * N at a time: the first object of a batch to fire loads its whole batch in one
+ * store read. */
+og_status og_fetch_request_set_batch_size(og_fetch_request *request, size_t batch_size, og_error **error);
+og_status og_fetch_request_batch_size(const og_fetch_request *request, size_t *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * includesSubentities (default true): false fetches instances of exactly the
+ * request's entity. */
+og_status og_fetch_request_set_includes_subentities(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_subentities(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * includesPendingChanges (default true): false ignores the context's unsaved
+ * inserts, updates and deletes and returns what the store holds (an object
+ * deleted but not saved may then appear). */
+og_status og_fetch_request_set_includes_pending_changes(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_pending_changes(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * includesPropertyValues (default true): false reads only the rows' identities;
+ * objects not yet in memory come back as faults that read their row when they
+ * fire. */
+og_status og_fetch_request_set_includes_property_values(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_includes_property_values(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * returnsObjectsAsFaults (default true): new objects come back as faults with
+ * their row already read (firing reads nothing; awakeFromFetch runs then). False
+ * returns them loaded (og_object_is_fault false, awakeFromFetch already run). */
+og_status og_fetch_request_set_returns_objects_as_faults(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_returns_objects_as_faults(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * relationshipKeyPathsForPrefetching: appends a key path of relationships
+ * ("author", "author.publisher", "books"). The destinations are read with the
+ * fetch, one store read per relationship of the path, not one per object, and
+ * following the relationship later reads nothing. Every step must name a
+ * relationship: 140005 for an unknown one, 140006 for an attribute (checked when
+ * the request runs). */
+og_status og_fetch_request_add_prefetch_key_path(og_fetch_request *request, const char *key_path, og_error **error);
+/* The number of prefetching key paths added. 0 for an invalid handle. */
+size_t og_fetch_request_prefetch_key_path_count(const og_fetch_request *request);
+
+/* METHOD: og_fetch_request
+ * affectedStores: the fetch reads only these `count` stores (count 0: every
+ * store whose configuration holds the entity). A store not attached to the
+ * coordinator of the context that runs the request is OG_ERROR_INVALID_ARGUMENT
+ * then. The stores are borrowed: keep their coordinator alive. */
+og_status og_fetch_request_set_affected_stores(og_fetch_request *request, og_store *const *stores, size_t count,
+                                               og_error **error);
+
+/* METHOD: og_fetch_request
+ * Sets the og_result_type (default OG_RESULT_OBJECTS). og_context_fetch runs
+ * only OG_RESULT_OBJECTS requests (OG_ERROR_INVALID_ARGUMENT otherwise);
+ * og_context_count counts what the request's result type returns (rows for
+ * dictionaries, objects otherwise). */
+og_status og_fetch_request_set_result_type(og_fetch_request *request, og_result_type type, og_error **error);
+
+/* METHOD: og_fetch_request
+ * The request's og_result_type; -1 for an invalid handle. */
+int og_fetch_request_result_type(const og_fetch_request *request);
+
+/* METHOD: og_fetch_request
+ * Appends a column of dictionary results: an attribute or to-one relationship
+ * of the entity, or a key path through to-ones ("department.name"). Its key is
+ * the key path; a to-one's value is the destination's object ID
+ * (OG_VALUE_OBJECT_ID). Without any, dictionaries hold every attribute.
+ * Checked when the request runs: 140005 for an unknown key, 140002 for a
+ * to-many or transient property. */
+og_status og_fetch_request_add_property_to_fetch(og_fetch_request *request, const char *key_path, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Appends a computed column (NSExpressionDescription) named `name`:
+ * `expression_format` in the predicate language's expression syntax (key
+ * paths, constants, + - * /, functions; the aggregates "sum:(salary)",
+ * "count:(name)", "average:(x)", "min:(x)", "max:(x)" over a group or the whole
+ * result). `result_type` (og_attribute_type) types the value; 0 (UNDEFINED)
+ * keeps the type the expression yields. A syntax error fails now (140020). */
+og_status og_fetch_request_add_expression_to_fetch(og_fetch_request *request, const char *name, const char *expression_format,
+                                                   og_attribute_type result_type, og_error **error);
+
+/* METHOD: og_fetch_request
+ * The number of columns added with the two calls above. 0 for an invalid handle. */
+size_t og_fetch_request_properties_to_fetch_count(const og_fetch_request *request);
+
+/* METHOD: og_fetch_request
+ * returnsDistinctResults (default false): repeated dictionaries are dropped.
+ * Only used when properties to fetch were added. */
+og_status og_fetch_request_set_distinct(og_fetch_request *request, bool distinct, og_error **error);
+og_status og_fetch_request_distinct(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Groups dictionary results by `name`: a property key path, or the name of an
+ * expression added with og_fetch_request_add_expression_to_fetch. Every other
+ * column must then be an aggregate (or grouped), else the fetch fails with
+ * OG_ERROR_INVALID_ARGUMENT; so does a group-by on another result type. */
+og_status og_fetch_request_add_group_by(og_fetch_request *request, const char *name, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Filters groups (havingPredicate): its key paths are column names, e.g.
+ * "total > 100" for an expression named total. NULL removes it. The request
+ * keeps its own reference. */
+og_status og_fetch_request_set_having(og_fetch_request *request, const og_predicate *predicate, og_error **error);
+
+/* METHOD: og_fetch_request
+ * A NEW request with every setting of `request` (NSFetchRequest copy). The copy
+ * is independent: changing or releasing either leaves the other alone. It
+ * shares the (immutable) predicates. */
+og_fetch_request *og_fetch_request_copy(const og_fetch_request *request, og_error **error);
+
+/* METHOD: og_fetch_request
+ * shouldRefreshRefetchedObjects (default false): true makes objects already
+ * registered take the fetched values, as og_context_refresh_object with merging
+ * would give them; their own unsaved changes stay. */
+og_status og_fetch_request_set_refreshes_refetched_objects(og_fetch_request *request, bool on, og_error **error);
+og_status og_fetch_request_refreshes_refetched_objects(const og_fetch_request *request, bool *out, og_error **error);
+
+/* METHOD: og_fetch_request
+ * Releases a request. NULL is ignored. */
+void og_fetch_request_release(og_fetch_request *request);
+
+/* ------------------------------------------------------------------------ */
+/* Predicates (docs/predicates.md)                                          */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_predicate
+ * Parses a predicate format string ("age > %@ AND name BEGINSWITH[c] %@").
+ * `%@`, `%K` and the printf-style specifiers (%d %i %ld %lld %u %f %g %s)
+ * take their values from `args` in order; %K takes an OG_VALUE_STRING key
+ * path. The arguments are copied: release them whenever you like. Returns a
+ * NEW predicate (og_predicate_release), or NULL with error 140020 (syntax:
+ * the message names the position and the token) or 140021 (a missing or
+ * mistyped argument). Any thread. */
+og_predicate *og_predicate_parse(const char *format, og_value *const *args, size_t count, og_error **error);
+
+/* METHOD: og_predicate
+ * A NEW comparison `key_path op value`: `options` is a mask of
+ * og_comparison_options, `quantifier` an og_quantifier for to-many key paths.
+ * The value is copied. */
+og_predicate *og_predicate_new_comparison(const char *key_path, og_comparison_operator op, const og_value *value,
+                                          int options, og_quantifier quantifier, og_error **error);
+
+/* METHOD: og_predicate
+ * A NEW compound of `count` predicates (og_compound_type; NOT takes exactly
+ * one). AND of none is TRUEPREDICATE, OR of none FALSEPREDICATE. */
+og_predicate *og_predicate_new_compound(og_compound_type type, og_predicate *const *predicates, size_t count,
+                                        og_error **error);
+
+/* METHOD: og_predicate
+ * The canonical text (NSPredicate's predicateFormat), which parses back to an
+ * equal predicate. BORROWED: valid until the predicate is released. */
+const char *og_predicate_format(const og_predicate *predicate, og_error **error);
+
+/* METHOD: og_predicate
+ * Whether two predicates are structurally equal (false for invalid handles). */
+bool og_predicate_equal(const og_predicate *a, const og_predicate *b);
+
+/* METHOD: og_predicate
+ * Evaluates the predicate against `object`: a dictionary, an array, a scalar,
+ * or a managed object (og_value_new_object; evaluate it on its context's
+ * thread, faults fire as needed). `$variables` take their values from the
+ * `count` pairs of `names` and `values`. *out receives the result. Errors:
+ * 140022 for a variable without a value, 140023 for operands of incompatible
+ * types (the message names the key path and the types). */
+og_status og_predicate_evaluate(const og_predicate *predicate, const og_value *object, const char *const *names,
+                                og_value *const *values, size_t count, bool *out, og_error **error);
+
+/* METHOD: og_predicate
+ * A NEW predicate with every free `$variable` replaced by its value; error
+ * 140022 names a variable missing from `names`. */
+og_predicate *og_predicate_substitute(const og_predicate *predicate, const char *const *names,
+                                      og_value *const *values, size_t count, og_error **error);
+
+/* METHOD: og_predicate
+ * Releases a predicate. NULL is ignored. */
+void og_predicate_release(og_predicate *predicate);
+
+/* ------------------------------------------------------------------------ */
+/* Results: the objects a fetch or a to-many returned                       */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_results
+ * Number of objects in the results. */
+size_t og_results_count(const og_results *results);
+
+/* METHOD: og_results
+ * Object `index`, LENT by its context (valid until the context is released). */
+og_object *og_results_object_at(const og_results *results, size_t index, og_error **error);
+
+/* METHOD: og_results
+ * Every object of the results at once: `objects[i]` gets what
+ * og_results_object_at(results, i) gives, and `entities[i]` (unless `entities`
+ * is NULL) what og_object_entity gives for it. `count` must equal
+ * og_results_count(results). */
+og_status og_results_objects(const og_results *results, og_object **objects, og_entity **entities, size_t count,
+                             og_error **error);
+
+/* METHOD: og_results
+ * Bulk reading: attribute `slot` of every object of the results in one call.
+ * `states[i]` is 1 when `values[i]` holds the value, 0 for nil, and 2 when the
+ * object was not read: it is not loaded (a fault without its row), its class or
+ * hooks run code when it fires, it was deleted and saved, or the slot is not
+ * such an attribute of its entity (an int64 read takes integer attributes, a
+ * double read double and float ones; booleans are not read). Read those one by one with
+ * og_object_get_*_at. Objects read are fired as a property read fires them.
+ * `count` must equal og_results_count(results). Runs on the context's thread. */
+og_status og_results_read_int64s(const og_results *results, size_t slot, int64_t *values, uint8_t *states, size_t count,
+                                 og_error **error);
+og_status og_results_read_doubles(const og_results *results, size_t slot, double *values, uint8_t *states, size_t count,
+                                  og_error **error);
+
+/* METHOD: og_results
+ * Several attributes in one pass over the objects: the same reads for each of
+ * `slots[0..slot_count)`, column after column. Slot `slots[k]` of object i lands
+ * in `values[k * count + i]` and `states[k * count + i]`, so both arrays hold
+ * `slot_count * count` elements. Reading slot by slot visits every object once
+ * per slot; this visits each once. */
+og_status og_results_read_int64_columns(const og_results *results, const size_t *slots, size_t slot_count, int64_t *values,
+                                        uint8_t *states, size_t count, og_error **error);
+og_status og_results_read_double_columns(const og_results *results, const size_t *slots, size_t slot_count, double *values,
+                                         uint8_t *states, size_t count, og_error **error);
+
+/* METHOD: og_results
+ * Releases results (not the objects). NULL is ignored. */
+void og_results_release(og_results *results);
+
+/* ------------------------------------------------------------------------ */
+/* Rows: the dictionaries a dictionary fetch returned                       */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_rows
+ * Number of dictionaries, and of columns (every row has every column; a nil
+ * value is OG_VALUE_NULL). 0 for an invalid handle. */
+size_t og_rows_count(const og_rows *rows);
+size_t og_rows_column_count(const og_rows *rows);
+
+/* METHOD: og_rows
+ * Column `column`'s key: the property's key path or the expression's name.
+ * BORROWED: valid until the rows are released. */
+const char *og_rows_column_name(const og_rows *rows, size_t column, og_error **error);
+
+/* METHOD: og_rows
+ * The value of `column` in row `row`, as a NEW og_value (og_value_release):
+ * a scalar, or OG_VALUE_OBJECT_ID for a to-one. OG_ERROR_INVALID_ARGUMENT when
+ * out of range. */
+og_value *og_rows_value(const og_rows *rows, size_t row, size_t column, og_error **error);
+
+/* METHOD: og_rows
+ * The same by key; OG_ERROR_UNKNOWN_KEY for a key that is not a column. */
+og_value *og_rows_value_for_key(const og_rows *rows, size_t row, const char *key, og_error **error);
+
+/* METHOD: og_rows
+ * Releases rows. NULL is ignored. */
+void og_rows_release(og_rows *rows);
+
+/* ------------------------------------------------------------------------ */
+/* Object IDs: the IDs an object-ID fetch returned                          */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_object_ids
+ * Number of IDs (0 for an invalid handle). */
+size_t og_object_ids_count(const og_object_ids *ids);
+
+/* METHOD: og_object_ids
+ * ID `index` as a URI (og_object_id_uri's form; og_context_object_with_uri
+ * gives its object). BORROWED: valid until the IDs are released. */
+const char *og_object_ids_uri_at(const og_object_ids *ids, size_t index, og_error **error);
+
+/* METHOD: og_object_ids
+ * Releases IDs. NULL is ignored. */
+void og_object_ids_release(og_object_ids *ids);
 
 /* ------------------------------------------------------------------------ */
 /* Mapping models                                                           */
@@ -2435,10 +2912,12 @@ og_status og_object_validate_value(og_object *object, const char *key, const og_
  * return OWNED strings (og_free), NULL WITHOUT an error for a field that is
  * not set. Any thread, but not from two threads at once. */
 
-/* A NEW, empty mapping model. */
+/* METHOD: og_mapping_model
+ * A NEW, empty mapping model. */
 og_mapping_model *og_mapping_model_new(void);
 
-/* The mapping Core Data infers between two versions of a model
+/* METHOD: og_mapping_model
+ * The mapping Core Data infers between two versions of a model
  * (inferredMappingModelForSourceModel:destinationModel:error:), NEW.
  * Entities and properties match by name or renaming identifier. Each
  * destination entity gets a mapping named IEM_Copy_<source entity> (version
@@ -2454,22 +2933,26 @@ og_mapping_model *og_mapping_model_new(void);
  * with user info "reason", "entity" and "property". */
 og_mapping_model *og_mapping_model_infer(const og_model *source, const og_model *destination, og_error **error);
 
-/* A NEW deep copy: its entity and property mappings are new ones. */
+/* METHOD: og_mapping_model
+ * A NEW deep copy: its entity and property mappings are new ones. */
 og_mapping_model *og_mapping_model_copy(const og_mapping_model *mapping, og_error **error);
 
-/* NSMappingModel initWithContentsOfURL:: a NEW mapping model read from `path`:
+/* METHOD: og_mapping_model
+ * NSMappingModel initWithContentsOfURL:: a NEW mapping model read from `path`:
  * a .json file (docs/mapping-format.md), an Xcode .xcmappingmodel folder or a
  * compiled .cdm. Errors: OG_ERROR_STORE_OPEN (134080) when the file cannot be
  * read, OG_ERROR_INVALID_ARGUMENT for another extension, OG_ERROR_INVALID_MODEL
  * for a malformed file (the message names the file and the entity mapping). */
 og_mapping_model *og_mapping_model_load(const char *path, og_error **error);
 
-/* Writes `mapping` to `path`: JSON, or an .xcmappingmodel folder when the path
+/* METHOD: og_mapping_model
+ * Writes `mapping` to `path`: JSON, or an .xcmappingmodel folder when the path
  * ends so; every field is kept. OG_ERROR_INVALID_ARGUMENT for another
  * extension (a .cdm is read, never written). */
 og_status og_mapping_model_save(const og_mapping_model *mapping, const char *path, og_error **error);
 
-/* The entity mappings, in the order a migration processes them: their number
+/* METHOD: og_mapping_model
+ * The entity mappings, in the order a migration processes them: their number
  * (0 for an invalid handle), mapping `index` (NEW handle), appending one,
  * inserting one before `index` (0 to the count), and removing mapping
  * `index`. OG_ERROR_INVALID_ARGUMENT for an index out of range. */
@@ -2481,34 +2964,43 @@ og_status og_mapping_model_insert_entity_mapping(og_mapping_model *mapping, size
                                                  og_error **error);
 og_status og_mapping_model_remove_entity_mapping_at(og_mapping_model *mapping, size_t index, og_error **error);
 
-/* Releases a mapping model handle. NULL is ignored. */
+/* METHOD: og_mapping_model
+ * Releases a mapping model handle. NULL is ignored. */
 void og_mapping_model_release(og_mapping_model *mapping);
 
-/* ---- Entity mappings --------------------------------------------------- */
+/* ------------------------------------------------------------------------ */
+/* Entity mappings                                                          */
+/* ------------------------------------------------------------------------ */
 
-/* A NEW entity mapping named `name`, of kind OG_ENTITY_MAPPING_UNDEFINED,
+/* METHOD: og_entity_mapping
+ * A NEW entity mapping named `name`, of kind OG_ENTITY_MAPPING_UNDEFINED,
  * with no entities, no expressions and no property mappings. */
 og_entity_mapping *og_entity_mapping_new(const char *name, og_error **error);
 
-/* Releases an entity mapping handle. NULL is ignored. */
+/* METHOD: og_entity_mapping
+ * Releases an entity mapping handle. NULL is ignored. */
 void og_entity_mapping_release(og_entity_mapping *mapping);
 
-/* The name (destinationInstancesForEntityMappingNamed: looks it up). */
+/* METHOD: og_entity_mapping
+ * The name (destinationInstancesForEntityMappingNamed: looks it up). */
 char *og_entity_mapping_name(const og_entity_mapping *mapping, og_error **error);
 og_status og_entity_mapping_set_name(og_entity_mapping *mapping, const char *name, og_error **error);
 
-/* The kind. OG_ERROR_INVALID_ARGUMENT for a value that is not an
+/* METHOD: og_entity_mapping
+ * The kind. OG_ERROR_INVALID_ARGUMENT for a value that is not an
  * og_entity_mapping_kind. */
 og_status og_entity_mapping_kind_of(const og_entity_mapping *mapping, og_entity_mapping_kind *out, og_error **error);
 og_status og_entity_mapping_set_kind(og_entity_mapping *mapping, og_entity_mapping_kind kind, og_error **error);
 
-/* The source and destination entity names; setting NULL clears them. */
+/* METHOD: og_entity_mapping
+ * The source and destination entity names; setting NULL clears them. */
 char *og_entity_mapping_source_entity(const og_entity_mapping *mapping, og_error **error);
 og_status og_entity_mapping_set_source_entity(og_entity_mapping *mapping, const char *name, og_error **error);
 char *og_entity_mapping_destination_entity(const og_entity_mapping *mapping, og_error **error);
 og_status og_entity_mapping_set_destination_entity(og_entity_mapping *mapping, const char *name, og_error **error);
 
-/* The entities' version hashes the mapping was made for (32 bytes each; see
+/* METHOD: og_entity_mapping
+ * The entities' version hashes the mapping was made for (32 bytes each; see
  * og_entity_version_hash). When one is set, a migration checks it and fails
  * with OG_ERROR_MIGRATION naming the entity when the model's differs. The
  * getters return OG_NULL (and 32 zero bytes) when none is set; setting NULL
@@ -2519,20 +3011,23 @@ og_status og_entity_mapping_destination_version_hash(const og_entity_mapping *ma
 og_status og_entity_mapping_set_destination_version_hash(og_entity_mapping *mapping, const uint8_t hash[32],
                                                          og_error **error);
 
-/* The expression that yields the source objects, usually
+/* METHOD: og_entity_mapping
+ * The expression that yields the source objects, usually
  *   FETCH(FUNCTION($manager, "fetchRequestForSourceEntityNamed:predicateString:",
  *         "<entity>", "TRUEPREDICATE"), $manager.sourceContext, NO)
  * Without one the mapping migrates nothing, as in Core Data. NULL clears. */
 char *og_entity_mapping_source_expression(const og_entity_mapping *mapping, og_error **error);
 og_status og_entity_mapping_set_source_expression(og_entity_mapping *mapping, const char *expression, og_error **error);
 
-/* The name of the registered migration policy (og_register_migration_policy)
+/* METHOD: og_entity_mapping
+ * The name of the registered migration policy (og_migration_policy_register)
  * that runs the mapping; NULL (or "NSEntityMigrationPolicy") for the default
  * policy. A mapping of kind OG_ENTITY_MAPPING_CUSTOM must name one. */
 char *og_entity_mapping_policy(const og_entity_mapping *mapping, og_error **error);
 og_status og_entity_mapping_set_policy(og_entity_mapping *mapping, const char *name, og_error **error);
 
-/* User info: the number of entries, key `index` in key order, the value of
+/* METHOD: og_entity_mapping
+ * User info: the number of entries, key `index` in key order, the value of
  * `key`, and replacing every entry with `count` pairs (copied). */
 size_t og_entity_mapping_user_info_count(const og_entity_mapping *mapping);
 char *og_entity_mapping_user_info_key_at(const og_entity_mapping *mapping, size_t index, og_error **error);
@@ -2540,7 +3035,8 @@ char *og_entity_mapping_user_info(const og_entity_mapping *mapping, const char *
 og_status og_entity_mapping_set_user_info(og_entity_mapping *mapping, const char *const *keys, const char *const *values,
                                           size_t count, og_error **error);
 
-/* The attribute mappings, processed in order when a destination object is
+/* METHOD: og_entity_mapping
+ * The attribute mappings, processed in order when a destination object is
  * made, and the relationship mappings, processed once every object exists:
  * their number (0 for an invalid handle), mapping `index` (NEW handle),
  * appending, inserting before `index` (0 to the count) and removing.
@@ -2562,23 +3058,29 @@ og_status og_entity_mapping_insert_relationship_mapping(og_entity_mapping *mappi
                                                         og_property_mapping *property_mapping, og_error **error);
 og_status og_entity_mapping_remove_relationship_mapping_at(og_entity_mapping *mapping, size_t index, og_error **error);
 
-/* ---- Property mappings ------------------------------------------------- */
+/* ------------------------------------------------------------------------ */
+/* Property mappings                                                        */
+/* ------------------------------------------------------------------------ */
 
-/* A NEW property mapping for the destination property `name`, computed by
+/* METHOD: og_property_mapping
+ * A NEW property mapping for the destination property `name`, computed by
  * `value_expression` (NULL: the property keeps its default value). */
 og_property_mapping *og_property_mapping_new(const char *name, const char *value_expression, og_error **error);
 
-/* Releases a property mapping handle. NULL is ignored. */
+/* METHOD: og_property_mapping
+ * Releases a property mapping handle. NULL is ignored. */
 void og_property_mapping_release(og_property_mapping *mapping);
 
-/* The destination property's name, and the value expression (NULL clears). */
+/* METHOD: og_property_mapping
+ * The destination property's name, and the value expression (NULL clears). */
 char *og_property_mapping_name(const og_property_mapping *mapping, og_error **error);
 og_status og_property_mapping_set_name(og_property_mapping *mapping, const char *name, og_error **error);
 char *og_property_mapping_value_expression(const og_property_mapping *mapping, og_error **error);
 og_status og_property_mapping_set_value_expression(og_property_mapping *mapping, const char *expression,
                                                    og_error **error);
 
-/* User info, as for entity mappings. */
+/* METHOD: og_property_mapping
+ * User info, as for entity mappings. */
 size_t og_property_mapping_user_info_count(const og_property_mapping *mapping);
 char *og_property_mapping_user_info_key_at(const og_property_mapping *mapping, size_t index, og_error **error);
 char *og_property_mapping_user_info(const og_property_mapping *mapping, const char *key, og_error **error);
@@ -2586,7 +3088,7 @@ og_status og_property_mapping_set_user_info(og_property_mapping *mapping, const 
                                             const char *const *values, size_t count, og_error **error);
 
 /* ------------------------------------------------------------------------ */
-/* Migration                                                                */
+/* Migration managers                                                       */
 /* ------------------------------------------------------------------------ */
 /* A migration manager (NSMigrationManager) migrates a store written with its
  * source model into a store of its destination model, through a mapping
@@ -2608,30 +3110,36 @@ og_status og_property_mapping_set_user_info(og_property_mapping *mapping, const 
  * success. It may call og_migration_manager_cancel. */
 typedef void (*og_migration_progress_fn)(double fraction, void *userdata);
 
-/* A NEW migration manager from `source` to `destination`. Both models are
+/* METHOD: og_migration_manager
+ * A NEW migration manager from `source` to `destination`. Both models are
  * validated (OG_ERROR_INVALID_MODEL) and become immutable. */
 og_migration_manager *og_migration_manager_new(og_model *source, og_model *destination, og_error **error);
 
-/* Releases a manager. NULL is ignored. Releasing it from its own policy or
+/* METHOD: og_migration_manager
+ * Releases a manager. NULL is ignored. Releasing it from its own policy or
  * progress callback is safe: the running migration goes on, what the handle
  * lent becomes invalid, and a later hook of a policy written in C fails the
  * migration with OG_ERROR_INVALID_HANDLE. */
 void og_migration_manager_release(og_migration_manager *manager);
 
-/* The manager's source and destination models, LENT by the manager (valid
+/* METHOD: og_migration_manager
+ * The manager's source and destination models, LENT by the manager (valid
  * until it is released); NULL for an invalid handle. */
 og_model *og_migration_manager_source_model(const og_migration_manager *manager);
 og_model *og_migration_manager_destination_model(const og_migration_manager *manager);
 
-/* Sets (NULL: removes) the progress callback of the manager's migrations. */
+/* METHOD: og_migration_manager
+ * Sets (NULL: removes) the progress callback of the manager's migrations. */
 og_status og_migration_manager_set_progress_callback(og_migration_manager *manager, og_migration_progress_fn callback,
                                                      void *userdata, og_error **error);
 
-/* migrationProgress: from 0 to 1 while a migration runs, 0 when none does.
+/* METHOD: og_migration_manager
+ * migrationProgress: from 0 to 1 while a migration runs, 0 when none does.
  * 0 for an invalid handle. Any thread. */
 double og_migration_manager_progress(const og_migration_manager *manager);
 
-/* Migrates the store of `source_type` at `source_path` into a store of
+/* METHOD: og_migration_manager
+ * Migrates the store of `source_type` at `source_path` into a store of
  * `destination_type` at `destination_path`
  * (migrateStoreFromURL:type:options:withMappingModel:toDestinationURL:
  * destinationType:destinationOptions:error:). A type NULL is "SQLite"; the
@@ -2649,7 +3157,8 @@ og_status og_migration_manager_migrate(og_migration_manager *manager, const char
                                        const char *destination_path, const char *destination_type,
                                        const og_value *destination_options, og_error **error);
 
-/* cancelMigrationWithError: makes the running migration stop at its next step
+/* METHOD: og_migration_manager
+ * cancelMigrationWithError: makes the running migration stop at its next step
  * and fail with a copy of `reason`, or OG_ERROR_MIGRATION_CANCELLED when
  * `reason` is NULL; nothing is left at the destination. Any thread; without
  * a running migration it does nothing. */
@@ -2661,20 +3170,23 @@ og_status og_migration_manager_cancel(og_migration_manager *manager, const og_er
  * Contexts, entity mappings and objects they lend, and those lent to hooks,
  * stay valid until og_migration_manager_migrate returns. */
 
-/* The contexts the migration reads the source from and writes the
+/* METHOD: og_migration_manager
+ * The contexts the migration reads the source from and writes the
  * destination into (sourceContext, destinationContext), LENT by the manager.
  * Their objects are lent by them as by any context. */
 og_context *og_migration_manager_source_context(og_migration_manager *manager, og_error **error);
 og_context *og_migration_manager_destination_context(og_migration_manager *manager, og_error **error);
 
-/* associateSourceInstance:withDestinationInstance:forEntityMapping: records
+/* METHOD: og_migration_manager
+ * associateSourceInstance:withDestinationInstance:forEntityMapping: records
  * that `destination` was made from `source` by `mapping` (the relationship
  * stage and the lookups below read these records). A hook that makes
  * destination objects itself must associate them. */
 og_status og_migration_manager_associate(og_migration_manager *manager, og_object *source, og_object *destination,
                                          const og_entity_mapping *mapping, og_error **error);
 
-/* destinationInstancesForEntityMappingNamed:sourceInstances: the destination
+/* METHOD: og_migration_manager
+ * destinationInstancesForEntityMappingNamed:sourceInstances: the destination
  * objects the mapping named `mapping_name` made from the `count` source
  * objects in `sources` (NULL with count 0: every one it made), as NEW
  * results whose objects the destination context lends; and
@@ -2686,7 +3198,8 @@ og_results *og_migration_manager_destination_instances(og_migration_manager *man
 og_results *og_migration_manager_source_instances(og_migration_manager *manager, const char *mapping_name,
                                                   og_object *const *destinations, size_t count, og_error **error);
 
-/* What the default policy does, for a hook that adds to it: one destination
+/* METHOD: og_migration_manager
+ * What the default policy does, for a hook that adds to it: one destination
  * object made from `source` through the attribute mappings and associated
  * with it; and the relationships of `destination` set from the relationship
  * mappings. */
@@ -2695,7 +3208,9 @@ og_status og_migration_manager_create_default_destination(og_migration_manager *
 og_status og_migration_manager_create_default_relationships(og_migration_manager *manager, og_object *destination,
                                                             const og_entity_mapping *mapping, og_error **error);
 
-/* ---- Migration policies written in C ------------------------------------ */
+/* ------------------------------------------------------------------------ */
+/* Migration policies written in C                                          */
+/* ------------------------------------------------------------------------ */
 
 /* The hooks of an entity migration policy (NSEntityMigrationPolicy). Each gets
  * the manager and the entity mapping (LENT until the migration ends), and
@@ -2732,46 +3247,28 @@ typedef struct og_migration_policy_callbacks {
     void (*release)(void *userdata);
 } og_migration_policy_callbacks;
 
-/* Registers the policy that entity mappings name with
+/* METHOD: migration policy
+ * Registers the policy that entity mappings name with
  * og_entity_mapping_set_policy; the table is copied. Registering a name again
  * replaces its table. Policies serve every migration of the process, the
  * automatic ones of og_coordinator_add_store_with_options included.
  * OG_ERROR_INVALID_ARGUMENT for an empty name, "NSEntityMigrationPolicy" or
  * a NULL table. Any thread. */
+og_status og_migration_policy_register(const char *name, const og_migration_policy_callbacks *callbacks,
+                                       og_error **error);
+/* Deprecated: the former name of og_migration_policy_register, kept for one release. */
+OG_DEPRECATED("use og_migration_policy_register")
 og_status og_register_migration_policy(const char *name, const og_migration_policy_callbacks *callbacks,
                                        og_error **error);
 
-/* Unregisters a policy; a mapping that names it then fails with
+/* METHOD: migration policy
+ * Unregisters a policy; a mapping that names it then fails with
  * OG_ERROR_ENTITY_MIGRATION_POLICY. OG_ERROR_INVALID_ARGUMENT when no policy
  * of that name is registered. */
+og_status og_migration_policy_unregister(const char *name, og_error **error);
+/* Deprecated: the former name of og_migration_policy_unregister, kept for one release. */
+OG_DEPRECATED("use og_migration_policy_unregister")
 og_status og_unregister_migration_policy(const char *name, og_error **error);
-
-/* ---- Automatic migration when a store is added ------------------------- */
-
-/* Store option keys for og_coordinator_add_store_with_options (bool values):
- * migrate a store written with another version of the model before it opens,
- * and infer the mapping when no mapping model fits. */
-#define OG_OPTION_MIGRATE_AUTOMATICALLY "NSMigratePersistentStoresAutomaticallyOption"
-#define OG_OPTION_INFER_MAPPING_MODEL "NSInferMappingModelAutomaticallyOption"
-
-/* A NEW coordinator over `model`, as og_coordinator_new, that knows other
- * versions of the model and mapping models between versions (they play the
- * part of Core Data's bundle search). When a store is added with
- * OG_OPTION_MIGRATE_AUTOMATICALLY and its version hashes differ from the
- * model's, its source model is the one the store keeps, else the one of
- * `models` whose hashes match (else OG_ERROR_MIGRATION_MISSING_SOURCE_MODEL);
- * the mapping is one of `mappings` made for the two models (naming every
- * entity of both, with matching version hashes where it records them), else
- * the inferred one with OG_OPTION_INFER_MAPPING_MODEL (else
- * OG_ERROR_MIGRATION_MISSING_MAPPING_MODEL, or OG_ERROR_INFERRED_MAPPING_MODEL
- * when inference fails). Several steps through the versions are taken when
- * needed. The store is migrated in place and keeps its UUID; on failure its
- * file is left as it was. Without the option such a store is
- * OG_ERROR_STORE_INCOMPATIBLE_VERSION. The coordinator shares `mappings`
- * (it does not copy them); the handles stay the caller's. */
-og_coordinator *og_coordinator_new_with_versions(og_model *model, og_model *const *models, size_t model_count,
-                                                 og_mapping_model *const *mappings, size_t mapping_count,
-                                                 og_error **error);
 
 #ifdef __cplusplus
 }

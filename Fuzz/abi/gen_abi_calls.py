@@ -18,6 +18,8 @@ import sys
 cc, header, output = sys.argv[1:4]
 text = subprocess.run([cc, "-E", "-P", "-x", "c", header], check=True, capture_output=True, text=True).stdout
 flat = re.sub(r"\s+", " ", text)
+# Attributes (OG_DEPRECATED on the old names) are not part of a prototype's types.
+flat = re.sub(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)\s*", "", flat)
 
 kinds = sorted(set(re.findall(r"typedef struct (og_\w+) \1;", flat)))
 enums = set(re.findall(r"typedef enum (og_\w+)\s+\1;", flat)) | set(re.findall(r"typedef enum \w* ?\{[^}]*\} ?(og_\w+);", flat))

@@ -215,6 +215,60 @@ final class GraphRulesTests: XCTestCase {
         XCTAssertNoThrow(try book.validate("978-0123456789", forKey: "isbn"))
     }
 
+    /// A to-many is checked against its counts alone: empty and non-optional is valid with
+    /// a minimum of 0 (as in Apple's stores), below a minimum is 1580, above a maximum 1590.
+    func test_2_6_aToManyIsCheckedAgainstItsCountsOnly() throws {
+        let model = ManagedObjectModel()
+        let shelf = try model.addEntity(named: "Shelf")
+        let book = try model.addEntity(named: "Book")
+        let books = try shelf.addRelationship(named: "books", destination: book, toMany: true)
+        try books.setOptional(false)
+        let pairs = try shelf.addRelationship(named: "pairs", destination: book, toMany: true)
+        try pairs.setCounts(min: 2, max: 3)
+        let shelves = try book.addRelationship(named: "shelves", destination: shelf, toMany: true)
+        try books.setInverse(shelves)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/counts.sqlite")
+        let empty = try stack.context.insertObject(entityName: "Shelf")
+        try stack.context.save()  // books: non-optional, empty, minimum 0; pairs: optional, empty
+        XCTAssertFalse(empty.isInserted)
+        let one = try stack.context.insertObject(entityName: "Book")
+        try empty.setObjects([one], forKey: "pairs")
+        XCTAssertEqual(expectError { try stack.context.save() }?.code, ErrorCode.validationRelationshipLacksMinimumCount)
+        var four: [ManagedObject] = []
+        for _ in 0..<4 { four.append(try stack.context.insertObject(entityName: "Book")) }
+        try empty.setObjects(four, forKey: "pairs")
+        XCTAssertEqual(expectError { try stack.context.save() }?.code, ErrorCode.validationRelationshipExceedsMaximumCount)
+        try empty.setObjects(Array(four.prefix(2)), forKey: "pairs")
+        for extra in four.suffix(2) { try stack.context.delete(extra) }
+        try stack.context.delete(one)
+        try stack.context.save()
+    }
+
+    /// Transient properties are kept in memory only, and a save does not take them away:
+    /// a transient to-many keeps its members and a transient attribute its value.
+    func testTransientPropertiesKeepTheirValuesAcrossASave() throws {
+        let model = ManagedObjectModel()
+        let shelf = try model.addEntity(named: "Shelf")
+        try shelf.addAttribute(named: "label", type: .string)
+        let note = try shelf.addAttribute(named: "note", type: .string)
+        try note.setTransient(true)
+        let book = try model.addEntity(named: "Book")
+        let picks = try shelf.addRelationship(named: "picks", destination: book, toMany: true)
+        try picks.setTransient(true)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/transient.sqlite")
+        let s = try stack.context.insertObject(entityName: "Shelf")
+        let b = try stack.context.insertObject(entityName: "Book")
+        try s.setObjects([b], forKey: "picks")
+        try s.setValue(.string("kept in memory"), forKey: "note")
+        try stack.context.save()
+        XCTAssertEqual(try s.objects(forKey: "picks").map(\.objectID), [b.objectID])
+        XCTAssertEqual(try s.value(forKey: "note"), .string("kept in memory"))
+        try s.setValue(.string("changed"), forKey: "label")
+        try stack.context.save()
+        XCTAssertEqual(try s.objects(forKey: "picks").count, 1)
+        XCTAssertEqual(try s.value(forKey: "note"), .string("kept in memory"))
+    }
+
     func test_2_6_severalFailuresAre1560WithDetails() throws {
         let stack = try lendingStack()
         let book = try stack.context.insertObject(entityName: "Book")

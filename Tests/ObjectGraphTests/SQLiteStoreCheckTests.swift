@@ -198,13 +198,17 @@ final class SQLiteStoreCheckTests: XCTestCase {
         _ = writer
     }
 
-    func testAReadOnlyStoreNobodyHasOpenGetsNoWALOrSHMBesideIt() throws {
+    func testReadingAClosedStoresMetadataOrModelLeavesNothingBesideIt() throws {
         let path = try makeStore("quiet.sqlite")
         let before = try folder(dir)
-        XCTAssertEqual(try readOnlyCount(path), 1)
         XCTAssertEqual(try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)[StoreMetadataKey.storeType], .string(StoreType.sqlite))
         _ = try PersistentStoreCoordinator.cachedModel(ofPersistentStoreAt: path)
         XCTAssertEqual(try folder(dir), before)
+        // A read-only store takes read locks as SQLite does (a -shm, an empty -wal); the
+        // store file itself keeps every byte.
+        XCTAssertEqual(try readOnlyCount(path), 1)
+        XCTAssertEqual(FileManager.default.contents(atPath: path), before["quiet.sqlite"])
+        XCTAssertEqual(FileManager.default.contents(atPath: path + "-wal")?.count ?? 0, 0)
     }
 
     func testAReadOnlyStoreInARollbackJournalModeKeepsItsMode() throws {
@@ -220,5 +224,33 @@ final class SQLiteStoreCheckTests: XCTestCase {
         XCTAssertEqual(try readOnlyCount(path), 1)
         XCTAssertEqual(try folder(dir), before)
         XCTAssertEqual(sqliteRows(path, "PRAGMA journal_mode"), [["delete"]])
+    }
+
+    // MARK: A store whose creation was killed (Tests/Fixtures/Stores/KilledCreation)
+
+    /// Left by a process SIGKILLed as it began the new store's WAL: a 4,096-byte database
+    /// in WAL mode with no tables, a `-wal` holding only its header, and a `-shm` of an
+    /// earlier WAL. A reader cannot use that `-shm` (SQLITE_PROTOCOL); the store must open
+    /// all the same, be created, and take saves.
+    func testAStoreWhoseCreationWasKilledOpensAndTakesSaves() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Stores/KilledCreation/store.sqlite").path
+        let path = dir + "/killed.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: fixture + suffix, toPath: path + suffix) }
+        let stack = try Stack(model: try makeLibraryModel(), path: path)
+        try stack.context.insertObject(entityName: "Author").setValue(.string("Ann"), forKey: "name")
+        try stack.context.save()
+        try stack.coordinator.removePersistentStore(stack.store)
+        XCTAssertEqual(try readOnlyCount(path), 1)
+        // Read-only, the same leftovers are refused with the reason, and left as they were.
+        let readOnlyPath = dir + "/killed-read-only.sqlite"
+        for suffix in ["", "-wal", "-shm"] { try FileManager.default.copyItem(atPath: fixture + suffix, toPath: readOnlyPath + suffix) }
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        let error = expectError {
+            _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: readOnlyPath, options: [StoreOptionKey.readOnly: .boolean(true)])
+        }
+        XCTAssertEqual(error?.code, ErrorCode.storeOpen)
+        XCTAssertTrue(error?.message.contains("open it once for writing") ?? false, error?.message ?? "")
+        XCTAssertEqual(contents(readOnlyPath), contents(fixture))
     }
 }

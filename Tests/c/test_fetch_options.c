@@ -352,6 +352,55 @@ static void copy_and_refresh(void) {
     og_t_remove_tree(dir);
 }
 
+/* Cars and sports cars (Tests/Fixtures/Models/Inheritance): a fetch of Car may use
+ * topSpeed, which only SportsCar declares; cars without it do not match, and sort
+ * first (nil). The same on an SQLite, a Binary and an in-memory store. */
+static void subentity_keys(void) {
+    og_model *model = NN(og_model_load(OG_FIXTURES "/Inheritance.xcdatamodeld", &err));
+    char *dir = og_t_tempdir();
+    const char *types[] = {"SQLite", "Binary", "InMemory"};
+    for (int t = 0; t < 3; t++) {
+        og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
+        char *path = og_t_path(dir, t == 0 ? "cars.sqlite" : "cars.binary");
+        NN(og_coordinator_add_store(coordinator, types[t], t == 2 ? "" : path, &err));
+        og_context *ctx = NN(og_context_new(coordinator, &err));
+        const char *plates[] = {"CAR1", "FAST1", "SLOW1"};
+        double speeds[] = {0, 250, 90};
+        for (int i = 0; i < 3; i++) {
+            og_object *o = NN(og_context_insert(ctx, i == 0 ? "Car" : "SportsCar", &err));
+            OK(og_object_set_string(o, "plate", plates[i], &err));
+            if (i > 0) OK(og_object_set_double(o, "topSpeed", speeds[i], &err));
+        }
+        OK(og_context_save(ctx, &err));
+        og_fetch_request *fast = NN(og_fetch_request_new("Car", &err));
+        og_predicate *p = NN(og_predicate_parse("topSpeed > 100", NULL, 0, &err));
+        OK(og_fetch_request_set_predicate(fast, p, &err));
+        size_t n = 0;
+        OK(og_context_count(ctx, fast, &n, &err));
+        INTEQ(n, 1);
+        og_results *r = NN(og_context_fetch(ctx, fast, &err));
+        INTEQ(og_results_count(r), 1);
+        og_results_release(r);
+        og_fetch_request *sorted = NN(og_fetch_request_new("Car", &err));
+        OK(og_fetch_request_add_sort(sorted, "topSpeed", true, &err));
+        r = NN(og_context_fetch(ctx, sorted, &err));
+        INTEQ(og_results_count(r), 3);
+        char *plate = NULL;
+        OK(og_object_get_string(NN(og_results_object_at(r, 0, &err)), "plate", &plate, &err));
+        STREQ(plate, "CAR1");
+        og_free(plate);
+        og_results_release(r);
+        og_predicate_release(p);
+        og_fetch_request_release(sorted);
+        og_fetch_request_release(fast);
+        og_context_release(ctx);
+        og_coordinator_release(coordinator);
+        free(path);
+    }
+    og_model_release(model);
+    og_t_remove_tree(dir);
+}
+
 static void invalid_handles(void) {
     size_t n;
     bool on;
@@ -386,6 +435,7 @@ int main(int argc, char **argv) {
         {"prefetching", prefetching},
         {"bulk_reads", bulk_reads},
         {"copy_and_refresh", copy_and_refresh},
+        {"subentity_keys", subentity_keys},
         {"invalid_handles", invalid_handles},
     };
     return OG_T_RUN(cases, argc, argv);

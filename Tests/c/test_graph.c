@@ -377,6 +377,34 @@ static og_status refuse_negative(og_object *o, const char *key, const og_value *
     return OG_OK;
 }
 
+/* A to-many is checked against its counts alone: empty and non-optional is valid
+ * with a minimum of 0; below a minimum is OG_ERROR_VALIDATION_RELATIONSHIP_TOO_FEW. */
+static void to_many_counts(void) {
+    og_model *model = og_model_new();
+    og_entity *shelf = NN(og_model_add_entity(model, "Shelf", &err));
+    og_entity *book = NN(og_model_add_entity(model, "Book", &err));
+    og_property *books = NN(og_entity_add_relationship(shelf, "books", book, &err));
+    OK(og_relationship_set_to_many(books, true, &err));
+    OK(og_property_set_optional(books, false, &err));
+    og_property *pairs = NN(og_entity_add_relationship(shelf, "pairs", book, &err));
+    OK(og_relationship_set_to_many(pairs, true, &err));
+    OK(og_relationship_set_counts(pairs, 2, 3, &err));
+    og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
+    NN(og_coordinator_add_store(coordinator, "InMemory", "", &err));
+    og_context *c = NN(og_context_new(coordinator, &err));
+    og_object *s = NN(og_context_insert(c, "Shelf", &err));
+    OK(og_context_save(c, &err)); /* books empty (minimum 0), pairs empty and optional */
+    og_object *one = NN(og_context_insert(c, "Book", &err));
+    OK(og_object_add_related(s, "pairs", one, &err));
+    FAILS(og_context_save(c, &err), OG_ERROR_VALIDATION_RELATIONSHIP_TOO_FEW, "pairs");
+    og_object *two = NN(og_context_insert(c, "Book", &err));
+    OK(og_object_add_related(s, "pairs", two, &err));
+    OK(og_context_save(c, &err));
+    og_context_release(c);
+    og_coordinator_release(coordinator);
+    og_model_release(model);
+}
+
 static void validation(void) {
     setup();
     og_object *a = NN(og_context_insert(ctx, "Author", &err));   /* no name: required */
@@ -1076,6 +1104,7 @@ static const og_t_case cases[] = {
     {"delete_rules", delete_rules},
     {"pending_sets", pending_sets},
     {"validation", validation},
+    {"to_many_counts", to_many_counts},
     {"rollback_reset_refresh", rollback_reset_refresh},
     {"notifications", notifications},
     {"pending_insert_changes", pending_insert_changes},

@@ -360,7 +360,7 @@ static void fetches(void) {
     og_fetch_request_release(dictionaries);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_store_type("Shelf", &err));
+    OK(og_store_type_unregister("Shelf", &err));
     CHECK(shelf.destroyed == 1 && shelf.released == 1);
     og_model_release(shelf_model);
 }
@@ -387,7 +387,7 @@ static void relationships(void) {
     CHECK(shelf.relationships == 2);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_store_type("Shelf", &err));
+    OK(og_store_type_unregister("Shelf", &err));
     og_model_release(shelf_model);
 }
 
@@ -418,7 +418,7 @@ static void saves(void) {
     CHECK(find("new1") == NULL);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_store_type("Shelf", &err));
+    OK(og_store_type_unregister("Shelf", &err));
     og_model_release(shelf_model);
 }
 
@@ -429,7 +429,7 @@ static void bad_input(void) {
     og_incremental_store_callbacks c = shelf_callbacks();
     FAILS(og_incremental_store_type_register("Shelf", &c, &err), OG_ERROR_INVALID_ARGUMENT, "registered");
     FAILS(og_incremental_store_type_register("SQLite", &c, &err), OG_ERROR_INVALID_ARGUMENT, "built");
-    FAILS(og_unregister_store_type("Shelf", &err), OG_ERROR_INVALID_ARGUMENT, "open");
+    FAILS(og_store_type_unregister("Shelf", &err), OG_ERROR_INVALID_ARGUMENT, "open");
     og_incremental_store_callbacks future = c;
     future.version = 99;
     FAILS(og_incremental_store_type_register("Future", &future, &err), OG_ERROR_INVALID_ARGUMENT, "version");
@@ -450,7 +450,7 @@ static void bad_input(void) {
     og_free(uri);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_store_type("Shelf", &err));
+    OK(og_store_type_unregister("Shelf", &err));
     og_model_release(shelf_model);
 }
 

@@ -275,7 +275,7 @@ static void register_upcase(void) {
     table.perform_custom_validation = upcase_validate;
     table.end_entity_mapping = upcase_end;
     table.release = count_release;
-    OK(og_register_migration_policy("Upcase", &table, &err));
+    OK(og_migration_policy_register("Upcase", &table, &err));
 }
 
 /* Checks a migrated v2 store: three upper-cased books of one publisher. */
@@ -584,7 +584,7 @@ static void manual_policy(void) {
     check_migrated(inferred, uuid, false);
 
     /* Unregistering a policy releases its table once no migration uses it. */
-    OK(og_unregister_migration_policy("Upcase", &err));
+    OK(og_migration_policy_unregister("Upcase", &err));
     INTEQ(released_tables, 1);
     og_mapping_model_release(mapping);
     og_migration_manager_release(manager);
@@ -663,7 +663,7 @@ static void policy_errors(void) {
     /* An error a hook reports ends the migration unchanged. */
     og_migration_policy_callbacks table = {0};
     table.begin_entity_mapping = refuse_with_error;
-    OK(og_register_migration_policy("Refuse", &table, &err));
+    OK(og_migration_policy_register("Refuse", &table, &err));
     og_mapping_model *mapping = manual_mapping("Refuse");
     FAILS(og_migration_manager_migrate(manager, source, NULL, NULL, mapping, destination, NULL, NULL, &err), 7777, "refused");
     CHECK(!exists(destination));
@@ -672,7 +672,7 @@ static void policy_errors(void) {
     /* A hook that fails without an error: 134170. */
     memset(&table, 0, sizeof table);
     table.create_destination_instances = refuse_silently;
-    OK(og_register_migration_policy("Silent", &table, &err));
+    OK(og_migration_policy_register("Silent", &table, &err));
     mapping = manual_mapping("Silent");
     FAILS(og_migration_manager_migrate(manager, source, NULL, NULL, mapping, destination, NULL, NULL, &err),
           OG_ERROR_ENTITY_MIGRATION_POLICY, "create_destination_instances");
@@ -686,9 +686,9 @@ static void policy_errors(void) {
     CHECK(!exists(destination));
     og_mapping_model_release(mapping);
 
-    OK(og_unregister_migration_policy("Refuse", &err));
-    OK(og_unregister_migration_policy("Silent", &err));
-    FAILS(og_unregister_migration_policy("Silent", &err), OG_ERROR_INVALID_ARGUMENT, "registered");
+    OK(og_migration_policy_unregister("Refuse", &err));
+    OK(og_migration_policy_unregister("Silent", &err));
+    FAILS(og_migration_policy_unregister("Silent", &err), OG_ERROR_INVALID_ARGUMENT, "registered");
     og_migration_manager_release(manager);
     og_model_release(v1);
     og_model_release(v2);
@@ -819,7 +819,7 @@ static void automatic_with_policy(void) {
     INTEQ(upcase_log.relationships, 3);
     check_migrated(path, uuid, true);
 
-    OK(og_unregister_migration_policy("Upcase", &err));
+    OK(og_migration_policy_unregister("Upcase", &err));
     og_value_release(migrate_only);
     og_mapping_model_release(mapping);
     og_model_release(v1);
@@ -902,11 +902,11 @@ static void misuse(void) {
     FAILS(og_entity_mapping_source_version_hash(m, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "out");
     FAILS_NULL(og_entity_mapping_new(NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     FAILS_NULL(og_property_mapping_new(NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
-    FAILS(og_register_migration_policy("p", NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    FAILS(og_migration_policy_register("p", NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
     og_migration_policy_callbacks empty = {0};
-    FAILS(og_register_migration_policy("", &empty, &err), OG_ERROR_INVALID_ARGUMENT, "empty");
-    FAILS(og_register_migration_policy("NSEntityMigrationPolicy", &empty, &err), OG_ERROR_INVALID_ARGUMENT, "default");
-    FAILS(og_unregister_migration_policy("never", &err), OG_ERROR_INVALID_ARGUMENT, "registered");
+    FAILS(og_migration_policy_register("", &empty, &err), OG_ERROR_INVALID_ARGUMENT, "empty");
+    FAILS(og_migration_policy_register("NSEntityMigrationPolicy", &empty, &err), OG_ERROR_INVALID_ARGUMENT, "default");
+    FAILS(og_migration_policy_unregister("never", &err), OG_ERROR_INVALID_ARGUMENT, "registered");
 
     /* The calls for policies outside a migration. */
     og_migration_manager *manager = NN(og_migration_manager_new(v1, v2, &err));
@@ -936,7 +936,7 @@ static void misuse(void) {
     og_migration_policy_callbacks table = {0};
     table.userdata = &probe;
     table.begin_entity_mapping = probe_threads;
-    OK(og_register_migration_policy("Probe", &table, &err));
+    OK(og_migration_policy_register("Probe", &table, &err));
     og_mapping_model *mapping = manual_mapping("Probe");
     OK(og_migration_manager_migrate(manager, source, NULL, NULL, mapping, destination, NULL, NULL, &err));
     INTEQ(probe.code, OG_ERROR_WRONG_THREAD);
@@ -957,7 +957,7 @@ static void misuse(void) {
     CHECK(!exists(released));
     og_mapping_model_release(plain);
     free(released);
-    OK(og_unregister_migration_policy("Probe", &err));
+    OK(og_migration_policy_unregister("Probe", &err));
 
     /* A released manager. */
     og_migration_manager_release(manager);

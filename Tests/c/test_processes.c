@@ -391,7 +391,7 @@ static void refuse_a_save(void *arg) {
     (void)arg;
     shelf state = {0, false};
     og_atomic_store_callbacks callbacks = {&state, shelf_load, shelf_save, NULL};
-    OK(og_register_atomic_store_type("Shelf", &callbacks, &err));
+    OK(og_atomic_store_type_register("Shelf", &callbacks, &err));
     og_coordinator *coordinator = open_store("Shelf", "shelf", NULL);
     og_context *context = NN(og_context_new(coordinator, &err));
     insert_book(context, "kept");
@@ -413,7 +413,7 @@ static void refuse_a_save(void *arg) {
     INTEQ(state.saves, 2);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_store_type("Shelf", &err));
+    OK(og_store_type_unregister("Shelf", &err));
 }
 
 static void callback_store_conflict(void) { CHECK(succeeded(spawn(refuse_a_save, NULL))); }

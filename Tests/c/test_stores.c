@@ -188,10 +188,10 @@ static void notebook_release(void *userdata) { ((struct notebook *)userdata)->re
 static void atomic_callbacks(void) {
     struct notebook n = {0};
     og_atomic_store_callbacks callbacks = {&n, notebook_load, notebook_save, notebook_release};
-    OK(og_register_atomic_store_type("Notebook", &callbacks, &err));
-    FAILS(og_register_atomic_store_type("SQLite", &callbacks, &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
+    OK(og_atomic_store_type_register("Notebook", &callbacks, &err));
+    FAILS(og_atomic_store_type_register("SQLite", &callbacks, &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
     og_atomic_store_callbacks half = {&n, notebook_load, NULL, NULL};
-    FAILS(og_register_atomic_store_type("Half", &half, &err), OG_ERROR_INVALID_ARGUMENT, "save");
+    FAILS(og_atomic_store_type_register("Half", &half, &err), OG_ERROR_INVALID_ARGUMENT, "save");
 
     og_store *store;
     og_coordinator *coordinator = open_with("Notebook", "shelf", &store);
@@ -221,9 +221,9 @@ static void atomic_callbacks(void) {
     og_context_release(fresh);
 
     /* Unregistered: no new stores; the table is released once none is open. */
-    OK(og_unregister_store_type("Notebook", &err));
-    FAILS(og_unregister_store_type("Notebook", &err), OG_ERROR_STORE_INVALID_TYPE, "Notebook");
-    FAILS(og_unregister_store_type("Binary", &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
+    OK(og_store_type_unregister("Notebook", &err));
+    FAILS(og_store_type_unregister("Notebook", &err), OG_ERROR_STORE_INVALID_TYPE, "Notebook");
+    FAILS(og_store_type_unregister("Binary", &err), OG_ERROR_INVALID_ARGUMENT, "built-in");
     FAILS_NULL(og_coordinator_add_store(coordinator, "Notebook", "shelf", &err), OG_ERROR_STORE_INVALID_TYPE, "Notebook");
     INTEQ(n.released, 0);
     og_coordinator_release(coordinator);

@@ -327,6 +327,42 @@ static void read_only_leaves_files(void) {
     og_t_remove_tree(dir);
 }
 
+/* Copies `from` to `to` byte for byte. */
+static void copy_file(const char *from, const char *to) {
+    size_t size;
+    unsigned char *bytes = file_bytes(from, &size);
+    CHECK(bytes != NULL);
+    FILE *out = fopen(to, "wb");
+    CHECK(out != NULL && fwrite(bytes, 1, size, out) == size);
+    fclose(out);
+    free(bytes);
+}
+
+/* A store whose creation was killed as it began its WAL (Tests/Fixtures/Stores/
+ * KilledCreation: no tables, a -wal of its header only, a -shm of an earlier WAL)
+ * opens, is created and takes saves. */
+static void killed_creation_opens(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "killed.sqlite");
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        char from[1024], to[1024];
+        snprintf(from, sizeof from, "%s/../Stores/KilledCreation/store.sqlite%s", OG_FIXTURES, suffixes[i]);
+        snprintf(to, sizeof to, "%s%s", path, suffixes[i]);
+        copy_file(from, to);
+    }
+    og_coordinator *coordinator = shop_coordinator();
+    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    customer(context, "After the kill");
+    OK(og_context_save(context, &err));
+    INTEQ(count_of(context, "Customer"), 1);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 /* Versioning ignored: a column the file lacks is added when the store opens for
  * writing and reads as null; read-only, the store is refused (134020). */
 static void ignore_versioning(void) {
@@ -478,6 +514,7 @@ static const og_t_case cases[] = {
     {"configurations", configurations}, {"routing", routing}, {"options", options},
     {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
     {"ignore_versioning", ignore_versioning}, {"read_only_leaves_files", read_only_leaves_files},
+    {"killed_creation_opens", killed_creation_opens},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

@@ -93,8 +93,8 @@ static void round_trip(void) {
     og_value *value = sample_value();
     /* TestPoint is not archivable yet: setting it is refused. */
     FAILS(og_object_set_value(note, "extra", value, &err), OG_ERROR_TYPE_MISMATCH, "register_value_transformer");
-    OK(og_register_archivable_class("TestPoint", &err));
-    FAILS(og_register_archivable_class("NSArray", &err), OG_ERROR_INVALID_ARGUMENT, "NSArray");
+    OK(og_archivable_class_register("TestPoint", &err));
+    FAILS(og_archivable_class_register("NSArray", &err), OG_ERROR_INVALID_ARGUMENT, "NSArray");
     OK(og_object_set_value(note, "extra", value, &err));
     OK(og_context_save(context, &err));
     og_value_release(value);
@@ -119,8 +119,8 @@ static void round_trip(void) {
     og_coordinator_release(coordinator);
 
     /* Withdrawn, the class is refused when the value is read. */
-    OK(og_unregister_archivable_class("TestPoint", &err));
-    FAILS(og_unregister_archivable_class("TestPoint", &err), OG_ERROR_INVALID_ARGUMENT, "TestPoint");
+    OK(og_archivable_class_unregister("TestPoint", &err));
+    FAILS(og_archivable_class_unregister("TestPoint", &err), OG_ERROR_INVALID_ARGUMENT, "TestPoint");
     coordinator = open_notes(path, NULL);
     context = NN(og_context_new(coordinator, &err));
     note = first_note(context, &results);
@@ -160,8 +160,8 @@ static og_value *forward_text(const og_value *value, og_error **error, void *use
 
 static void named_transformer(void) {
     static int calls = 0;
-    OK(og_register_value_transformer("TestReversed", forward_text, reverse_text, &calls, &err));
-    FAILS(og_register_value_transformer("TestReversed", forward_text, reverse_text, &calls, &err), OG_ERROR_INVALID_ARGUMENT,
+    OK(og_value_transformer_register("TestReversed", forward_text, reverse_text, &calls, &err));
+    FAILS(og_value_transformer_register("TestReversed", forward_text, reverse_text, &calls, &err), OG_ERROR_INVALID_ARGUMENT,
           "registered");
     char *dir = og_t_tempdir();
     char *path = og_t_path(dir, "notes.sqlite");
@@ -188,8 +188,8 @@ static void named_transformer(void) {
     og_results_release(results);
     og_context_release(context);
     og_coordinator_release(coordinator);
-    OK(og_unregister_value_transformer("TestReversed", &err));
-    FAILS(og_unregister_value_transformer("TestReversed", &err), OG_ERROR_INVALID_ARGUMENT, "TestReversed");
+    OK(og_value_transformer_unregister("TestReversed", &err));
+    FAILS(og_value_transformer_unregister("TestReversed", &err), OG_ERROR_INVALID_ARGUMENT, "TestReversed");
     free(path);
     og_t_remove_tree(dir);
 }
@@ -263,7 +263,7 @@ static void *slow_saver(void *arg) {
 
 static void *slow_unregister(void *arg) {
     struct slow_call *c = arg;
-    if (og_unregister_value_transformer("TestSlow", NULL) == OG_OK) slow_set(c, &c->unregistered);
+    if (og_value_transformer_unregister("TestSlow", NULL) == OG_OK) slow_set(c, &c->unregistered);
     return NULL;
 }
 
@@ -272,7 +272,7 @@ static void unregister_waits_for_calls(void) {
     char *dir = og_t_tempdir();
     char *path = og_t_path(dir, "notes.sqlite");
     c.path = path;
-    OK(og_register_value_transformer("TestSlow", slow_forward, slow_reverse, &c, &err));
+    OK(og_value_transformer_register("TestSlow", slow_forward, slow_reverse, &c, &err));
     pthread_t saver, unregistering;
     CHECK(pthread_create(&saver, NULL, slow_saver, &c) == 0);
     slow_wait(&c, &c.inside);
@@ -286,7 +286,7 @@ static void unregister_waits_for_calls(void) {
     CHECK(pthread_join(saver, NULL) == 0);
     CHECK(pthread_join(unregistering, NULL) == 0);
     CHECK(c.saved == 1 && c.unregistered == 1);
-    FAILS(og_unregister_value_transformer("TestSlow", &err), OG_ERROR_INVALID_ARGUMENT, "TestSlow");
+    FAILS(og_value_transformer_unregister("TestSlow", &err), OG_ERROR_INVALID_ARGUMENT, "TestSlow");
     free(path);
     og_t_remove_tree(dir);
 }

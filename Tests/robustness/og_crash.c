@@ -29,6 +29,12 @@
  *       (often during saves, sometimes while the store is created), verifying
  *       after each kill. Starts a fresh store now and then.
  *
+ *   og_crash creation --type T|both --dir D [--runs N] [--seconds S] [--seed S]
+ *       Kills while a store is created: each run starts a writer on a new folder and
+ *       SIGKILLs it within 30 ms of the moment it starts adding the store (it marks
+ *       that moment with the file D/opening), then checks that the store opens and
+ *       takes a save (the verifier). A store its creation left half made must open.
+ *
  *   og_crash faults --type T|both --dir D --shim LIB [--runs N] [--seconds S] [--seed S]
  *       The I/O-fault test: runs writers under LIB (libog_iofault.so, LD_PRELOAD)
  *       with the Nth write/pwrite/fsync/fdatasync/ftruncate/rename on the store's
@@ -217,6 +223,11 @@ static int cmd_write(const char *type, const char *dir, uint64_t seed, long save
     char path[4096];
     store_path(path, sizeof path, dir, type);
     og_error *e = NULL;
+    /* The creation test kills the writer soon after this mark. */
+    char mark[4300];
+    snprintf(mark, sizeof mark, "%s/opening", dir);
+    int fd = open(mark, O_WRONLY | O_CREAT, 0644);
+    if (fd >= 0) close(fd);
     og_coordinator *c = open_store(type, path, &e);
     if (!c) die("writer: cannot open the store: %lld %s", (long long)og_error_code(e), og_error_message(e));
     og_context *ctx = og_context_new(c, &e);
@@ -337,6 +348,14 @@ static int cmd_verify(const char *type, const char *dir) {
         printf("verify: no store yet\n");
         return violations ? 1 : 0;
     }
+    /* The library opens the store first, as the crash left it: SQLite's own connection
+     * below would recover a WAL the library must be able to recover itself. */
+    og_error *e = NULL;
+    og_coordinator *c = open_store(type, path, &e);
+    if (!c) {
+        printf("VIOLATION the store does not reopen: %lld %s\n", (long long)og_error_code(e), og_error_message(e));
+        return 2;
+    }
     if (strcmp(type, "SQLite") == 0) {
         sqlite3 *db;
         if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
@@ -354,12 +373,6 @@ static int cmd_verify(const char *type, const char *dir) {
             }
         }
         sqlite3_close(db);
-    }
-    og_error *e = NULL;
-    og_coordinator *c = open_store(type, path, &e);
-    if (!c) {
-        printf("VIOLATION the store does not reopen: %lld %s\n", (long long)og_error_code(e), og_error_message(e));
-        return 2;
     }
     og_context *ctx = og_context_new(c, &e);
     seen *batches = calloc(MAX_BATCHES, sizeof *batches);
@@ -656,6 +669,53 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
     return failed ? 1 : 0;
 }
 
+static int cmd_creation(const char *types, const char *root, long runs, double seconds, uint64_t seed) {
+    rng_state = seed;
+    const char *list[2];
+    int ntypes = 0;
+    if (!strcmp(types, "both") || !strcmp(types, "SQLite")) list[ntypes++] = "SQLite";
+    if (!strcmp(types, "both") || !strcmp(types, "Binary")) list[ntypes++] = "Binary";
+    if (!ntypes) die("unknown type %s", types);
+    make_dirs(root);
+    printf("creation: %s, seed %llu, in %s\n", types, (unsigned long long)seed, root);
+    fflush(stdout);
+    long done = 0, failed = 0, early = 0;
+    double start = now();
+    while ((runs > 0 && done < runs) || (runs <= 0 && now() - start < seconds)) {
+        int t = (int)(done % ntypes);
+        char dir[4096], mark[4300], out[4300];
+        snprintf(dir, sizeof dir, "%s/creation-%s", root, list[t]);
+        fresh_dir(dir);
+        snprintf(mark, sizeof mark, "%s/opening", dir);
+        snprintf(out, sizeof out, "%s/writer.txt", dir);
+        char seedtext[32];
+        snprintf(seedtext, sizeof seedtext, "%llu", (unsigned long long)rnd());
+        char *argv[] = {(char *)self, "write", "--type", (char *)list[t], "--dir", dir, "--seed", seedtext, NULL};
+        pid_t pid = spawn(argv, NULL, out);
+        /* Wait for the mark (at most 2 s), then kill within 30 ms of it. */
+        struct stat st;
+        for (int i = 0; i < 20000 && stat(mark, &st) != 0; i++) usleep(100);
+        useconds_t delay = (useconds_t)below(30000);
+        usleep(delay);
+        kill(pid, SIGKILL);
+        int status = wait_for(pid);
+        done++;
+        if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)) early++;
+        char label[200];
+        snprintf(label, sizeof label, "run %ld (%s, killed %u us after it began adding the store)", done, list[t], delay);
+        long ghosts = 0;
+        if (verify(list[t], dir, label, &ghosts)) {
+            failed++;
+            char keep[4300];
+            snprintf(keep, sizeof keep, "%s-failed-%ld", dir, done);
+            rename(dir, keep);
+            printf("    kept in %s\n", keep);
+        }
+    }
+    printf("creation: %ld runs, %ld ended before the kill, %ld failed, %.0f s\n", done, early, failed, now() - start);
+    return failed ? 1 : 0;
+}
+
 static int cmd_faults(const char *types, const char *root, const char *shim, long runs, double seconds, uint64_t seed) {
     rng_state = seed;
     const char *list[2];
@@ -783,12 +843,14 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "verify")) return cmd_verify(type, dir);
     if (count <= 0 && seconds <= 0) count = 20;
     if (!strcmp(cmd, "kills")) return cmd_kills(type, dir, count, seconds, seed);
+    if (!strcmp(cmd, "creation")) return cmd_creation(type, dir, count, seconds, seed);
     if (!strcmp(cmd, "faults") && shim) return cmd_faults(type, dir, shim, count, seconds, seed);
 usage:
     fprintf(stderr,
             "usage: og_crash write  --type SQLite|Binary --dir D [--seed S] [--saves N]\n"
             "       og_crash verify --type SQLite|Binary --dir D\n"
             "       og_crash kills  --type SQLite|Binary|both --dir D [--kills N | --seconds S] [--seed S]\n"
+            "       og_crash creation --type SQLite|Binary|both --dir D [--runs N | --seconds S] [--seed S]\n"
             "       og_crash faults --type SQLite|Binary|both --dir D --shim libog_iofault.so [--runs N | --seconds S] [--seed S]\n");
     return 2;
 }

@@ -214,7 +214,7 @@ int main(int argc, char **argv) {
     og_context_release(context);
     og_coordinator_release(coordinator);
     og_model_release(model);
-    TRY(og_unregister_store_type("CSV", &err));
+    TRY(og_store_type_unregister("CSV", &err));
     if (argc < 2) { unlink(path); rmdir(dir); }
     return 0;
 }

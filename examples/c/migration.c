@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
     printf("%s\n", name); /* IEM_Transform_Book: the entity changed */
     og_free(name);
     og_migration_policy_callbacks policy = {.create_destination_instances = shout};
-    TRY(og_register_migration_policy("Shout", &policy, &err));
+    TRY(og_migration_policy_register("Shout", &policy, &err));
     TRY(og_entity_mapping_set_kind(books, OG_ENTITY_MAPPING_CUSTOM, &err));
     TRY(og_entity_mapping_set_policy(books, "Shout", &err));
     og_entity_mapping_release(books);
@@ -136,7 +136,7 @@ int main(int argc, char **argv) {
     og_mapping_model_release(mapping);
     og_model_release(v1);
     og_model_release(v2);
-    TRY(og_unregister_migration_policy("Shout", &err));
+    TRY(og_migration_policy_unregister("Shout", &err));
     remove(old_path);
     remove(new_path);
     if (argc <= 1) rmdir(folder);

@@ -78,7 +78,7 @@ enum FetchValidation {
                 return nil
             }
             // A string attribute's `length` reads like NSString's.
-            if case .attribute? = end, key == "length" { continue }
+            if case .attribute? = end, key == "length" || key == "description" { continue }
             if case .entity? = end {
                 // An entity's `name` is a string.
                 guard key == "name" else { throw unknownKey(key, "entity", path, entity) }
@@ -86,7 +86,14 @@ enum FetchValidation {
                 continue
             }
             let property: PropertyDescription?
-            if case .attribute? = end { property = nil } else { property = current.property(named: key) }
+            if case .attribute? = end {
+                property = nil
+            } else if let own = current.property(named: key) {
+                property = own
+            } else {
+                // A key only a subentity declares: instances without it read nil.
+                property = current.subentity(declaring: key)?.property(named: key)
+            }
             // `entity` is an object's own entity unless a property takes the name.
             if property == nil, key == "entity", end.map({ if case .attribute = $0 { false } else { true } }) ?? true {
                 end = .entity

@@ -134,12 +134,12 @@ extension ManagedObject {
             }
             return
         }
+        // A to-many is never nil, so it is checked against its counts alone: an empty
+        // non-optional one with a minimum of 0 is valid (Apple's stores hold such objects),
+        // and an empty optional one is valid whatever its minimum.
         let members = (value.elements ?? []).filter { if case .object(let o) = $0 { !((o as? ManagedObject)?.isDeleted ?? false) } else { true } }
         let n = members.count
-        if n == 0 && !r.isOptional && r.minCount <= 1 {
-            errors.append(ValidationErrors.failure(self, r, nil, ErrorCode.validationMissingMandatoryProperty,
-                "'\(r.qualifiedName)' is required but \(self) has no value for it"))
-        } else if n < r.minCount && (n > 0 || !r.isOptional) {
+        if n < r.minCount && (n > 0 || !r.isOptional) {
             errors.append(ValidationErrors.failure(self, r, nil, ErrorCode.validationRelationshipLacksMinimumCount,
                 "'\(r.qualifiedName)' has \(n) objects, fewer than its minimum of \(r.minCount)"))
         } else if r.maxCount > 1 && n > r.maxCount {

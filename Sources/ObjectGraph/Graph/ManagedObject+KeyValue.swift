@@ -7,6 +7,9 @@ extension ManagedObject: KeyValueReading {
         guard let slot = entity.slot(forKey: key) else {
             // `entity` is the object's own entity unless a property takes the name.
             if key == "entity" { return .object(entity) }
+            // A key another entity of the hierarchy declares (a fetch of a superentity by
+            // a subentity's key): this instance has no value for it.
+            if entity.hierarchyDeclares(key) { return .null }
             throw .predicateEvaluation("entity '\(entity.name)' has no property named '\(key)'", keyPath: key)
         }
         switch entity.layout.kinds[slot] {

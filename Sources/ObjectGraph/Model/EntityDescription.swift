@@ -356,6 +356,19 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
     /// The entity's version hash (32 bytes): what a store records to recognise the entity.
     public var versionHash: [UInt8] { VersionHash.entityHash(self) }
 
+    /// The first of this entity's descendants that declares `key` when the entity itself
+    /// does not: a fetch of an entity may use a key only a subentity has (instances without
+    /// it read nil there, as in Core Data's one table per hierarchy).
+    public func subentity(declaring key: String) -> EntityDescription? {
+        guard property(named: key) == nil else { return nil }
+        return selfAndDescendants.dropFirst().first { $0.property(named: key) != nil }
+    }
+
+    /// Whether an entity of this one's hierarchy declares `key`.
+    func hierarchyDeclares(_ key: String) -> Bool {
+        rootEntity.selfAndDescendants.contains { $0.property(named: key) != nil }
+    }
+
     /// This entity and every entity that inherits from it, parents before children.
     public var selfAndDescendants: [EntityDescription] {
         [self] + subentities.sorted { $0.name < $1.name }.flatMap { $0.selfAndDescendants }

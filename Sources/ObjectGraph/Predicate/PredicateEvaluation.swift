@@ -217,6 +217,9 @@ struct PredicateEvaluator {
             // Key-value coding on a string: its length in UTF-16 units, as NSString's
             // `length` (Xcode writes length rules as predicates on it).
             return .scalar(.integer(Int64(s.utf16.count)))
+        case .scalar(.string) where key == "description":
+            // A string's description is the string itself (NSString's `description`).
+            return value
         case .scalar(let s):
             throw .predicateEvaluation("cannot read the key '\(key)' of a \(s.kindName) (key path '\(path)')", keyPath: path)
         }

@@ -37,19 +37,21 @@ public enum StringMatching {
         fold(a, options) == fold(b, options)
     }
 
+    // As Foundation decides them: an empty string begins, ends and is contained in no string.
+
     public static func beginsWith(_ s: String, _ prefix: String, _ options: StringCompareOptions) -> Bool {
         let x = fold(s, options), p = fold(prefix, options)
-        return x.count >= p.count && Array(x[0..<p.count]) == p
+        return !p.isEmpty && x.count >= p.count && Array(x[0..<p.count]) == p
     }
 
     public static func endsWith(_ s: String, _ suffix: String, _ options: StringCompareOptions) -> Bool {
         let x = fold(s, options), p = fold(suffix, options)
-        return x.count >= p.count && Array(x[(x.count - p.count)...]) == p
+        return !p.isEmpty && x.count >= p.count && Array(x[(x.count - p.count)...]) == p
     }
 
     public static func contains(_ s: String, _ part: String, _ options: StringCompareOptions) -> Bool {
         let x = fold(s, options), p = fold(part, options)
-        if p.isEmpty { return true }
+        if p.isEmpty { return false }
         if p.count > x.count { return false }
         for start in 0...(x.count - p.count) where x[start] == p[0] {
             if Array(x[start..<(start + p.count)]) == p { return true }

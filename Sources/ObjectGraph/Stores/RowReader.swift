@@ -68,6 +68,8 @@ final class RowReader: KeyValueReading {
         let entity = row.entity
         guard let slot = entity.slot(forKey: key) else {
             if key == "entity" { return .object(entity) }
+            // A key another entity of the hierarchy declares: this row has no value for it.
+            if entity.hierarchyDeclares(key) { return .null }
             throw .predicateEvaluation("entity '\(entity.name)' has no property named '\(key)'", keyPath: key)
         }
         switch entity.layout.kinds[slot] {

@@ -87,7 +87,9 @@ public enum StoreTypes {
         let found = candidates.first { $0.recognizes(header: header) }
         if let name {
             let given = try require(name)
-            if let found, found !== given {
+            // A type that cannot tell its files apart (a custom atomic type's documents are
+            // in the Binary format) is taken at its word.
+            if let found, found !== given, given.capabilities.contains(.recognizableFiles) {
                 throw ObjectGraphError(code: ErrorCode.storeTypeMismatch, message: "'\(path)' is a \(found.name) store, not \(name)", userInfo: [(ErrorUserInfoKey.filePath, path)])
             }
             if found == nil, given.capabilities.contains(.recognizableFiles) {

@@ -125,3 +125,15 @@ public func og_unregister_migration_policy(_ name: UnsafePointer<CChar>?, _ err:
         return OG_OK
     }
 }
+
+// The og_<noun>_<verb> names; og_register_migration_policy and og_unregister_migration_policy stay one release.
+
+@_cdecl("og_migration_policy_register")
+public func og_migration_policy_register(_ name: UnsafePointer<CChar>?, _ callbacks: UnsafeRawPointer?, _ err: ErrorOut) -> Int32 {
+    og_register_migration_policy(name, callbacks, err)
+}
+
+@_cdecl("og_migration_policy_unregister")
+public func og_migration_policy_unregister(_ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    og_unregister_migration_policy(name, err)
+}

@@ -30,7 +30,10 @@ final class CallbackAtomicStore: BinaryStore, @unchecked Sendable {
 
     override func hasStoredData() -> Bool { true }
 
-    override func readDocument() throws(ObjectGraphError) -> [UInt8]? {
+    override func readDocument() throws(ObjectGraphError) -> [UInt8]? { try Self.load(table, path: path) }
+
+    /// The document the load callback gives for `path`; nil when there is none yet.
+    static func load(_ table: CallbackTable, path: String) throws(ObjectGraphError) -> [UInt8]? {
         guard let load = table.callbacks.load else { return nil }
         var bytes: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -73,10 +76,29 @@ public func og_register_atomic_store_type(_ type: UnsafePointer<CChar>?, _ callb
         guard table.callbacks.load != nil, table.callbacks.save != nil else {
             throw .invalidArgument("the callback table of '\(name)' needs both load and save")
         }
-        try StoreTypes.register(FactoryStoreType(name: name, make: { (setup) throws(ObjectGraphError) in
-            try CallbackAtomicStore(table: table, setup: setup)
-        }))
+        try StoreTypes.register(CallbackAtomicStoreType(table: table))
         return OG_OK
+    }
+}
+
+/// A store type whose documents the C callbacks keep: its stores are `CallbackAtomicStore`s,
+/// and a document's metadata is read through the load callback, without adding the store.
+final class CallbackAtomicStoreType: PersistentStoreType, @unchecked Sendable {
+    let table: CallbackTable
+    var name: String { table.name }
+    var capabilities: StoreTypeCapabilities { [] }
+
+    init(table: CallbackTable) { self.table = table }
+
+    func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore { try CallbackAtomicStore(table: table, setup: setup) }
+
+    func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        guard let document = try CallbackAtomicStore.load(table, path: path) else {
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no \(name) store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
+        }
+        var metadata = try BinaryStore.metadata(document: document, path: path)
+        metadata[StoreMetadataKey.storeType] = metadata[StoreMetadataKey.storeType] ?? .string(name)
+        return metadata
     }
 }
 
@@ -87,4 +109,16 @@ public func og_unregister_store_type(_ type: UnsafePointer<CChar>?, _ err: Error
         try StoreTypes.unregister(name)
         return OG_OK
     }
+}
+
+// The og_<noun>_<verb> names; og_register_atomic_store_type and og_unregister_store_type stay one release.
+
+@_cdecl("og_atomic_store_type_register")
+public func og_atomic_store_type_register(_ type: UnsafePointer<CChar>?, _ callbacks: UnsafeRawPointer?, _ err: ErrorOut) -> Int32 {
+    og_register_atomic_store_type(type, callbacks, err)
+}
+
+@_cdecl("og_store_type_unregister")
+public func og_store_type_unregister(_ type: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    og_unregister_store_type(type, err)
 }

@@ -82,3 +82,27 @@ public func og_unregister_value_transformer(_ name: UnsafePointer<CChar>?, _ err
         return OG_OK
     }
 }
+
+// The og_<noun>_<verb> names; the og_register_* / og_unregister_* ones stay one release.
+
+@_cdecl("og_archivable_class_register")
+public func og_archivable_class_register(_ className: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    og_register_archivable_class(className, err)
+}
+
+@_cdecl("og_archivable_class_unregister")
+public func og_archivable_class_unregister(_ className: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    og_unregister_archivable_class(className, err)
+}
+
+@_cdecl("og_value_transformer_register")
+public func og_value_transformer_register(_ name: UnsafePointer<CChar>?, _ forward: TransformForwardCallback?,
+                                          _ reverse: TransformReverseCallback?, _ user: UnsafeMutableRawPointer?,
+                                          _ err: ErrorOut) -> Int32 {
+    og_register_value_transformer(name, forward, reverse, user, err)
+}
+
+@_cdecl("og_value_transformer_unregister")
+public func og_value_transformer_unregister(_ name: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    og_unregister_value_transformer(name, err)
+}

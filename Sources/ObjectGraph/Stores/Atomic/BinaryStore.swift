@@ -202,6 +202,12 @@ open class BinaryStore: AtomicStore, @unchecked Sendable {
         ObjectGraphError(code: ErrorCode.storeInvalidType, message: "'\(path)' is not a valid Binary store: \(why)", userInfo: [(ErrorUserInfoKey.filePath, path)])
     }
 
+    /// The metadata of a store document in the Binary format that its type keeps somewhere
+    /// of its own (a custom atomic store's), `path` naming it in errors.
+    public static func metadata(document bytes: [UInt8], path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        try decodeRoot(bytes, path: path)["metadata"]?.dictionaryValue ?? [:]
+    }
+
     static func readRoot(_ path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
         try decodeRoot(try readFile(path), path: path)
     }

@@ -416,6 +416,9 @@ struct SQLPredicateTranslator {
         while i < components.count {
             let key = components[i]
             let last = i == components.count - 1
+            // A key only a subentity declares: its column is in the hierarchy's one table,
+            // NULL in the rows of entities without it.
+            if entity.slot(forKey: key) == nil, let sub = entity.subentity(declaring: key) { entity = sub }
             guard let slot = entity.slot(forKey: key) else {
                 // `entity` is the row's own entity (unless a property takes the name).
                 guard key == "entity", last else { return nil }

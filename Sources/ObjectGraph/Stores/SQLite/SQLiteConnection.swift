@@ -23,20 +23,23 @@ final class SQLiteConnection {
     /// its `-shm` stay byte for byte as they were. (Reading a WAL database needs a `-shm`:
     /// when there is none, SQLite creates one, and an empty `-wal` when that is missing.)
     ///
-    /// `createsNoFiles` (read-only only) goes further for a store nobody has open: a WAL
-    /// database with neither a `-shm` nor a `-wal` holding anything is read as it is on disk
-    /// (`immutable`), so no `-wal` or `-shm` appears beside it either. A store with
-    /// commits in its `-wal` still needs a `-shm` to read them; SQLite then makes one.
-    init(path: String, readOnly: Bool = false, createsNoFiles: Bool = false) throws(ObjectGraphError) {
+    /// A `snapshot` (read-only only) is a short look, such as checking a store before it
+    /// opens or reading its metadata: when its `-wal` holds no commits (no file, or only its
+    /// 32-byte header) and no `-journal` holds anything (a save that did not finish, which
+    /// SQLite must see and refuse), the database file alone is the whole store and is read
+    /// as it is on disk (`immutable`), so no `-wal` or `-shm` appears beside it and a `-shm`
+    /// a killed writer left is not needed. Never for a connection that stays open: it would
+    /// not see other processes' later writes.
+    init(path: String, readOnly: Bool = false, snapshot: Bool = false) throws(ObjectGraphError) {
         self.path = path
         var db: OpaquePointer?
         let rc: Int32
         if readOnly {
             let query: String
-            if access(path + "-shm", F_OK) == 0 {
-                query = "?readonly_shm=1"
-            } else if createsNoFiles, (SQLiteStore.fileSize(path + "-wal") ?? 0) == 0 {
+            if snapshot, (SQLiteStore.fileSize(path + "-wal") ?? 0) <= 32, (SQLiteStore.fileSize(path + "-journal") ?? 0) == 0 {
                 query = "?immutable=1"
+            } else if access(path + "-shm", F_OK) == 0 {
+                query = "?readonly_shm=1"
             } else {
                 query = ""
             }

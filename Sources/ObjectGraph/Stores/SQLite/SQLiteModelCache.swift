@@ -14,7 +14,7 @@ extension SQLiteStore {
         guard fileSize(path) ?? 0 > 0 else {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }
-        let db = try SQLiteConnection(path: path, readOnly: true, createsNoFiles: true)
+        let db = try SQLiteConnection(path: path, readOnly: true, snapshot: true)
         defer { db.close() }
         let blob: [UInt8]
         do throws(ObjectGraphError) {

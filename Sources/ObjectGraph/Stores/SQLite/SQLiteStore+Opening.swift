@@ -83,11 +83,12 @@ extension SQLiteStore {
     /// the check repeated on a connection that may write, which rolls the journal back.
     ///
     /// Opens a read-only store (`NSReadOnlyPersistentStoreOption`, `SQLITE_OPEN_READONLY`):
-    /// it must exist, and neither it nor anything beside it is written, not even by
-    /// closing — no journal mode, no checkpoint, no `ANALYZE` or `VACUUM`, and no `-wal` or
-    /// `-shm` made for a store nobody has open (`SQLiteConnection(createsNoFiles:)`).
-    /// A store that needs a writer first (a hot rollback journal to roll back, tables the
-    /// model lacks) is refused with the reason.
+    /// it must exist, and it is never written, not even by closing — no journal mode, no
+    /// checkpoint, no `ANALYZE` or `VACUUM`; an existing `-shm` is only read. (As with Core
+    /// Data, SQLite makes a `-shm` and an empty `-wal` beside a WAL store that has none, to
+    /// take its read locks: the store may be written by others meanwhile.) A store that
+    /// needs a writer first (a hot rollback journal to roll back, a creation that did not
+    /// finish, tables the model lacks) is refused with the reason.
     private func openReadOnly(at path: String, expecting identity: String?) throws(ObjectGraphError) -> SQLiteConnection {
         guard Self.fileSize(path) ?? 0 > 0 else {
             throw ObjectGraphError(
@@ -97,15 +98,20 @@ extension SQLiteStore {
         do throws(ObjectGraphError) {
             guard try check(path, expecting: identity, readOnly: true) else {
                 throw ObjectGraphError(
-                    code: ErrorCode.storeInvalidType, message: "'\(path)' is an SQLite database without tables, not a store",
+                    code: ErrorCode.storeOpen,
+                    message: "cannot open the store '\(path)' read-only: it has no tables yet (its creation did not finish); open it once for writing",
                     userInfo: [(ErrorUserInfoKey.filePath, path)])
             }
-            connection = try SQLiteConnection(path: path, readOnly: true, createsNoFiles: true)
+            connection = try SQLiteConnection(path: path, readOnly: true)
         } catch {
-            if error.domain == ObjectGraphError.sqliteDomain, Int32(error.code) == SQLITE_READONLY | (3 << 8) {
+            let code = Int32(error.code)
+            // A hot rollback journal, or a -shm that only a writer can rebuild.
+            if error.domain == ObjectGraphError.sqliteDomain,
+                code == SQLITE_READONLY | (3 << 8) || code & 0xFF == SQLITE_PROTOCOL || code == SQLITE_READONLY | (1 << 8)
+            {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOpen,
-                    message: "cannot open the store '\(path)' read-only: a save was interrupted and its journal must be rolled back first; open it once for writing",
+                    message: "cannot open the store '\(path)' read-only: a writer was interrupted and its journal must be recovered first; open it once for writing",
                     userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
             }
             throw Self.describe(error, path: path)
@@ -120,6 +126,10 @@ extension SQLiteStore {
         return connection
     }
 
+    /// A writer killed as it began the store's WAL can leave a `-shm` that no longer
+    /// matches the `-wal` (SQLITE_PROTOCOL for a reader that may not write to the `-shm`):
+    /// the check is then done by a writer, which rebuilds the `-shm` from the `-wal`.
+    ///
     /// While another process is creating the store, a read-only connection can find the
     /// database switched to WAL before its `-wal` and `-shm` exist, which only a writer may
     /// create (SQLITE_CANTOPEN, SQLITE_READONLY_CANTINIT): the check is tried again for a
@@ -133,6 +143,9 @@ extension SQLiteStore {
                 guard error.domain == ObjectGraphError.sqliteDomain else { throw Self.describe(error, path: path) }
                 let code = Int32(error.code)
                 if code == SQLITE_READONLY | (3 << 8) { break }  // SQLITE_READONLY_ROLLBACK: a hot journal
+                // A writer killed as it began the WAL left a -shm that does not match the
+                // -wal (its header only): only a writer can rebuild the -shm.
+                if code & 0xFF == SQLITE_PROTOCOL { break }
                 let racing = code & 0xFF == SQLITE_CANTOPEN || code == SQLITE_READONLY | (5 << 8)  // SQLITE_READONLY_CANTINIT
                     || code == SQLITE_READONLY | (1 << 8) || code & 0xFF == SQLITE_BUSY  // SQLITE_READONLY_RECOVERY
                 guard racing else { throw Self.describe(error, path: path) }
@@ -146,8 +159,10 @@ extension SQLiteStore {
     }
 
     private func check(_ path: String, expecting identity: String?, readOnly: Bool) throws(ObjectGraphError) -> Bool {
-        let connection = try SQLiteConnection(path: path, readOnly: readOnly, createsNoFiles: readOnly && readsOnly)
+        let connection = try SQLiteConnection(path: path, readOnly: readOnly, snapshot: readOnly)
         defer { connection.close() }
+        // A writer checks only when a reader cannot: it never checkpoints a store it may refuse.
+        if !readOnly { _ = og_sqlite3_set_no_checkpoint_on_close(connection.handle) }
         connection.setBusyTimeout(busyTimeout)
         let tables = try tableNames(connection)
         if tables.isEmpty { return false }

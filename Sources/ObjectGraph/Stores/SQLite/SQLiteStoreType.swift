@@ -18,7 +18,7 @@ final class SQLiteStoreType: PersistentStoreType {
     func recognizes(header: [UInt8]) -> Bool { header == Self.magic }
 
     func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
-        let db = try SQLiteConnection(path: path, readOnly: true, createsNoFiles: true)
+        let db = try SQLiteConnection(path: path, readOnly: true, snapshot: true)
         defer { db.close() }
         var metadata = try SQLiteStore.metadata(db, path: path).plist
         metadata[StoreMetadataKey.storeType] = metadata[StoreMetadataKey.storeType] ?? .string(name)
