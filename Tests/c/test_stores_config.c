@@ -363,6 +363,57 @@ static void killed_creation_opens(void) {
     og_t_remove_tree(dir);
 }
 
+/* Join tables come from the file: a store whose reflexive pair's table is named after
+ * the other side (Z_8BLOCKEDBY) and whose collision suffix differs (Z_4PARENTGROUPS2)
+ * opens, reads its pairs and saves new ones into those tables. */
+static void join_tables_from_file(void) {
+    char *dir = og_t_tempdir();
+    char *path = og_t_path(dir, "joins.sqlite");
+    og_model *model = NN(og_model_load(OG_FIXTURES "/JoinTables.xcdatamodel", &err));
+    og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
+    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
+    og_context *context = NN(og_context_new(coordinator, &err));
+    og_object *ann = NN(og_context_insert(context, "User", &err));
+    og_object *bob = NN(og_context_insert(context, "User", &err));
+    OK(og_object_add_related(ann, "blocking", bob, &err));
+    OK(og_context_save(context, &err));
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "ALTER TABLE Z_8BLOCKING RENAME TO Z_8BLOCKEDBY", NULL, NULL, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "ALTER TABLE Z_6PARENTGROUPS RENAME COLUMN Z_4PARENTGROUPS1 TO Z_4PARENTGROUPS2", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+
+    coordinator = NN(og_coordinator_new(model, &err));
+    NN(og_coordinator_add_store(coordinator, "SQLite", path, &err));
+    context = NN(og_context_new(coordinator, &err));
+    og_fetch_request *blocked = NN(og_fetch_request_new("User", &err));
+    og_predicate *p = NN(og_predicate_parse("blockedBy.@count > 0", NULL, 0, &err));
+    OK(og_fetch_request_set_predicate(blocked, p, &err));
+    size_t n = 0;
+    OK(og_context_count(context, blocked, &n, &err));
+    INTEQ(n, 1);
+    og_object *contact = NN(og_context_insert(context, "Contact", &err));
+    og_object *group = NN(og_context_insert(context, "Group", &err));
+    OK(og_object_add_related(contact, "parentGroups", group, &err));
+    OK(og_context_save(context, &err));
+    og_predicate_release(p);
+    og_fetch_request_release(blocked);
+    og_context_release(context);
+    og_coordinator_release(coordinator);
+    og_model_release(model);
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
+    sqlite3_stmt *s = NULL;
+    CHECK(sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM Z_6PARENTGROUPS WHERE Z_4PARENTGROUPS2 IS NOT NULL", -1, &s, NULL) == SQLITE_OK);
+    CHECK(sqlite3_step(s) == SQLITE_ROW);
+    INTEQ(sqlite3_column_int(s, 0), 1);
+    sqlite3_finalize(s);
+    sqlite3_close(db);
+    free(path);
+    og_t_remove_tree(dir);
+}
+
 /* Versioning ignored: a column the file lacks is added when the store opens for
  * writing and reads as null; read-only, the store is refused (134020). */
 static void ignore_versioning(void) {
@@ -515,6 +566,7 @@ static const og_t_case cases[] = {
     {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
     {"ignore_versioning", ignore_versioning}, {"read_only_leaves_files", read_only_leaves_files},
     {"killed_creation_opens", killed_creation_opens},
+    {"join_tables_from_file", join_tables_from_file},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

@@ -35,7 +35,14 @@ enum SQLiteInPlaceMigration {
         progress: ((Double) -> Void)?
     ) throws(ObjectGraphError) {
         let existing = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
-        let oldTables = (plan.source.tables.map(\.name) + plan.source.joinTables.map(\.name)).filter { existing.contains($0) && !bookkeeping.contains($0) }
+        // The old join tables as the file names them (SQLiteSchema+ExistingJoins).
+        var source = plan.source
+        var columns: [String: Set<String>] = [:]
+        for name in existing where name.hasPrefix("Z_") && !bookkeeping.contains(name) {
+            columns[name] = Set(try db.strings("SELECT name FROM pragma_table_info(?)", binding: [name]))
+        }
+        let renames = source.adoptJoinTables(from: columns)
+        let oldTables = (source.tables.map(\.name) + source.joinTables.map(\.name)).filter { existing.contains($0) && !bookkeeping.contains($0) }
         var aside: [String: String] = [:]
         // Set the old tables aside; their indexes go first, so the new ones can take their names.
         for (i, name) in Set(oldTables).sorted().enumerated() {
@@ -73,9 +80,14 @@ enum SQLiteInPlaceMigration {
             progress?(done / total)
         }
         for join in plan.joins {
-            guard let old = aside[join.sourceTable] else { continue }
+            let rename = renames[join.sourceTable]
+            guard let old = aside[rename?.table ?? join.sourceTable] else { continue }
+            // The plan names the old columns as predicted; the file's names where they differ.
+            var renamedColumns: [String: String] = [:]
+            for (predicted, actual) in rename?.columns ?? [:] { renamedColumns[sqlIdentifier(predicted)] = sqlIdentifier(actual) }
+            let select = join.select.map { renamedColumns[$0] ?? $0 }
             try db.execute(
-                "INSERT INTO \(sqlIdentifier(join.destination.name)) (\(join.columns.joined(separator: ", "))) SELECT \(join.select.joined(separator: ", ")) FROM \(sqlIdentifier(old))")
+                "INSERT INTO \(sqlIdentifier(join.destination.name)) (\(join.columns.joined(separator: ", "))) SELECT \(select.joined(separator: ", ")) FROM \(sqlIdentifier(old))")
             done += 1
             progress?(done / total)
         }

@@ -116,6 +116,15 @@ extension SQLiteStore {
         for name in names where tables.contains(name) {
             existing[name] = try columnNames(db, table: name)
         }
+        // Join tables as the file names them (see SQLiteSchema+ExistingJoins).
+        let asPredicted = { (join: SQLiteSchema.JoinTable) -> Bool in
+            guard let have = existing[join.name] else { return false }
+            return have.contains(join.sourceColumn) && have.contains(join.destinationColumn)
+        }
+        if schema.joinTables.contains(where: { schema.isStored($0) && !asPredicted($0) }) {
+            for name in tables where existing[name] == nil && name.hasPrefix("Z_") { existing[name] = try columnNames(db, table: name) }
+            _ = schema.adoptJoinTables(from: existing)
+        }
         if let (table, column) = schema.missing(in: existing) {
             // With versioning ignored, a writable store gets what it lacks when it opens
             // (`addMissingSchema`): the new columns read as nil.

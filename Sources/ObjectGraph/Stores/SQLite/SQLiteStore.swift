@@ -14,7 +14,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     public let options: [String: PropertyListValue]
     let storeOptions: StoreOptions
     let setup: StoreSetup
-    let schema: SQLiteSchema
+    /// The model's tables and columns, with join tables as the store's file names them
+    /// once it is checked (`adoptJoinTables`).
+    var schema: SQLiteSchema
     let model: ManagedObjectModel
     private var connection: SQLiteConnection?
     /// Set when the metadata changed in memory (setMetadata, hashes of a store opened with
