@@ -43,14 +43,19 @@ extension PersistentStoreCoordinator {
 
     /// The shortest chain of mappings from `source` to `destination`: a supplied mapping
     /// or (with `infer`) an inferred one straight to it when there is one, else through
-    /// the coordinator's other model versions, supplied mappings before inferred ones
-    /// (apps migrate from any old version this way, one custom step at a time).
+    /// the coordinator's other model versions along supplied mappings, inferring steps
+    /// only to the destination or to where a supplied mapping starts (apps migrate from
+    /// any old version this way, one custom step at a time; without supplied mappings,
+    /// one inferred mapping from the store's model to the current one, as Core Data does).
     /// Errors: 134190 when inference was allowed and failed for the direct step and no
     /// chain exists; 134140 when no mapping fits.
     func migrationSteps(from source: ManagedObjectModel, to destination: ManagedObjectModel, infer: Bool, path: String) throws(ObjectGraphError)
         -> [MigrationStep]
     {
         let versions = [source] + modelVersionsValue.filter { $0 !== source && $0 !== destination } + [destination]
+        func startsSuppliedMapping(_ m: ManagedObjectModel) -> Bool {
+            versions.contains { v in v !== m && mappingModelsValue.contains { $0.isMade(from: m, to: v) } }
+        }
         func edges(from m: ManagedObjectModel) -> [MigrationStep] {
             var out: [MigrationStep] = []
             for target in versions where target !== m {
@@ -58,8 +63,12 @@ extension PersistentStoreCoordinator {
                     out.append(MigrationStep(source: m, destination: target, mapping: mapping))
                 }
             }
+            // Inferred steps go straight to the destination, as Core Data infers one mapping
+            // from the store's model to the current one, or to where a supplied mapping
+            // starts: a chain is for applying supplied mappings on the way.
             if infer {
                 for target in versions where target !== m && !out.contains(where: { $0.destination === target }) {
+                    guard target === destination || startsSuppliedMapping(target) else { continue }
                     if let mapping = try? MappingModel.inferred(from: m, to: target) { out.append(MigrationStep(source: m, destination: target, mapping: mapping)) }
                 }
             }
