@@ -302,6 +302,18 @@ typedef enum og_merge_policy {
     OG_MERGE_POLICY_ROLLBACK = 4                        /* the object's changes give way to the store's values */
 } og_merge_policy;
 
+/* What a batch request returns (NSBatchInsertRequestResultType and the others). */
+typedef enum og_batch_result_type {
+    OG_BATCH_RESULT_STATUS_ONLY = 0, /* whether it succeeded */
+    OG_BATCH_RESULT_OBJECT_IDS = 1,  /* the permanent IDs of the rows it wrote or deleted */
+    OG_BATCH_RESULT_COUNT = 2        /* how many rows it wrote or deleted */
+} og_batch_result_type;
+
+/* A batch insert's row source (Apple's dictionary handler): returns the next row as
+ * a NEW OG_VALUE_DICTIONARY value (the library releases it), or NULL when there are
+ * no more rows; NULL with *error set fails the batch. */
+typedef og_value *(*og_batch_row_fn)(void *userdata, og_error **error);
+
 /* The snapshots of a merge conflict (NSMergeConflict). */
 typedef enum og_conflict_snapshot {
     OG_SNAPSHOT_OBJECT = 0,   /* objectSnapshot: the committed values the object last read */
@@ -383,6 +395,7 @@ enum {
     OG_ERROR_STORE_OPERATION = 134070,
     OG_ERROR_STORE_OPEN = 134080,                /* the file could not be opened */
     OG_ERROR_STORE_TIMEOUT = 134090,
+    OG_ERROR_STORE_UNSUPPORTED_REQUEST = 134091, /* the store cannot run the request (a batch on a store other than SQLite) */
     OG_ERROR_STORE_INCOMPATIBLE_VERSION = 134100,/* the store's version hashes differ */
     OG_ERROR_MIGRATION = 134110,                 /* NSMigrationError */
     OG_ERROR_MIGRATION_CONSTRAINT_VIOLATION = 134111,
@@ -2267,6 +2280,47 @@ og_status og_context_redo(og_context *context, og_error **error);
  * NULL removes it. */
 og_status og_context_name(og_context *context, char **out, og_error **error);
 og_status og_context_set_name(og_context *context, const char *name, og_error **error);
+
+/* METHOD: og_context
+ * Batch requests (NSBatchInsertRequest, NSBatchUpdateRequest,
+ * NSBatchDeleteRequest): each writes to the one SQLite store holding the entity
+ * in one transaction, without objects. The context gets no pending changes, and
+ * its registered objects keep their values until refreshed or until the
+ * returned IDs are merged (og_context_merge_remote_changes). `count` (may be
+ * NULL) receives how many rows were written or deleted; with
+ * OG_BATCH_RESULT_OBJECT_IDS, `ids` receives their IDs, NEW
+ * (og_object_ids_release), and must not be NULL. Errors:
+ * OG_ERROR_STORE_UNSUPPORTED_REQUEST for a store of another type, and the
+ * others named below; on any error nothing is written.
+ *
+ * og_context_batch_insert: `rows` is an OG_VALUE_ARRAY of OG_VALUE_DICTIONARY
+ * values, attribute name to value; attributes left out take the model's
+ * defaults. A row with an unknown key (OG_ERROR_UNKNOWN_KEY), a relationship
+ * (OG_ERROR_INVALID_ARGUMENT), a value of the wrong type or a required attribute
+ * without a value or default (OG_ERROR_VALIDATION_MISSING_MANDATORY) fails the
+ * batch, naming the row. og_context_batch_insert_rows takes its rows from
+ * `next` until it returns NULL.
+ *
+ * og_context_batch_update: sets the attributes of `values` (an
+ * OG_VALUE_DICTIONARY) on every row of `entity` (and its subentities) that
+ * `predicate` matches (NULL: every row); each row's version moves on.
+ *
+ * og_context_batch_delete: deletes the rows `request` matches (its predicate,
+ * entity and subentities; its window is ignored); og_context_batch_delete_objects
+ * the rows of the `uri_count` object-ID URIs `uris`, which must all name objects
+ * of one store (gone ones are skipped).
+ * No delete rule runs: many-to-many pairs go with their rows, but a to-one
+ * pointing at a deleted row keeps its key (docs/batch.md). */
+og_status og_context_batch_insert(og_context *context, const char *entity, const og_value *rows, og_batch_result_type result_type,
+                                  size_t *count, og_object_ids **ids, og_error **error);
+og_status og_context_batch_insert_rows(og_context *context, const char *entity, og_batch_row_fn next, void *userdata,
+                                       og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
+og_status og_context_batch_update(og_context *context, const char *entity, const og_predicate *predicate, const og_value *values,
+                                  og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
+og_status og_context_batch_delete(og_context *context, const og_fetch_request *request, og_batch_result_type result_type,
+                                  size_t *count, og_object_ids **ids, og_error **error);
+og_status og_context_batch_delete_objects(og_context *context, const char *const *uris, size_t uri_count,
+                                          og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
 
 /* ------------------------------------------------------------------------ */
 /* Notifications                                                            */

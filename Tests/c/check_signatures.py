@@ -113,6 +113,7 @@ CALLBACKS = {
     "og_migration_progress_fn": "MigrationProgressCallback",
     "og_migration_stage_fn": "MigrationStageCallback",
     "og_migration_object_fn": "MigrationObjectCallback",
+    "og_batch_row_fn": "BatchRowCallback",
 }
 
 # The ctypes CFUNCTYPE the binding declares for each C callback type.
@@ -123,6 +124,7 @@ PY_CALLBACKS = {
     "og_value_validation_fn": "VALUE_VALIDATION_FN",
     "og_notification_fn": "NOTIFICATION_FN",
     "og_sql_log_fn": "SQL_LOG_FN",
+    "og_batch_row_fn": "BATCH_ROW_FN",
     "og_migration_progress_fn": "MIGRATION_PROGRESS_FN",
     "og_migration_stage_fn": "MIGRATION_STAGE_FN",
     "og_migration_object_fn": "MIGRATION_OBJECT_FN",

@@ -103,6 +103,9 @@ public enum FetchProperty: Sendable {
 public enum PersistentStoreRequestType: Int, Sendable {
     case fetch = 1
     case save = 2
+    case batchInsert = 5
+    case batchUpdate = 6
+    case batchDelete = 7
 }
 
 /// What a fetch request knows of a store it names (`affectedStores`): the persistent

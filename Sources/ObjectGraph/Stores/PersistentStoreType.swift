@@ -108,6 +108,9 @@ public struct StoreTypeCapabilities: OptionSet, Sendable {
     /// Fetches are answered by the store's own query language (predicates and sorts it
     /// cannot express are finished in memory); without it, in memory.
     public static let queries = StoreTypeCapabilities(rawValue: 1 << 4)
+    /// Batch insert, update and delete requests write to its stores directly, without
+    /// objects (`NSBatchInsertRequest` and the others run on SQLite stores only).
+    public static let batchRequests = StoreTypeCapabilities(rawValue: 1 << 6)
 }
 
 extension PersistentStoreType {

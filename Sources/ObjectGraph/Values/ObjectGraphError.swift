@@ -71,6 +71,9 @@ public enum ErrorCode {
     public static let storeOperation = 134070
     public static let storeOpen = 134080
     public static let storeTimeout = 134090
+    /// `NSPersistentStoreUnsupportedRequestTypeError`: the store cannot run the request (a
+    /// batch request on a store other than SQLite).
+    public static let storeUnsupportedRequestType = 134091
     public static let storeIncompatibleVersionHash = 134100
     public static let migration = 134110
     public static let migrationConstraintViolation = 134111

@@ -20,6 +20,7 @@ private func cEnumName(of type: Any.Type) -> String {
     case ObjectIdentifier(ManagedObjectContext.ConcurrencyType.self): "an og_concurrency_type"
     case ObjectIdentifier(ContextNotificationName.self): "an og_notification_kind"
     case ObjectIdentifier(MergePolicyType.self): "an og_merge_policy (0 to 4)"
+    case ObjectIdentifier(BatchResultType.self): "an og_batch_result_type (0 status only, 1 object IDs, 2 count)"
     default: "a value of \(type)"
     }
 }

@@ -13,10 +13,33 @@ libobjectgraph's C interface.
 
 The library is found through $OBJECTGRAPH_LIBRARY, then a libobjectgraph.so*
 next to this package, then the system loader.
+
+The modules stand in layers (_layers.py lists them), lowest first: the library
+and its errors (_loader, _lib, errors); calling into it (_util, _call); values
+(values, results, predicate, transformable); the model (properties, entity,
+model, mapping); objects and coordinators (objects, coordinator); contexts
+(_context_base, _context_fetch, context); incremental stores and migration; then
+this module. A module imports only from lower layers.
 """
 
+from . import _conflicts  # noqa: F401  (installs the reader of merge errors' conflicts in errors.py)
 from ._lib import LibraryNotFoundError, lib as _c, library_path
-from .codes import *  # noqa: F401,F403  (og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...)
+from .codes import (  # og.UNKNOWN_KEY, og.INCOMPATIBLE_VERSION_HASH, ...
+    CONSTRAINT_MERGE, CONTEXT_LOCKING, COORDINATOR_LOCKING, CORE_DATA, EXTERNAL_RELATIONSHIP, HISTORY_TOKEN_EXPIRED,
+    INCOMPATIBLE_VERSION_HASH, INFERRED_MAPPING_MODEL, INVALID_ARGUMENT, INVALID_HANDLE, INVALID_MODEL, INVALID_UTF8,
+    MERGE, MIGRATION, MIGRATION_CANCELLED, MIGRATION_CONSTRAINT_VIOLATION, MIGRATION_DESTINATION_STORE,
+    MIGRATION_MISSING_MAPPING_MODEL, MIGRATION_MISSING_SOURCE_MODEL, MIGRATION_POLICY, MIGRATION_SOURCE_STORE,
+    MISSING_MANDATORY_PROPERTY, MODEL_IMMUTABLE, OBJECT_INACCESSIBLE, PERSISTENT_STORE_INVALID_TYPE,
+    PERSISTENT_STORE_OPEN, PREDICATE_ARGUMENT, PREDICATE_EVALUATION, PREDICATE_SYNTAX, PREDICATE_VARIABLE,
+    REFERENTIAL_INTEGRITY, SQLITE, STORE_INCOMPATIBLE_SCHEMA, STORE_INCOMPATIBLE_VERSION, STORE_INCOMPLETE_SAVE,
+    STORE_INVALID_TYPE, STORE_OPEN, STORE_OPERATION, STORE_SAVE, STORE_SAVE_CONFLICTS, STORE_TIMEOUT,
+    STORE_TYPE_MISMATCH, STORE_UNSUPPORTED_REQUEST, TYPE_MISMATCH, UNKNOWN_ENTITY, UNKNOWN_KEY, VALIDATION,
+    VALIDATION_CONSTRAINT, VALIDATION_DATE_TOO_LATE, VALIDATION_DATE_TOO_SOON, VALIDATION_DENIED_DELETE,
+    VALIDATION_INVALID_DATE, VALIDATION_MISSING_MANDATORY, VALIDATION_MULTIPLE, VALIDATION_MULTIPLE_ERRORS,
+    VALIDATION_NUMBER_TOO_LARGE, VALIDATION_NUMBER_TOO_SMALL, VALIDATION_RELATIONSHIP_TOO_FEW,
+    VALIDATION_RELATIONSHIP_TOO_MANY, VALIDATION_STRING_PATTERN, VALIDATION_STRING_TOO_LONG,
+    VALIDATION_STRING_TOO_SHORT, WRONG_THREAD,
+)
 from .context import Context, Notification, Observer
 from .coordinator import (
     IGNORE_VERSIONING_OPTION,
@@ -60,6 +83,7 @@ from .errors import (
     ValidationError,
     WrongThreadError,
 )
+from .batch import BatchDeleteRequest, BatchInsertRequest, BatchUpdateRequest
 from .fetch import FetchRequest
 from .fetch_index import FetchIndex, FetchIndexElement
 from .incremental import (
@@ -121,6 +145,9 @@ __all__ = [
     "FetchIndex",
     "FetchIndexElement",
     "FetchRequest",
+    "BatchInsertRequest",
+    "BatchUpdateRequest",
+    "BatchDeleteRequest",
     "FetchRequestTemplate",
     "FetchedProperty",
     "INFER_MAPPING_OPTION",

@@ -18,9 +18,9 @@ import ctypes
 import threading
 from typing import Any, List, Optional, Sequence
 
+from ._call import call
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import check
 
 # A value the bulk read left out (the object is a fault without its row, or has hooks).
 NOT_READ = object()
@@ -79,16 +79,13 @@ class Columns(OwnedHandle):
         n, width = self.count, len(wanted)
         values = (ctypes.c_double * (n * width))() if doubles else (ctypes.c_int64 * (n * width))()
         states = (ctypes.c_uint8 * (n * width))()
-        err = ctypes.c_void_p()
         if width == 1:
             read_one = lib.og_results_read_doubles if doubles else lib.og_results_read_int64s
-            status = read_one(self._h, slot, ctypes.addressof(values), ctypes.addressof(states), n, ctypes.byref(err))
+            call(read_one, self._h, slot, ctypes.addressof(values), ctypes.addressof(states), n)
         else:
             slots = (ctypes.c_size_t * width)(*wanted)
             read = lib.og_results_read_double_columns if doubles else lib.og_results_read_int64_columns
-            status = read(self._h, ctypes.addressof(slots), width, ctypes.addressof(values), ctypes.addressof(states), n,
-                          ctypes.byref(err))
-        check(status, err)
+            call(read, self._h, ctypes.addressof(slots), width, ctypes.addressof(values), ctypes.addressof(states), n)
         # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
         cells = memoryview(values).cast("B").cast("d" if doubles else "q")
         raw_all = bytes(states)

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Tuple
 
 from .enums import AttributeType
-from .model import Attribute, Entity, Model, Relationship
+from .entity import Entity
+from .model import Model
+from .properties import Attribute, Relationship
 
 # How a slot is read and written.
 INT = 0  # og_object_get/set_int64_at

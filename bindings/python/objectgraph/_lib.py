@@ -1,5 +1,5 @@
-"""Loads libobjectgraph and declares the C signature of every function in
-include/objectgraph.h.
+"""Loads libobjectgraph (_loader.py finds it) and declares the C signature of every
+function in include/objectgraph.h.
 
 Every handle is declared as c_void_p so that Python passes and receives plain
 integers (or None for NULL). Owned strings (`char *`) are declared c_void_p too:
@@ -10,75 +10,13 @@ Borrowed strings (`const char *`) are declared c_char_p, which copies them.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
-import glob
-import os
-from typing import List, Optional
 
-__all__ = ["LibraryNotFoundError", "lib", "library_path"]
+from ._loader import ENV_VAR, LibraryNotFoundError, load
 
-ENV_VAR = "OBJECTGRAPH_LIBRARY"
+__all__ = ["ENV_VAR", "LibraryNotFoundError", "lib", "library_path"]
 
+lib, library_path = load()
 
-class LibraryNotFoundError(ImportError):
-    """libobjectgraph could not be found or loaded."""
-
-
-def _load() -> "tuple[ctypes.CDLL, str]":
-    """$OBJECTGRAPH_LIBRARY when set; else the library bundled in this package
-    (a wheel's); else the system loader's. A file that exists but does not load
-    is named with the loader's reason."""
-    tried: List[str] = []
-    broken: List[str] = []  # files that exist but did not load, with the loader's reason
-
-    explicit = os.environ.get(ENV_VAR)
-    if explicit:
-        # An explicit choice that fails is an error, not a reason to pick another copy.
-        try:
-            return ctypes.CDLL(explicit), explicit
-        except OSError as exc:
-            why = "the file does not exist" if not os.path.exists(explicit) else f"it was found but did not load: {exc}"
-            raise LibraryNotFoundError(f"{ENV_VAR}={explicit!r} could not be loaded: {why}") from exc
-    tried.append(f"${ENV_VAR} (not set)")
-
-    here = os.path.dirname(os.path.abspath(__file__))
-    bundled = sorted(glob.glob(os.path.join(here, "libobjectgraph.so*")))
-    for candidate in bundled:
-        try:
-            return ctypes.CDLL(candidate), candidate
-        except OSError as exc:
-            broken.append(str(exc) if candidate in str(exc) else f"{candidate}: {exc}")
-    if not bundled:
-        tried.append(f"{here}/libobjectgraph.so* (none)")
-
-    names: List[Optional[str]] = [ctypes.util.find_library("objectgraph"), "libobjectgraph.so.0"]
-    for name in names:
-        if name is None:
-            tried.append("ctypes.util.find_library('objectgraph') (nothing)")
-            continue
-        try:
-            return ctypes.CDLL(name), name
-        except OSError as exc:
-            message = str(exc)
-            if "cannot open shared object file" in message and name in message.split(":")[0]:
-                tried.append(f"{name} (not found by the system loader)")
-            else:
-                broken.append(f"{name}: {exc}")
-
-    if broken:
-        hint = ""
-        if any("libswift" in reason or "libFoundation" in reason for reason in broken):
-            hint = (" (this library was built to use the Swift runtime's shared libraries; "
-                    "build it with -DOBJECTGRAPH_STATIC_STDLIB=ON to carry the runtime inside)")
-        raise LibraryNotFoundError("libobjectgraph was found but could not be loaded: " + "; ".join(broken) + hint)
-    raise LibraryNotFoundError(
-        "libobjectgraph.so was not found. Set OBJECTGRAPH_LIBRARY to its full path, "
-        "put it next to the objectgraph package, or install it where the system "
-        "loader looks (then run ldconfig). Tried: " + "; ".join(tried)
-    )
-
-
-lib, library_path = _load()
 
 # Short names for the C types used below.
 _v = ctypes.c_void_p  # any handle, owned string or buffer
@@ -102,6 +40,7 @@ SQL_LOG_FN = ctypes.CFUNCTYPE(None, _i, _s, _v)
 MIGRATION_PROGRESS_FN = ctypes.CFUNCTYPE(None, _d, _v)
 MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
 MIGRATION_OBJECT_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _p(_v), _v)
+BATCH_ROW_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
 # og_incremental_store_callbacks (version 1), member by member.
 INCREMENTAL_CREATE_FN = ctypes.CFUNCTYPE(_v, _v, _s, _s, _p(_v))
 INCREMENTAL_LOAD_METADATA_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
@@ -328,6 +267,8 @@ _SIGNATURES = {
     "og_store_path": (_s, [_v]),
     "og_store_uuid": (_s, [_v]),
     "og_register_atomic_store_type": (_i, [_s, _v, _err]),
+    "og_atomic_store_type_register": (_i, [_s, _v, _err]),
+    "og_store_type_unregister": (_i, [_s, _err]),
     "og_unregister_store_type": (_i, [_s, _err]),
     # Incremental stores
     "og_incremental_store_type_register": (_i, [_s, _v, _err]),
@@ -417,6 +358,11 @@ _SIGNATURES = {
     "og_fetch_request_add_group_by": (_i, [_v, _s, _err]),
     "og_fetch_request_set_having": (_i, [_v, _v, _err]),
     "og_context_fetch_object_ids": (_v, [_v, _v, _err]),
+    "og_context_batch_insert": (_i, [_v, _s, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_insert_rows": (_i, [_v, _s, BATCH_ROW_FN, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_update": (_i, [_v, _s, _v, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_delete": (_i, [_v, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_delete_objects": (_i, [_v, _p(_s), _z, _i, _p(_z), _p(_v), _err]),
     "og_object_ids_count": (_z, [_v]),
     "og_object_ids_uri_at": (_s, [_v, _z, _err]),
     "og_object_ids_release": (None, [_v]),
@@ -482,8 +428,12 @@ _SIGNATURES = {
     "og_value_new_archived_object": (_v, [_s, _v, _err]),
     "og_value_class_name": (_i, [_v, _p(_s), _err]),
     "og_register_archivable_class": (_i, [_s, _err]),
+    "og_archivable_class_register": (_i, [_s, _err]),
+    "og_archivable_class_unregister": (_i, [_s, _err]),
     "og_unregister_archivable_class": (_i, [_s, _err]),
     "og_register_value_transformer": (_i, [_s, _v, _v, _v, _err]),
+    "og_value_transformer_register": (_i, [_s, _v, _v, _v, _err]),
+    "og_value_transformer_unregister": (_i, [_s, _err]),
     "og_unregister_value_transformer": (_i, [_s, _err]),
     "og_predicate_parse": (_v, [_s, _p(_v), _z, _err]),
     "og_predicate_new_comparison": (_v, [_s, _i, _v, _i, _i, _err]),
@@ -676,6 +626,8 @@ _SIGNATURES = {
     "og_migration_manager_create_default_destination": (_i, [_v, _v, _v, _err]),
     "og_migration_manager_create_default_relationships": (_i, [_v, _v, _v, _err]),
     "og_register_migration_policy": (_i, [_s, _v, _err]),
+    "og_migration_policy_register": (_i, [_s, _v, _err]),
+    "og_migration_policy_unregister": (_i, [_s, _err]),
     "og_unregister_migration_policy": (_i, [_s, _err]),
     "og_coordinator_new_with_versions": (_v, [_v, _p(_v), _z, _p(_v), _z, _err]),
 }

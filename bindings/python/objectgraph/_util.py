@@ -1,6 +1,6 @@
-"""Small helpers shared by the wrappers: text in and out, status checks, the
-exceptions of callbacks that ran without a context to keep them, and a pause of the
-cycle collector for bulk wrapping."""
+"""Small helpers shared by the wrappers: text in and out, the exceptions of callbacks
+that ran without a context to keep them (raised by the next call, _call.py), and a
+pause of the cycle collector for bulk wrapping."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import os
 import threading
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
-from ._lib import ERROR, lib
-from .errors import Error, ErrorCode, make_error, take_error
+from ._lib import lib
+from .errors import ErrorCode, make_error
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -117,30 +117,5 @@ def raise_kept(error: Optional[BaseException] = None) -> None:
     raise first
 
 
-def check(status: int, err: ctypes.c_void_p) -> int:
-    """Raises the error of a failed call; returns OK or NULL otherwise. An
-    exception a callback raised during the call comes first."""
-    if status == ERROR:
-        error = take_error(err)
-        if _kept:
-            raise_kept(error)
-        raise error
-    if _kept:
-        raise_kept()
-    return status
-
-
-def check_handle(handle: Optional[int], err: ctypes.c_void_p) -> int:
-    """Raises the error of a call that returned NULL; returns the handle otherwise."""
-    if not handle:
-        error = take_error(err)
-        if _kept:
-            raise_kept(error)
-        raise error
-    if _kept:
-        raise_kept()
-    return handle
-
-
-__all__ = ["PathLike", "encode", "encode_value", "decode", "take_string", "check", "check_handle", "keep",
-           "raise_kept", "normalize", "Error"]
+__all__ = ["PathLike", "collection_paused", "encode", "encode_value", "decode", "take_string", "keep", "raise_kept",
+           "normalize"]

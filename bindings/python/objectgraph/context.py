@@ -4,36 +4,31 @@ changed, deleted, fetched and saved.
 A context belongs to the thread that created it; calls from another thread
 raise WrongThreadError. It hands out one Python object per managed object, so
 ``ctx.fetch("Book")[0] is book`` holds for as long as ``book`` is referenced.
+
+Context is built in layers: ContextBase (_context_base.py: the handle, the
+exceptions callbacks raised, the objects it hands out, insert and delete), then
+FetchingContext (_context_fetch.py: fetch, count, explain and the like), then
+everything here: saving, the life cycle, settings, undo, merging, queues, hooks.
 """
 
 from __future__ import annotations
 
-import collections
 import ctypes
-import struct
 import threading
 import weakref
-from typing import (Any, Callable, Deque, Dict, Iterable, List, Mapping, Optional, Sequence, Set, Tuple, TypeVar, Union,
-                    Literal, overload)
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
-from ._columns import MIN_OBJECTS, Columns
-from ._layout import INT as INT_ACCESS, Layout
-from ._handle import OwnedHandle
-from ._lib import lib
-from ._util import _kept, check, check_handle, collection_paused, encode, raise_kept
-from ._lib import ERROR, HOOK_FN, NULL, VALIDATION_FN, VALUE_VALIDATION_FN
+from . import graph as _graph
+from ._call import call, call_flag, call_handle, call_optional, call_out, call_owned
+from ._context_batch import BatchingContext
+from ._lib import HOOK_FN, VALIDATION_FN, VALUE_VALIDATION_FN, lib
+from ._util import encode, take_string
 from .coordinator import Coordinator
 from .enums import MergePolicy
-from .errors import ErrorCode, UnknownEntityError, make_error, suggest, take_error
-from .fetch import FetchRequest, Property, SortSpec, Where
-from .values import INT64_MAX, INT64_MIN
-from .results import ObjectID, take_column, take_object_ids, take_rows
-from .predicate import Predicate
-from .objects import ManagedObject, _target, class_for
-from .undo import UndoManager, _check_manager
-from . import graph as _graph
+from .errors import ErrorCode, make_error
 from .graph import Changes, Notification, Observer
-from ._util import take_string
+from .objects import ManagedObject, _target
+from .undo import UndoManager, _check_manager
 
 __all__ = ["Context", "Notification", "Observer"]
 
@@ -81,7 +76,7 @@ class _Saving:
         _saving.stack.pop()
 
 
-class Context(OwnedHandle):
+class Context(BatchingContext):
     """A managed object context over a coordinator: insert, change, delete,
     fetch and save objects. Close it (or use ``with``) to release it."""
 
@@ -103,12 +98,10 @@ class Context(OwnedHandle):
         if (coordinator is None) == (parent is None):
             raise make_error("give a Context either a coordinator or a parent context, not "
                              + ("both" if parent is not None else "neither"), ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
         if parent is not None:
             if not isinstance(parent, Context):
                 raise make_error(f"parent must be a Context, not {type(parent).__name__}", ErrorCode.INVALID_ARGUMENT)
-            handle = check_handle(lib.og_context_new_child(parent._h, _CONCURRENCY[concurrency], ctypes.byref(err)),
-                                  err)
+            handle = call_handle(lib.og_context_new_child, parent._h, _CONCURRENCY[concurrency])
             coordinator = parent._coordinator
         else:
             assert coordinator is not None
@@ -116,10 +109,9 @@ class Context(OwnedHandle):
                 raise make_error(f"coordinator must be a Coordinator, not {type(coordinator).__name__}",
                                  ErrorCode.INVALID_ARGUMENT)
             if concurrency == "confinement":
-                handle = check_handle(lib.og_context_new(coordinator._h, ctypes.byref(err)), err)
+                handle = call_handle(lib.og_context_new, coordinator._h)
             else:
-                handle = check_handle(
-                    lib.og_context_new_with_type(coordinator._h, _CONCURRENCY[concurrency], ctypes.byref(err)), err)
+                handle = call_handle(lib.og_context_new_with_type, coordinator._h, _CONCURRENCY[concurrency])
         self._setup(handle, coordinator, parent)
         if concurrency != "confinement":
             _graph.track_queue_context(self)
@@ -136,45 +128,11 @@ class Context(OwnedHandle):
     def _setup(self, handle: int, coordinator: Coordinator, parent: Optional["Context"]) -> None:
         # A child keeps its parent's wrapper (and so its hooks and observers) alive.
         self._parent = parent
-        # Exceptions raised by callbacks, re-raised by the next context call. A deque: a queue
-        # context's blocks and observers append on the queue's thread while another thread
-        # may be taking them (appends and pops of a deque are atomic).
-        self._pending: Deque[BaseException] = collections.deque()
         # (entity, hook name) -> registry number, so that replacing a hook frees the old one.
         self._hook_numbers: Dict[Tuple[str, str], int] = {}
-        self._coordinator = coordinator
-        # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
-        # goes, its handle is given back to the library, so that objects nobody holds any
-        # more free their memory; dead entries are replaced on lookup and pruned as the
-        # table grows. Only the context's own thread changes this table and the two below.
-        self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
-        # The references of wrappers gone, appended by their weakref callback on whatever
-        # thread collected them (so that callback touches nothing else), and taken into
-        # _released by the context's thread (_collect_dead).
-        self._dead: Deque[_HandleRef] = collections.deque()
-        # Handles of wrappers gone, given back together (og_context_release_objects) at
-        # the start of the next call that wraps objects, once there are enough: a large
-        # result collected would otherwise make one foreign call per object. A handle
-        # handed out again before then is taken off (the library lends it unchanged).
-        self._released: Set[int] = set()
-        self._prune_at = 1024
-        self._gone = _handle_releaser(weakref.ref(self))
-        # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
-        self._layouts: Dict[int, Layout] = {}
-        # Out-buffers for the typed slot getters. Sharing them is safe because only
-        # this context's thread can succeed, and a failed call writes nothing.
-        self._int64_out = _buffer(ctypes.c_int64)
-        self._double_out = _buffer(ctypes.c_double)
-        self._string_out = _buffer(ctypes.c_void_p) + _buffer(ctypes.c_size_t)  # text and its length
-        self._text_out = _text_buffer(_TEXT_CAPACITY)  # strings read by slot, copied in place
-        # The library's count of value changes, read in place by the column cache (_columns.py).
-        counter = lib.og_context_change_counter(handle)
-        self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
-        self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
         # The undo manager set here, kept alive while the context uses it.
         self._undo_manager: Optional[UndoManager] = None
-        self._h = handle
-        self._closed = False
+        self._setup_objects(handle, coordinator)
         _by_handle[handle] = self
 
     @property
@@ -192,257 +150,16 @@ class Context(OwnedHandle):
         """"confinement", "private" or "main"."""
         return _CONCURRENCY_NAMES.get(lib.og_context_concurrency_type(self._h), "confinement")
 
-    def _raise_pending(self, error: Optional[BaseException] = None) -> None:
-        """Re-raises the first exception a callback raised during the last call:
-        a hook's or observer's (kept by this context), or a store callback's
-        (kept for this thread). The library's ``error`` for the same call, or a
-        further callback exception, becomes its context."""
-        taken = _take_all(self._pending) if self._pending else None
-        if taken:  # (empty when another thread took them first)
-            first, rest = taken[0], taken[1:]
-            extra = next((e for e in (*rest, error) if e is not None and e is not first), None)
-            if extra is not None and first.__context__ is None:
-                first.__context__ = extra
-            raise first
-        if _kept:
-            raise_kept(error)
-
-    def _owned_here(self) -> bool:
-        """Whether the calling thread may use the context (a cheap call that
-        fails with WrongThreadError elsewhere)."""
-        if self._closed:
-            return False
-        out = ctypes.c_bool()
-        err = ctypes.c_void_p()
-        if lib.og_context_has_changes(self._h, ctypes.byref(out), ctypes.byref(err)) == ERROR:
-            if err.value:
-                lib.og_error_release(err.value)
-            return False
-        return True
-
-    def _call(self, function: Any, *args: Any) -> int:
-        """Calls a status function with an error slot; re-raises callback exceptions first."""
-        err = ctypes.c_void_p()
-        try:
-            return check(function(self._h, *args, ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-
-    def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
-        """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
-        if self._released or self._dead:
-            self._give_back_released(keep=handle)
-        ref = self._objects.get(handle)
-        wrapper = ref() if ref is not None else None
-        if wrapper is None:
-            if entity is None:
-                entity = lib.og_object_entity(handle)
-            if not entity:
-                raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
-            layout = self._layout_of(entity)
-            wrapper = class_for(layout)(self, handle, layout)
-            self._remember(handle, wrapper)
-        return wrapper
-
-    def _layout_of(self, entity: int) -> Layout:
-        """The layout of an entity handle this context lent: one name lookup per entity."""
-        layout = self._layouts.get(entity)
-        if layout is None:
-            layout = self._layouts[entity] = self._coordinator._layout(entity)
-        return layout
-
-    def _remember(self, handle: int, wrapper: ManagedObject) -> None:
-        if self._released:
-            self._released.discard(handle)
-        self._objects[handle] = _handle_ref(wrapper, self._gone, handle)
-        self._prune()
-
-    def _prune(self) -> None:
-        """Drops the references of wrappers gone, once the table has doubled since last time."""
-        objects = self._objects
-        if len(objects) >= self._prune_at:
-            released = self._released
-            # A reference whose callback has not run yet is handled here; when its callback
-            # runs, _collect_dead finds the entry gone and skips it.
-            for h in [h for h, r in objects.items() if r() is None]:
-                del objects[h]
-                released.add(h)
-            self._prune_at = max(1024, 2 * len(objects))
-
-    def _collect_dead(self) -> None:
-        """Takes the handles of the wrappers gone since the last time into _released:
-        each one whose entry is still its reference (a handle lent again since has a new
-        wrapper, and stays lent)."""
-        objects, released = self._objects, self._released
-        for ref in _take_all(self._dead):
-            if objects.get(ref.handle) is ref:
-                del objects[ref.handle]
-                released.add(ref.handle)
-
-    def _give_back_released(self, keep: Optional[int] = None) -> None:
-        """Gives back, in one call, the handles of the wrappers gone since the last time
-        (but `keep`, a handle just handed out again), once there are enough of them.
-        Called on the context's own thread, after a call that the library accepted."""
-        if self._dead:
-            self._collect_dead()
-        if len(self._released) < _RELEASE_BATCH:
-            return
-        handles, self._released = self._released, set()
-        if keep is not None:
-            handles.discard(keep)
-        if not handles or self._closed:
-            return
-        # A handle already invalid (the context reset) is skipped by the library: nothing to do.
-        if len(handles) == 1:
-            lib.og_context_release_object(self._h, handles.pop(), None)
-            return
-        array = (ctypes.c_void_p * len(handles))(*handles)
-        lib.og_context_release_objects(self._h, array, len(handles), None)
-
-    def _take_results(self, results: int) -> List[ManagedObject]:
-        """Wraps the objects of NEW og_results and releases the results, or, for a
-        large result, keeps them for reading its numeric attributes by column."""
-        # Before the result's objects are lent: a handle given back now is not handed out.
-        self._give_back_released()
-        count = lib.og_results_count(results)
-        # Read once: closing the context on another thread sets it to None (_release).
-        counter = self._counter
-        if count >= MIN_OBJECTS and counter is not None:
-            return self._take_bulk(results, count, counter)
-        try:
-            if count == 0:
-                return []
-            err = ctypes.c_void_p()
-            if count == 1:  # no arrays to make
-                return [self._wrap(check_handle(lib.og_results_object_at(results, 0, ctypes.byref(err)), err))]
-            handles, entities = _objects_of(results, count)
-            out: List[ManagedObject] = []
-            self._wrap_all(handles, entities, None, out)
-            self._prune()
-            return out
-        finally:
-            lib.og_results_release(results)
-
-    def _take_bulk(self, results: int, count: int, counter: ctypes.c_uint64) -> List[ManagedObject]:
-        """Every object and entity in one call; the wrappers share a Columns."""
-        try:
-            handles, entities = _objects_of(results, count)
-        except BaseException:
-            lib.og_results_release(results)
-            raise
-        columns = Columns(results, counter, count)
-        self._columns.add(columns)
-        out: List[ManagedObject] = []
-        # Each wrapper holds references, so CPython's cycle collector tracks it, and making
-        # a large result's wrappers set off dozens of collections over everything alive: a
-        # third of a 200,000-object fetch. The loop makes no cycles; collection resumes after.
-        with collection_paused():
-            self._wrap_all(handles, entities, columns, out)
-        self._prune()
-        return out
-
-    def _wrap_all(self, handles: List[int], entities: List[int], columns: Optional[Columns],
-                  out: List[ManagedObject]) -> None:
-        """Appends to `out` the wrapper of each object of a result (made when the object
-        has none alive), given its handle and its entity's. With `columns` (a large result)
-        its numbers are read through them; otherwise one by one."""
-        known = self._objects
-        released = self._released
-        make_ref = _HandleRef
-        new = object.__new__
-        gone = self._gone
-        append = out.append
-        last_entity, cls, layout = None, None, None  # type: Any, Any, Any
-        for row, (handle, entity) in enumerate(zip(handles, entities)):
-            found = known.get(handle)
-            wrapper = found() if found is not None else None
-            if wrapper is None:
-                if released:
-                    released.discard(handle)
-                if entity != last_entity:
-                    if not entity:
-                        raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
-                    layout = self._layout_of(entity)
-                    cls, last_entity = class_for(layout), entity
-                # ManagedObject.__init__'s fields, set here without its call frame.
-                wrapper = new(cls)
-                wrapper._h = handle
-                wrapper._context = self
-                wrapper._layout = layout
-                made = known[handle] = make_ref(wrapper, gone)
-                made.handle = handle
-                wrapper._columns = columns
-                wrapper._row = row
-            elif columns is not None:  # a small result leaves a wrapper's large one in place
-                wrapper._columns = columns
-                wrapper._row = row
-            append(wrapper)
-
-    def insert(self, entity: str, **values: Any) -> ManagedObject:
-        """Inserts a new object of ``entity`` with its default values, then
-        sets the attributes and relationships given as keywords."""
-        err = ctypes.c_void_p()
-        # A new object's entity is the one named: no need to ask the library for it.
-        layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
-        try:
-            name = layout.key if layout is not None else encode(entity)
-            handle = check_handle(lib.og_context_insert(self._h, name, ctypes.byref(err)), err)
-        except UnknownEntityError as error:
-            suggest(error, self._coordinator.model)
-            raise
-        finally:
-            if self._pending or _kept:
-                self._raise_pending()
-        # Handles are given back only once the library has accepted a call on this thread.
-        if self._released or self._dead:
-            self._give_back_released(keep=handle)
-        if layout is None:
-            obj = self._wrap(handle)
-        else:
-            # ManagedObject.__init__'s fields, set here without its call frame (as _take_bulk does).
-            obj = _new_object(class_for(layout))
-            obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None
-            self._remember(handle, obj)
-        try:
-            rest = _set_integers(obj, values) if len(values) > 1 else values
-            for key, value in rest.items():
-                obj[key] = value
-        except BaseException as error:
-            suggest(error, self._coordinator.model)
-            # A failed insert leaves nothing behind: an object inserted since
-            # the last save is simply forgotten when deleted.
-            try:
-                self.delete(obj)
-            except Exception:
-                pass
-            raise
-        return obj
-
     def object_for_uri(self, uri: str) -> Optional[ManagedObject]:
         """The object an object ID URI (``obj.object_id_uri``) names, or None
         when no store of the coordinator has that UUID
         (managedObjectIDForURIRepresentation: then existingObjectWithID:)."""
-        err = ctypes.c_void_p()
-        try:
-            handle = lib.og_context_object_for_uri(self._h, encode(uri), ctypes.byref(err))
-            if not handle:
-                if err.value:
-                    check_handle(handle, err)
-                return None
-        finally:
-            self._raise_pending()
-        return self._wrap(handle)
-
-    def delete(self, obj: ManagedObject) -> None:
-        """Marks ``obj`` deleted (delete rules apply); written at the next save."""
-        self._call(lib.og_context_delete, _target(obj))
+        handle = call_optional(lib.og_context_object_for_uri, self._h, encode(uri), context=self)
+        return None if handle is None else self._wrap(handle)
 
     @property
     def has_changes(self) -> bool:
-        out = ctypes.c_bool()
-        err = ctypes.c_void_p()
-        check(lib.og_context_has_changes(self._h, ctypes.byref(out), ctypes.byref(err)), err)
-        return out.value
+        return call_flag(lib.og_context_has_changes, self._h)
 
     def save(self) -> None:
         """Validates and writes every change in one transaction (a child
@@ -451,185 +168,8 @@ class Context(OwnedHandle):
         resolved by ``merge_policy``; under MergePolicy.ERROR the save raises
         MergeConflictError, whose ``conflicts`` name them. An exception raised
         by a hook during the save is re-raised here."""
-        err = ctypes.c_void_p()
-        try:
-            with _Saving(self):
-                if lib.og_context_save(self._h, ctypes.byref(err)) == ERROR:
-                    raise take_error(err, self)  # a merge error's conflicts lend this context's objects
-        finally:
-            self._raise_pending()
-
-    # Fetching. Every method takes the entity (or a FetchRequest), then the
-    # predicate and its %@ arguments, then keyword-only options:
-    # ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10).
-
-    @overload
-    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
-              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
-              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
-              result_type: Literal["object", None] = None, properties: Optional[Iterable[Property]] = None,
-              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
-              stores: Optional[Iterable[Any]] = None) -> List[ManagedObject]: ...
-
-    @overload
-    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
-              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
-              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
-              result_type: Union[str, int], properties: Optional[Iterable[Property]] = None,
-              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
-              stores: Optional[Iterable[Any]] = None) -> Any: ...
-
-    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
-              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
-              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
-              result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
-              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
-              stores: Optional[Iterable[Any]] = None) -> Any:
-        """The objects of ``entity`` (subentities included) that satisfy
-        ``where``: a Predicate, or a format string whose ``%@`` arguments follow
-        (``ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10)``).
-
-        The options are keyword-only. ``sort`` is a key or a list of keys; a
-        "-" prefix sorts that key descending. ``limit``, ``offset``,
-        ``batch_size``, ``include_subentities``, ``include_pending_changes``,
-        ``include_property_values``, ``as_faults``, ``prefetch`` and
-        ``refresh_refetched_objects`` are the FetchRequest properties of the
-        same names. ``result_type`` (with ``properties``, ``distinct``,
-        ``group_by``, ``having``) chooses other results: a list of ObjectIDs
-        ("object_id"), a list of dicts ("dictionary") or an int ("count").
-        ``stores`` limits the fetch to some of the coordinator's stores."""
-        options = _fetch_options(sort=sort, limit=limit, offset=offset, batch_size=batch_size,
-                                 include_subentities=include_subentities,
-                                 include_pending_changes=include_pending_changes,
-                                 include_property_values=include_property_values, as_faults=as_faults,
-                                 prefetch=prefetch, refresh_refetched_objects=refresh_refetched_objects,
-                                 result_type=result_type, properties=properties, distinct=distinct,
-                                 group_by=group_by, having=having, stores=stores)
-        with _request(self, entity, sort, where, args, options) as request:
-            kind = request.result_type
-            if kind == "object_id":
-                return self._fetch_ids(request)
-            if kind == "dictionary":
-                return self._fetch_dicts(request)
-            if kind == "count":
-                return self._count(request)
-            err = ctypes.c_void_p()
-            try:
-                results = check_handle(lib.og_context_fetch(self._h, request._h, ctypes.byref(err)), err)
-            finally:
-                self._raise_pending()
-            return self._take_results(results)
-
-    def fetch_ids(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-                  limit: Optional[int] = None, offset: Optional[int] = None,
-                  include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-                  refresh_refetched_objects: Optional[bool] = None,
-                  stores: Optional[Iterable[Any]] = None) -> List[ObjectID]:
-        """The IDs of the objects ``fetch`` would return, whatever the request's
-        result type: unsaved changes included (new objects have temporary IDs),
-        and no object is loaded for them. Options as for ``fetch``."""
-        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
-                                 include_pending_changes=include_pending_changes,
-                                 refresh_refetched_objects=refresh_refetched_objects, stores=stores)
-        with _request(self, entity, sort, where, args, options) as request:
-            return self._fetch_ids(request)
-
-    def fetch_dicts(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-                    properties: Optional[Iterable[Property]] = None, distinct: bool = False,
-                    group_by: Optional[Iterable[str]] = None, having: Where = None,
-                    limit: Optional[int] = None, offset: Optional[int] = None,
-                    include_subentities: Optional[bool] = None,
-                    stores: Optional[Iterable[Any]] = None) -> List[Dict[str, Any]]:
-        """One dict per row (or group), whatever the request's result type: keys
-        in the order of ``properties``, Python values, to-ones as ObjectIDs.
-        Computed from saved data: unsaved changes are not reflected."""
-        options = _fetch_options(sort=sort, properties=properties, distinct=distinct, group_by=group_by,
-                                 having=having, limit=limit, offset=offset,
-                                 include_subentities=include_subentities, stores=stores)
-        with _request(self, entity, sort, where, args, options) as request:
-            return self._fetch_dicts(request)
-
-    def fetch_values(self, entity: str, key: str, where: Where = None, *args: Any, sort: SortSpec = None,
-                     distinct: bool = False) -> List[Any]:
-        """The values of one property (a key path, or a to-one as ObjectIDs) of
-        the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
-        "title", sort="title")``. With ``distinct`` each value once."""
-        with _request(self, entity, sort, where, args, {"result_type": "dictionary", "properties": [key],
-                                                  "distinct": distinct}) as request:
-            err = ctypes.c_void_p()
-            try:
-                rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
-            finally:
-                self._raise_pending()
-            return take_column(rows, key, self)
-
-    def explain(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
-                limit: Optional[int] = None, offset: Optional[int] = None,
-                include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-                result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
-                distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
-                stores: Optional[Iterable[Any]] = None) -> str:
-        """How ``fetch`` would run this request, as text, without running it: per
-        store the SQL, its bound values, SQLite's query plan, whether rows are
-        filtered or sorted in memory, and whether unsaved changes are laid over
-        them (lines ``key: value``; stores separated by an empty line)."""
-        options = _fetch_options(sort=sort, limit=limit, offset=offset, include_subentities=include_subentities,
-                                 include_pending_changes=include_pending_changes, result_type=result_type,
-                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
-                                 stores=stores)
-        with _request(self, entity, sort, where, args, options) as request:
-            err = ctypes.c_void_p()
-            text = take_string(check_handle(lib.og_context_explain(self._h, request._h, ctypes.byref(err)), err))
-            return text or ""
-
-    def _fetch_ids(self, request: FetchRequest) -> List[ObjectID]:
-        err = ctypes.c_void_p()
-        try:
-            ids = check_handle(lib.og_context_fetch_object_ids(self._h, request._h, ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return take_object_ids(ids)
-
-    def _fetch_dicts(self, request: FetchRequest) -> List[Dict[str, Any]]:
-        err = ctypes.c_void_p()
-        try:
-            rows = check_handle(lib.og_context_fetch_dictionaries(self._h, request._h, ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return take_rows(rows, self)
-
-    def _count(self, request: FetchRequest) -> int:
-        out = ctypes.c_size_t()
-        err = ctypes.c_void_p()
-        try:
-            check(lib.og_context_count(self._h, request._h, ctypes.byref(out), ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return out.value
-
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any,
-              limit: Optional[int] = None, offset: Optional[int] = None,
-              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
-              refresh_refetched_objects: Optional[bool] = None, result_type: Union[str, int, None] = None,
-              properties: Optional[Iterable[Property]] = None, distinct: bool = False,
-              group_by: Optional[Iterable[str]] = None, having: Where = None,
-              stores: Optional[Iterable[Any]] = None) -> int:
-        """How many results ``fetch`` would return: objects (unsaved changes
-        included), or dictionaries for a "dictionary" request. Options as for
-        ``fetch``."""
-        options = _fetch_options(limit=limit, offset=offset, include_subentities=include_subentities,
-                                 include_pending_changes=include_pending_changes,
-                                 refresh_refetched_objects=refresh_refetched_objects, result_type=result_type,
-                                 properties=properties, distinct=distinct, group_by=group_by, having=having,
-                                 stores=stores)
-        with _request(self, entity, None, where, args, options) as request:
-            return self._count(request)
+        with _Saving(self):
+            self._call(lib.og_context_save)  # a merge error's conflicts lend this context's objects
 
     def assign(self, obj: ManagedObject, store: Any) -> None:
         """Saves the new object ``obj`` to ``store`` (assignObject:toPersistentStore:)
@@ -637,7 +177,6 @@ class Context(OwnedHandle):
         entity. Only a new object without a permanent ID can be assigned, to
         an attached store that holds its entity."""
         self._call(lib.og_context_assign_object, _target(obj), store._h)
-
 
     # The context's life cycle.
 
@@ -673,36 +212,20 @@ class Context(OwnedHandle):
 
     def object_registered(self, object_id: str) -> Optional[ManagedObject]:
         """The object registered under ``object_id``, or None; never reads the store."""
-        out = ctypes.c_void_p()
-        status = self._call(lib.og_context_object_registered, encode(object_id), ctypes.byref(out))
-        return None if status == NULL or not out.value else self._wrap(out.value)
+        lent = call_out(lib.og_context_object_registered, ctypes.c_void_p, self._h, encode(object_id), context=self)
+        return self._wrap(lent) if lent else None
 
     def object_with_id(self, object_id: str) -> ManagedObject:
         """The registered object, or a fault for it (objectWithID:)."""
-        err = ctypes.c_void_p()
-        try:
-            handle = check_handle(lib.og_context_object_with_uri(self._h, encode(object_id), ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return self._wrap(handle)
+        return self._wrap(call_handle(lib.og_context_object_with_uri, self._h, encode(object_id), context=self))
 
     def existing_object(self, object_id: str) -> ManagedObject:
         """The object with its values loaded; ReferentialIntegrity error (133000)
         when its row is gone."""
-        err = ctypes.c_void_p()
-        try:
-            handle = check_handle(lib.og_context_existing_object(self._h, encode(object_id), ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return self._wrap(handle)
+        return self._wrap(call_handle(lib.og_context_existing_object, self._h, encode(object_id), context=self))
 
     def _objects_of(self, which: int) -> List[ManagedObject]:
-        err = ctypes.c_void_p()
-        try:
-            results = check_handle(lib.og_context_objects(self._h, which, ctypes.byref(err)), err)
-        finally:
-            self._raise_pending()
-        return self._take_results(results)
+        return self._take_results(call_handle(lib.og_context_objects, self._h, which, context=self))
 
     @property
     def registered_objects(self) -> List[ManagedObject]:
@@ -722,16 +245,13 @@ class Context(OwnedHandle):
 
     @property
     def registered_count(self) -> int:
-        out = ctypes.c_size_t()
-        self._call(lib.og_context_registered_count, ctypes.byref(out))
-        return out.value
+        count: int = call_out(lib.og_context_registered_count, ctypes.c_size_t, self._h, context=self)
+        return count
 
     # Settings.
 
     def _get_flag(self, function: Any) -> bool:
-        out = ctypes.c_bool()
-        self._call(function, ctypes.byref(out))
-        return out.value
+        return call_flag(function, self._h, context=self)
 
     @property
     def retains_registered_objects(self) -> bool:
@@ -756,9 +276,7 @@ class Context(OwnedHandle):
     def merge_policy(self) -> MergePolicy:
         """How a save resolves objects whose rows changed since they were read
         (default MergePolicy.ERROR); accepts what ``MergePolicy.parse`` does."""
-        out = ctypes.c_int()
-        self._call(lib.og_context_merge_policy, ctypes.byref(out))
-        return MergePolicy(out.value)
+        return MergePolicy(call_out(lib.og_context_merge_policy, ctypes.c_int, self._h, context=self))
 
     @merge_policy.setter
     def merge_policy(self, policy: Union[MergePolicy, int, str]) -> None:
@@ -769,9 +287,8 @@ class Context(OwnedHandle):
         """How old, in seconds, a cached row may be when a fault fires or an
         object is refreshed (default -1.0): negative, any age; 0, the store is
         always read; positive, older rows are read again (stalenessInterval)."""
-        out = ctypes.c_double()
-        self._call(lib.og_context_staleness_interval, ctypes.byref(out))
-        return out.value
+        seconds: float = call_out(lib.og_context_staleness_interval, ctypes.c_double, self._h, context=self)
+        return seconds
 
     @stale_interval.setter
     def stale_interval(self, seconds: float) -> None:
@@ -804,10 +321,7 @@ class Context(OwnedHandle):
     def name(self) -> Optional[str]:
         """The context's name (default None); a save records it as the history
         transaction's context name."""
-        out = ctypes.c_void_p()
-        status = self._call(lib.og_context_name, ctypes.byref(out))
-        text = take_string(out.value)
-        return None if status == NULL else (text or "")
+        return call_owned(lib.og_context_name, take_string, self._h, context=self)  # None: OG_NULL
 
     @name.setter
     def name(self, name: Optional[str]) -> None:
@@ -822,9 +336,7 @@ class Context(OwnedHandle):
         """The og.UndoManager the context registers its changes with, or None
         (the default: nothing is recorded). Set it to a manager, or to None
         to stop recording; anything else raises TypeMismatchError (140006)."""
-        err = ctypes.c_void_p()
-        if not lib.og_context_undo_manager(self._h, ctypes.byref(err)) and err.value:
-            raise take_error(err)  # a released context, the wrong thread
+        call_optional(lib.og_context_undo_manager, self._h)  # raises for a released context, the wrong thread
         return self._undo_manager
 
     @undo_manager.setter
@@ -890,8 +402,7 @@ class Context(OwnedHandle):
         for context in targets:
             if not isinstance(context, Context):
                 raise make_error(f"contexts holds a {type(context).__name__}, not a Context", ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
-        with Changes(check_handle(lib.og_changes_new(ctypes.byref(err)), err)) as record:
+        with Changes(call_handle(lib.og_changes_new)) as record:
             for key, ids in changes.items():
                 if isinstance(ids, (str, bytes)):
                     raise make_error(f"changes[{key!r}] is an iterable of object IDs, not one ID",
@@ -900,10 +411,10 @@ class Context(OwnedHandle):
                     if not isinstance(object_id, str):
                         raise make_error(f"changes[{key!r}] holds a {type(object_id).__name__}, not an object ID",
                                          ErrorCode.INVALID_ARGUMENT)
-                    check(lib.og_changes_add(record._h, Changes.KINDS[key], encode(object_id), ctypes.byref(err)), err)
+                    call(lib.og_changes_add, record._h, Changes.KINDS[key], encode(object_id))
             handles = (ctypes.c_void_p * max(1, len(targets)))(*[c._h for c in targets])
             try:
-                check(lib.og_context_merge_remote_changes(record._h, handles, len(targets), ctypes.byref(err)), err)
+                call(lib.og_context_merge_remote_changes, record._h, handles, len(targets))
             finally:
                 for context in targets:
                     context._raise_pending()
@@ -923,9 +434,8 @@ class Context(OwnedHandle):
         context waits for queued blocks. A "confinement" context has no queue:
         UsageError (140002), and ``fn`` does not run."""
         number = _graph.register(self, fn)
-        err = ctypes.c_void_p()
         try:
-            check(lib.og_context_perform(self._h, _graph._block, number, ctypes.byref(err)), err)
+            call(lib.og_context_perform, self._h, _graph._block, number)
         except BaseException:
             _graph.unregister(number)
             raise
@@ -946,9 +456,8 @@ class Context(OwnedHandle):
                 outcome.append((False, exc))
 
         number = _graph.register(self, run)
-        err = ctypes.c_void_p()
         try:
-            check(lib.og_context_perform_and_wait(self._h, _graph._block, number, ctypes.byref(err)), err)
+            call(lib.og_context_perform_and_wait, self._h, _graph._block, number)
         finally:
             _graph.unregister(number)
         self._raise_pending()
@@ -981,25 +490,22 @@ class Context(OwnedHandle):
                                  ErrorCode.INVALID_ARGUMENT)
         for name, fn in hooks.items():
             number = None if fn is None else _graph.register(self, fn)
-            err = ctypes.c_void_p()
             try:
                 if name == "will_save":
                     # Through the refusable kind: an exception fails the save before it writes.
                     callback = _graph._will_save if fn is not None else VALIDATION_FN()
-                    status = lib.og_context_set_validation_hook(self._h, encode(entity), _graph.WILL_SAVE_KIND,
-                                                                callback, number, ctypes.byref(err))
+                    call(lib.og_context_set_validation_hook, self._h, encode(entity), _graph.WILL_SAVE_KIND, callback,
+                         number)
                 elif name in _graph.HOOKS:
                     callback = _graph._hook if fn is not None else HOOK_FN()
-                    status = lib.og_context_set_hook(self._h, encode(entity), _graph.HOOKS[name], callback, number,
-                                                     ctypes.byref(err))
+                    call(lib.og_context_set_hook, self._h, encode(entity), _graph.HOOKS[name], callback, number)
                 elif name in _graph.VALIDATION_HOOKS:
                     callback = _graph._validation if fn is not None else VALIDATION_FN()
-                    status = lib.og_context_set_validation_hook(self._h, encode(entity), _graph.VALIDATION_HOOKS[name],
-                                                                callback, number, ctypes.byref(err))
+                    call(lib.og_context_set_validation_hook, self._h, encode(entity), _graph.VALIDATION_HOOKS[name],
+                         callback, number)
                 else:
                     callback = _graph._value_validation if fn is not None else VALUE_VALIDATION_FN()
-                    status = lib.og_context_set_value_validator(self._h, encode(entity), callback, number, ctypes.byref(err))
-                check(status, err)
+                    call(lib.og_context_set_value_validator, self._h, encode(entity), callback, number)
             except BaseException:
                 _graph.unregister(number)
                 raise
@@ -1015,15 +521,13 @@ class Context(OwnedHandle):
             raise make_error(f"{name!r} is not a notification; use one of {sorted(_graph.NOTIFICATIONS)}",
                              ErrorCode.INVALID_ARGUMENT)
         number = _graph.register(self, callback)
-        token = ctypes.c_uint64()
-        err = ctypes.c_void_p()
         try:
-            check(lib.og_context_add_observer(self._h, _graph.NOTIFICATIONS[name], _graph._notification, number,
-                                              ctypes.byref(token), ctypes.byref(err)), err)
+            token = call_out(lib.og_context_add_observer, ctypes.c_uint64, self._h, _graph.NOTIFICATIONS[name],
+                             _graph._notification, number)
         except BaseException:
             _graph.unregister(number)
             raise
-        return Observer(self, token.value, number)
+        return Observer(self, token, number)
 
     def _release(self) -> None:
         """Releases the context. The objects it lent become unusable: the
@@ -1048,220 +552,11 @@ class Context(OwnedHandle):
             _graph.unregister(number)
         self._hook_numbers.clear()
 
-    def _detach_columns(self) -> None:
-        for columns in list(self._columns):
-            columns.detach()
-
     def __repr__(self) -> str:
         if self._closed:
             return "<objectgraph.Context closed>"
         kind = " child" if lib.og_context_has_parent(self._h) else ""
         return f"<objectgraph.Context{kind} objects={len(self._objects)}>"
-
-
-_new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
-
-# How many handles of wrappers gone are given back together.
-_RELEASE_BATCH = 256
-
-
-def _objects_of(results: int, count: int) -> Tuple[List[int], List[int]]:
-    """Every object handle of `results` and its entity handle, in one call (og_results_objects),
-    as lists of ints: memoryview converts them in C, where indexing the ctypes arrays would
-    make each int in Python (a third of a large fetch's wrapping)."""
-    handles = (ctypes.c_void_p * count)()
-    entities = (ctypes.c_void_p * count)()
-    err = ctypes.c_void_p()
-    check(lib.og_results_objects(results, ctypes.addressof(handles), ctypes.addressof(entities), count,
-                                 ctypes.byref(err)), err)
-    return _ints(handles), _ints(entities)
-
-
-def _ints(pointers: Any) -> List[int]:
-    """A ctypes array of pointers as a list of ints (0 for NULL, as handles never are)."""
-    return memoryview(pointers).cast("B").cast("Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I").tolist()
-
-
-class _HandleRef(weakref.ref):  # type: ignore[type-arg]
-    """A weak reference to a wrapper that remembers the handle it wraps. Made with
-    weakref's own constructor and then given its handle (``_handle_ref``): a Python
-    ``__new__``/``__init__`` would cost a third of a large fetch's wrapping."""
-
-    __slots__ = ("handle",)
-    handle: int
-
-
-def _handle_ref(wrapper: Any, callback: Any, handle: int) -> _HandleRef:
-    ref = _HandleRef(wrapper, callback)
-    ref.handle = handle
-    return ref
-
-
-def _handle_releaser(context_ref: "weakref.ref[Context]") -> Callable[[_HandleRef], None]:
-    """The callback of a context's wrapper references: gives the wrapper's handle back
-    to the library once the wrapper is gone (on whatever thread collects it)."""
-
-    def gone(ref: _HandleRef) -> None:
-        context = context_ref()
-        if context is None or context._closed:
-            return
-        # Only noted here (an atomic append): this may run on any thread, while the
-        # context's thread uses its tables. Given back with others at the context's next
-        # call that wraps objects (no foreign call here: a collected result would make one
-        # per object).
-        context._dead.append(ref)
-
-    return gone
-
-
-def _take_all(items: "Deque[_T]") -> List[_T]:
-    """Empties a deque that other threads may append to (each pop is atomic)."""
-    taken: List[_T] = []
-    while True:
-        try:
-            taken.append(items.popleft())
-        except IndexError:
-            return taken
-
-
-def _buffer(kind: Any) -> Tuple[Any, Any]:
-    value = kind()
-    return value, ctypes.byref(value)
-
-
-# Room for the text of a string read by slot (og_object_copy_string_at); longer text is
-# read into an owned copy instead.
-_TEXT_CAPACITY = 256
-
-
-def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
-    """The buffer's address, its bytes, its capacity, and a length out-buffer."""
-    text = ctypes.create_string_buffer(capacity)
-    length, length_ref = _buffer(ctypes.c_size_t)
-    # The memoryview keeps `text` alive for as long as the tuple lives.
-    return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
-
-
-class _request:
-    """A FetchRequest to run: the caller's own, or a temporary one released after use."""
-
-    def __init__(self, context: "Context", entity: Union[str, FetchRequest], sort: SortSpec, where: Where,
-                 args: Tuple[Any, ...], options: Optional[Dict[str, Any]] = None) -> None:
-        self.context = context
-        if isinstance(entity, FetchRequest):
-            if sort is not None or where is not None or options:
-                raise make_error("give the sort order, predicate and options to the FetchRequest, not to fetch()",
-                                 ErrorCode.INVALID_ARGUMENT)
-            self.request, self.owned = entity, False
-        else:
-            if args and not isinstance(where, str):
-                raise make_error("format arguments need a format string in `where`", ErrorCode.INVALID_ARGUMENT)
-            predicate = Predicate(where, *args) if isinstance(where, str) else where
-            request = FetchRequest(entity, sort, predicate)
-            self.request, self.owned = request, True
-            try:
-                _apply_options(request, options or {})
-            except BaseException:
-                request.close()
-                raise
-
-    def __enter__(self) -> FetchRequest:
-        return self.request
-
-    def __exit__(self, kind: object, error: Optional[BaseException], trace: object) -> None:
-        if self.owned:
-            self.request.close()
-        if error is not None:
-            suggest(error, self.context._coordinator.model)  # an unknown entity or key: the closest name
-
-
-def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
-    """Sets the plain-int values of integer attributes in one call
-    (og_object_set_int64s_at); returns the values left to set one by one."""
-    layout = obj._layout
-    names = tuple(values)
-    plan = layout.integer_keys.get(names, False)
-    if plan is False:
-        slots = [layout.slots.get(name) for name in names]
-        every = all(slot is not None and slot.access == INT_ACCESS for slot in slots)
-        # Every context of the coordinator shares this plan, on any thread: it holds only
-        # what never changes (the slots, read by the library, and the packer). The values
-        # are packed into bytes of their own at each call, since the GIL is released
-        # during the call and another thread may pack its own meanwhile.
-        plan = layout.integer_keys[names] = (
-            (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
-            struct.Struct(f"={len(names)}q"),
-        ) if every else None
-    if plan is not None:
-        slots, packer = plan
-        numbers = list(values.values())
-        # Plain ints only (not bools), packed in one call; one out of range fails the pack.
-        if list(map(type, numbers)).count(int) == len(numbers):
-            try:
-                packed = packer.pack(*numbers)
-            except struct.error:
-                return _set_some_integers(obj, values)
-            err = ctypes.c_void_p()
-            check(lib.og_object_set_int64s_at(obj._h, slots, packed, len(numbers), ctypes.byref(err)), err)
-            return {}
-    return _set_some_integers(obj, values)
-
-
-def _set_some_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
-    """The integers among mixed keywords in one call; returns the rest."""
-    slots = obj._layout.slots
-    indexes: List[int] = []
-    numbers: List[int] = []
-    rest: Dict[str, Any] = {}
-    for key, value in values.items():
-        slot = slots.get(key)
-        if slot is not None and slot.access == INT_ACCESS and type(value) is int and INT64_MIN <= value <= INT64_MAX:
-            indexes.append(slot.index)
-            numbers.append(value)
-        else:
-            rest[key] = value
-    n = len(indexes)
-    if n > 1:
-        err = ctypes.c_void_p()
-        check(lib.og_object_set_int64s_at(obj._h, (ctypes.c_size_t * n)(*indexes), (ctypes.c_int64 * n)(*numbers), n,
-                                          ctypes.byref(err)), err)
-    elif n == 1:
-        rest = values  # one value: the ordinary path
-    return rest
-
-
-def _fetch_options(**options: Any) -> Dict[str, Any]:
-    """The options given to fetch() and friends: those not left at their default."""
-    return {name: value for name, value in options.items()
-            if value is not None and name != "sort" and not (name == "distinct" and value is False)}
-
-
-def _apply_options(request: FetchRequest, options: Dict[str, Any]) -> None:
-    """Applies FetchRequest keywords given to fetch(), count() and friends."""
-    known = {"result_type", "properties", "distinct", "group_by", "having", "stores"} | set(_SIMPLE_OPTIONS)
-    unknown = set(options) - known
-    if unknown:
-        raise make_error(f"unknown fetch option(s): {', '.join(sorted(unknown))}", ErrorCode.INVALID_ARGUMENT)
-    if "result_type" in options:
-        request.result_type = options["result_type"]
-    for p in options.get("properties") or []:
-        request.add_property(p)
-    if options.get("distinct"):
-        request.distinct = True
-    for name in options.get("group_by") or []:
-        request.add_group_by(name)
-    if options.get("having") is not None:
-        request.having = options["having"]
-    if options.get("stores") is not None:
-        request.affected_stores = options["stores"]
-    for name in _SIMPLE_OPTIONS:
-        if name in options:
-            setattr(request, name, options[name])
-
-
-# fetch() keywords that are FetchRequest properties of the same name.
-_SIMPLE_OPTIONS = ("limit", "offset", "batch_size", "include_subentities", "include_pending_changes",
-                   "include_property_values", "as_faults", "prefetch", "refresh_refetched_objects")
 
 
 class UserInfo:
@@ -1271,10 +566,9 @@ class UserInfo:
         self._context = context
 
     def get(self, key: str, default: Optional[str] = None) -> Optional[str]:
-        out = ctypes.c_void_p()
-        status = self._context._call(lib.og_context_user_info, encode(key), ctypes.byref(out))
-        text = take_string(out.value)
-        return default if status == NULL else text
+        context = self._context
+        text = call_owned(lib.og_context_user_info, take_string, context._h, encode(key), context=context)
+        return default if text is None else text  # None: OG_NULL, the key is absent
 
     def __getitem__(self, key: str) -> str:
         value = self.get(key)

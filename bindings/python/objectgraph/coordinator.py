@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import ctypes
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
-from ._layout import Layout, Layouts
+from ._adding import Adding, forget_automatic
+from ._call import call, call_flag, call_handle, call_optional, call_string
 from ._handle import OwnedHandle
+from ._layout import Layout, Layouts
 from ._lib import lib
-from ._util import PathLike, check, check_handle, decode, encode, keep, take_string
+from ._object_id import ObjectID
+from ._util import PathLike, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
+from .mapping import MappingModel
 from .model import Model
-from .results import ObjectID
 from .values import take_value, to_value
-
-if TYPE_CHECKING:
-    from .migration import MappingModel
 
 __all__ = ["Coordinator", "Store", "register_atomic_store_type", "unregister_store_type", "READ_ONLY_OPTION",
            "TIMEOUT_OPTION", "SQLITE_PRAGMAS_OPTION", "SQLITE_ANALYZE_OPTION", "SQLITE_MANUAL_VACUUM_OPTION",
@@ -99,9 +99,8 @@ def register_atomic_store_type(type: str, load: Callable[[str], Optional[bytes]]
 
     table = _AtomicStoreCallbacks(key, _LOAD(on_load), _SAVE(on_save), _RELEASE(on_release))
     _tables[key] = (table, on_load, on_save, on_release)
-    err = ctypes.c_void_p()
     try:
-        check(lib.og_register_atomic_store_type(encode(type), ctypes.addressof(table), ctypes.byref(err)), err)
+        call(lib.og_atomic_store_type_register, encode(type), ctypes.addressof(table))
     except BaseException:
         _tables.pop(key, None)
         raise
@@ -112,8 +111,7 @@ def unregister_store_type(type: str) -> None:
     it already added stay usable) or register_incremental_store_type (refused,
     UsageError 140002, while a store of it is open: close its coordinator
     first)."""
-    err = ctypes.c_void_p()
-    check(lib.og_unregister_store_type(encode(type), ctypes.byref(err)), err)
+    call(lib.og_store_type_unregister, encode(type))
 
 
 # Core Data's option keys (NSPersistentStore options), for ``options=`` dictionaries.
@@ -178,8 +176,7 @@ class Store:
     def options(self) -> Dict[str, Any]:
         """The options the store was added with (Core Data's key names), unknown
         keys included."""
-        err = ctypes.c_void_p()
-        return take_value(check_handle(lib.og_store_options(self._h, ctypes.byref(err)), err))  # type: ignore[return-value]
+        return take_value(call_handle(lib.og_store_options, self._h))  # type: ignore[return-value]
 
     @property
     def version_hashes(self) -> Dict[str, bytes]:
@@ -188,8 +185,7 @@ class Store:
         result: Dict[str, bytes] = {}
         for index in range(lib.og_store_version_hash_count(self._h)):
             out = (ctypes.c_uint8 * 32)()
-            err = ctypes.c_void_p()
-            name = take_string(check_handle(lib.og_store_version_hash_at(self._h, index, out, ctypes.byref(err)), err))
+            name = take_string(call_handle(lib.og_store_version_hash_at, self._h, index, out))
             result[name or ""] = bytes(out)
         return result
 
@@ -207,8 +203,6 @@ class Coordinator(OwnedHandle):
         migrate_automatically=True)``) looks for a store's source model and its
         mapping, as Core Data searches the app's bundle. The mapping models are
         shared: a later change to one shows here."""
-        from .migration import MappingModel
-
         versions = list(models)
         maps = list(mappings)
         for m in versions:
@@ -218,14 +212,13 @@ class Coordinator(OwnedHandle):
             if not isinstance(mm, MappingModel):
                 raise make_error(f"mappings must hold MappingModel objects, not {type(mm).__name__}",
                                  ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
         if versions or maps:
             model_array = (ctypes.c_void_p * max(1, len(versions)))(*[m._h for m in versions])
             mapping_array = (ctypes.c_void_p * max(1, len(maps)))(*[mm._h for mm in maps])
-            handle = check_handle(lib.og_coordinator_new_with_versions(model._h, model_array, len(versions), mapping_array,
-                                                                       len(maps), ctypes.byref(err)), err)
+            handle = call_handle(lib.og_coordinator_new_with_versions, model._h, model_array, len(versions),
+                                 mapping_array, len(maps))
         else:
-            handle = check_handle(lib.og_coordinator_new(model._h, ctypes.byref(err)), err)
+            handle = call_handle(lib.og_coordinator_new, model._h)
         self._model = model
         # Kept alive with the coordinator, which uses them when a store is added.
         self._versions = versions
@@ -273,9 +266,6 @@ class Coordinator(OwnedHandle):
         MigrationError 134130 (no source model), 134140 (no mapping) or 134190
         (inference failed), leaving the file as it was; without the option
         such a store raises IncompatibleStoreError 134100."""
-        from .incremental import Adding  # it subclasses Store
-
-        err = ctypes.c_void_p()
         raw_path = None if path is None else encode(path, "a store path")
         merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
                                 ignore_versioning or None, migrate_automatically or None,
@@ -287,20 +277,16 @@ class Coordinator(OwnedHandle):
             with adding:
                 if configuration is None and boxed is None:
                     # With its length: the library, too, refuses a path cut short by a NUL.
-                    handle = lib.og_coordinator_add_store_n(self._h, encode(type), raw_path, len(raw_path or b""),
-                                                            ctypes.byref(err))
+                    handle = call_handle(lib.og_coordinator_add_store_n, self._h, encode(type), raw_path,
+                                         len(raw_path or b""))
                 else:
-                    handle = lib.og_coordinator_add_store_with_options(
-                        self._h, encode(type), None if configuration is None else encode(configuration), raw_path,
-                        boxed, ctypes.byref(err))
+                    handle = call_handle(lib.og_coordinator_add_store_with_options, self._h, encode(type),
+                                         None if configuration is None else encode(configuration), raw_path, boxed)
         finally:
             if boxed:
                 lib.og_value_release(boxed)
             # Policies of an automatic migration saw its manager and contexts: done with them now.
-            from .migration import _forget_automatic
-
-            _forget_automatic()
-        handle = check_handle(handle, err)
+            forget_automatic()
         store = adding.adopt(handle) or Store(self, handle)
         self._stores.append(store)
         return store
@@ -314,20 +300,16 @@ class Coordinator(OwnedHandle):
         coordinator; objects already fetched keep working. Options given here
         (as for add_store) replace the old store's; none given keeps them. On
         failure the old store stays attached and no new file is left."""
-        from .incremental import Adding  # it subclasses Store
-
-        err = ctypes.c_void_p()
         merged = _store_options(options, read_only, timeout, pragmas, None, None, None)
         boxed = _boxed(merged)
         adding = Adding(self, merged)
         try:
             with adding:
-                handle = lib.og_coordinator_migrate_store(self._h, store._h, None if path is None else encode(path),
-                                                          encode(type), boxed, ctypes.byref(err))
+                handle = call_handle(lib.og_coordinator_migrate_store, self._h, store._h,
+                                     None if path is None else encode(path), encode(type), boxed)
         finally:
             if boxed:
                 lib.og_value_release(boxed)
-        handle = check_handle(handle, err)
         copy = adding.adopt(handle) or Store(self, handle)
         self._stores = [copy if s is store else s for s in self._stores]
         return copy
@@ -337,21 +319,13 @@ class Coordinator(OwnedHandle):
         when a store of this coordinator has the URI's store UUID; None
         otherwise. For an incremental store, a URI of an object it never named
         names the one whose reference is the text after "p", as a str."""
-        err = ctypes.c_void_p()
-        raw = lib.og_coordinator_object_id_for_uri(self._h, encode(uri, "a URI"), ctypes.byref(err))
-        if not raw:
-            if err.value:
-                check_handle(raw, err)
-            return None
-        return ObjectID(take_string(raw) or "")
+        text = call_string(lib.og_coordinator_object_id_for_uri, self._h, encode(uri, "a URI"))
+        return None if text is None else ObjectID(text)
 
     def store_for_path(self, path: PathLike) -> Optional[Store]:
         """The attached store at ``path`` (persistentStoreForURL:), or None."""
-        err = ctypes.c_void_p()
-        handle = lib.og_coordinator_store_for_path(self._h, encode(path), ctypes.byref(err))
-        if not handle:
-            if err.value:
-                check_handle(handle, err)
+        handle = call_optional(lib.og_coordinator_store_for_path, self._h, encode(path))
+        if handle is None:
             return None
         return next((s for s in self._stores if s._h == handle), None)
 
@@ -359,63 +333,50 @@ class Coordinator(OwnedHandle):
         """Moves ``store`` (setURL:forPersistentStore:): a Binary store writes
         its next save at ``path``; an SQLite store reopens there, where the
         same store must already be."""
-        err = ctypes.c_void_p()
-        check(lib.og_coordinator_set_store_path(self._h, store._h, encode(path), ctypes.byref(err)), err)
+        call(lib.og_coordinator_set_store_path, self._h, store._h, encode(path))
 
     def metadata(self, store: Store) -> Dict[str, Any]:
         """The metadata of an attached store, as it is or will be written at
         its next save."""
-        err = ctypes.c_void_p()
-        return take_value(check_handle(lib.og_coordinator_store_metadata(self._h, store._h, ctypes.byref(err)), err))  # type: ignore[return-value]
+        return take_value(call_handle(lib.og_coordinator_store_metadata, self._h, store._h))  # type: ignore[return-value]
 
     def set_metadata(self, store: Store, metadata: Mapping[str, Any]) -> None:
         """Sets the metadata written at the store's next save; NSStoreType and
         NSStoreUUID are kept (a different UUID raises)."""
-        err = ctypes.c_void_p()
         boxed = to_value(dict(metadata))
         try:
-            check(lib.og_coordinator_set_store_metadata(self._h, store._h, boxed, ctypes.byref(err)), err)
+            call(lib.og_coordinator_set_store_metadata, self._h, store._h, boxed)
         finally:
             lib.og_value_release(boxed)
 
     def remove_store(self, store: Store) -> None:
         """Detaches ``store`` and closes it (removePersistentStore:)."""
-        err = ctypes.c_void_p()
-        check(lib.og_coordinator_remove_store(self._h, store._h, ctypes.byref(err)), err)
+        call(lib.og_coordinator_remove_store, self._h, store._h)
         self._stores.remove(store)
 
     def is_read_only(self, store: Store) -> bool:
         """Whether saves to ``store`` are refused."""
-        err = ctypes.c_void_p()
-        out = ctypes.c_bool()
-        check(lib.og_coordinator_is_store_read_only(self._h, store._h, ctypes.byref(out), ctypes.byref(err)), err)
-        return bool(out.value)
+        return call_flag(lib.og_coordinator_is_store_read_only, self._h, store._h)
 
     def set_read_only(self, store: Store, read_only: bool = True) -> None:
         """Makes ``store`` read-only (a save that would write to it fails with
         134070 and writes nothing) or writable again."""
-        err = ctypes.c_void_p()
-        check(lib.og_coordinator_set_store_read_only(self._h, store._h, bool(read_only), ctypes.byref(err)), err)
+        call(lib.og_coordinator_set_store_read_only, self._h, store._h, bool(read_only))
 
     @staticmethod
     def metadata_value(path: PathLike, key: str, type: Optional[str] = None) -> Optional[str]:
         """The string (or integer, as text) under ``key`` in the metadata of
         the SQLite or Binary store file at ``path``, read without a stack; None
         when absent. ``type`` None: found from the file."""
-        err = ctypes.c_void_p()
-        raw = lib.og_store_file_metadata_string(None if type is None else encode(type), encode(path), encode(key),
-                                                ctypes.byref(err))
-        if not raw and err.value:
-            check_handle(raw, err)
-        return take_string(raw)
+        return call_string(lib.og_store_file_metadata_string, None if type is None else encode(type), encode(path),
+                           encode(key))
 
     @staticmethod
     def set_metadata_value(path: PathLike, key: str, value: Optional[str], type: Optional[str] = None) -> None:
         """Sets (None: removes) ``key`` in the metadata of the store file at
         ``path`` now, without a stack; the store type and UUID are kept."""
-        err = ctypes.c_void_p()
-        check(lib.og_store_file_set_metadata_string(None if type is None else encode(type), encode(path), encode(key),
-                                                    None if value is None else encode(value), ctypes.byref(err)), err)
+        call(lib.og_store_file_set_metadata_string, None if type is None else encode(type), encode(path), encode(key),
+             None if value is None else encode(value))
 
     @staticmethod
     def metadata_for_store(path: PathLike, type: Optional[str] = None,
@@ -426,15 +387,13 @@ class Coordinator(OwnedHandle):
         found from the file; ``options``: those the store would be opened with.
         Raises StoreError 134080 when there is no readable store, 134010 for a
         store of another type."""
-        err = ctypes.c_void_p()
         boxed = to_value(dict(options)) if options is not None else None
         try:
-            raw = lib.og_store_file_metadata(None if type is None else encode(type), encode(path), boxed,
-                                             ctypes.byref(err))
+            raw = call_handle(lib.og_store_file_metadata, None if type is None else encode(type), encode(path), boxed)
         finally:
             if boxed is not None:
                 lib.og_value_release(boxed)
-        return take_value(check_handle(raw, err))  # type: ignore[return-value]
+        return take_value(raw)  # type: ignore[return-value]
 
     @staticmethod
     def set_metadata_for_store(path: PathLike, metadata: Mapping[str, Any], type: Optional[str] = None,
@@ -443,12 +402,10 @@ class Coordinator(OwnedHandle):
         without adding the store (setMetadata:forPersistentStoreOfType:URL:options:);
         NSStoreType and NSStoreUUID are kept. Raises as metadata_for_store, or
         StoreError 134070 when the file is read-only."""
-        err = ctypes.c_void_p()
         boxed = to_value(dict(metadata))
         opts = to_value(dict(options)) if options is not None else None
         try:
-            check(lib.og_store_file_set_metadata(None if type is None else encode(type), encode(path), boxed, opts,
-                                                 ctypes.byref(err)), err)
+            call(lib.og_store_file_set_metadata, None if type is None else encode(type), encode(path), boxed, opts)
         finally:
             lib.og_value_release(boxed)
             if opts is not None:

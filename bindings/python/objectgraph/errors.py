@@ -14,12 +14,12 @@ import errno as _errno
 import os
 from enum import IntEnum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence
 
 from ._lib import lib
 
 if TYPE_CHECKING:
-    from .context import Context
+    from ._context_base import ContextBase
     from .objects import ManagedObject
 
 __all__ = [
@@ -347,7 +347,7 @@ def _text(raw: Optional[bytes]) -> str:
     return raw.decode("utf-8", "replace") if raw is not None else ""
 
 
-def _read(handle: int, context: Optional["Context"] = None) -> Error:
+def _read(handle: int, context: Optional["ContextBase"] = None) -> Error:
     """Reads a lent or owned og_error without releasing it. The objects of a
     merge error's conflicts are lent by ``context``, the context whose save
     failed."""
@@ -372,73 +372,37 @@ def _read(handle: int, context: Optional["Context"] = None) -> Error:
         if detail:
             details.append(_read(detail, context))  # lent by `handle`: never released here
     error = error_class(domain, code)(message, code, domain, user_info, details)
-    if isinstance(error, MergeConflictError):
-        error.conflicts = [_conflict(handle, index, context) for index in range(lib.og_error_conflict_count(handle))]
+    if isinstance(error, MergeConflictError) and _conflict_reader is not None:
+        error.conflicts = _conflict_reader(handle, context)
     return error
 
 
-# og_conflict_snapshot
-_SNAPSHOT_OBJECT, _SNAPSHOT_CACHED, _SNAPSHOT_PERSISTED = 0, 1, 2
+# Reads the conflicts of a merge error: (og_error handle, the context that lends their
+# objects, or None) -> one MergeConflict per object. Their snapshots hold values, which
+# only a higher layer converts: _conflicts.py installs the reader when the package loads.
+ConflictReader = Callable[[int, Optional["ContextBase"]], List[MergeConflict]]
+_conflict_reader: Optional[ConflictReader] = None
 
 
-def _conflict(handle: int, index: int, context: Optional["Context"]) -> MergeConflict:
-    """Conflict ``index`` of a merge error (NSMergeConflict)."""
-    from .results import ObjectID  # both import this module
-    from .values import take_value
-
-    obj = None
-    if context is not None:
-        err = ctypes.c_void_p()
-        lent = lib.og_error_conflict_object(handle, index, context._h, ctypes.byref(err))
-        if lent:
-            obj = context._wrap(lent)
-        elif err.value:
-            lib.og_error_release(err.value)  # the save's own error matters more
-
-    def snapshot(which: int) -> Optional[Dict[str, Any]]:
-        if which != _SNAPSHOT_OBJECT and not lib.og_error_conflict_has_snapshot(handle, index, which):
-            return None
-        values: Dict[str, Any] = {}
-        for k in range(lib.og_error_conflict_key_count(handle, index)):
-            key = lib.og_error_conflict_key_at(handle, index, k)
-            if key is None:
-                continue
-            err = ctypes.c_void_p()
-            value = lib.og_error_conflict_value(handle, index, which, key, ctypes.byref(err))
-            if not value:
-                if err.value:
-                    lib.og_error_release(err.value)
-                continue
-            values[_text(key)] = take_value(value, context)
-        return values
-
-    old, new = ctypes.c_int64(), ctypes.c_int64()
-    err = ctypes.c_void_p()
-    if lib.og_error_conflict_versions(handle, index, ctypes.byref(old), ctypes.byref(new), ctypes.byref(err)) != 0:
-        if err.value:
-            lib.og_error_release(err.value)
-    err = ctypes.c_void_p()
-    uri = lib.og_error_conflict_object_uri(handle, index, ctypes.byref(err))
-    object_id = None
-    if uri:
-        try:
-            object_id = ObjectID(ctypes.string_at(uri).decode("utf-8", "replace"))
-        finally:
-            lib.og_free(uri)
-    elif err.value:
-        lib.og_error_release(err.value)
-    return MergeConflict(obj, snapshot(_SNAPSHOT_OBJECT) or {}, snapshot(_SNAPSHOT_CACHED),
-                         snapshot(_SNAPSHOT_PERSISTED), int(old.value), int(new.value), object_id)
+def set_conflict_reader(reader: ConflictReader) -> None:
+    """Installs the function that reads a merge error's conflicts (_conflicts.py)."""
+    global _conflict_reader
+    _conflict_reader = reader
 
 
-def take_error(slot: ctypes.c_void_p, context: Optional["Context"] = None) -> Error:
+def unreported() -> Error:
+    """The error of a call that failed without setting its error slot: itself a
+    library fault, said so."""
+    return Error("the call failed without reporting an error", 0, DOMAIN_OBJECTGRAPH)
+
+
+def take_error(slot: ctypes.c_void_p, context: Optional["ContextBase"] = None) -> Error:
     """Converts the og_error in ``slot`` (an og_error * filled by a failed
     call), releases it, and clears the slot. ``context`` lends the objects of
     a merge error's conflicts (the context whose save failed)."""
     handle = slot.value
     if not handle:
-        # A failure that set no error is itself a library fault; say so.
-        return Error("the call failed without reporting an error", 0, DOMAIN_OBJECTGRAPH)
+        return unreported()
     try:
         return _read(handle, context)
     finally:

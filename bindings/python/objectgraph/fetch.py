@@ -5,11 +5,12 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
+from ._call import call, call_handle, call_out
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import check, check_handle, encode
+from ._util import encode
 from .errors import ErrorCode, make_error
-from .predicate import Predicate
+from .predicate import Predicate, _variables
 from .results import RESULT_TYPE_NAMES, Expression, result_type_code
 
 __all__ = ["FetchRequest", "SortSpec", "Expression"]
@@ -65,8 +66,7 @@ class FetchRequest(OwnedHandle):
                  result_type: Union[str, int] = "object", properties: Optional[Iterable[Property]] = None,
                  distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
                  affected_stores: Optional[Iterable[Any]] = None) -> None:
-        err = ctypes.c_void_p()
-        self._h = check_handle(lib.og_fetch_request_new(encode(entity), ctypes.byref(err)), err)
+        self._h = call_handle(lib.og_fetch_request_new, encode(entity))
         self._closed = False
         self.entity = entity
         self.sort: List[Tuple[str, bool]] = []
@@ -101,8 +101,7 @@ class FetchRequest(OwnedHandle):
 
     @result_type.setter
     def result_type(self, value: Union[str, int]) -> None:
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_set_result_type(self._h, result_type_code(value), ctypes.byref(err)), err)
+        call(lib.og_fetch_request_set_result_type, self._h, result_type_code(value))
 
     @property
     def properties(self) -> List[Property]:
@@ -111,12 +110,11 @@ class FetchRequest(OwnedHandle):
 
     def add_property(self, prop: Property) -> "FetchRequest":
         """Appends a column: a property name or key path, or an Expression."""
-        err = ctypes.c_void_p()
         if isinstance(prop, Expression):
-            check(lib.og_fetch_request_add_expression_to_fetch(self._h, encode(prop.name), encode(prop.format),
-                                                               int(prop.type), ctypes.byref(err)), err)
+            call(lib.og_fetch_request_add_expression_to_fetch, self._h, encode(prop.name), encode(prop.format),
+                 int(prop.type))
         elif isinstance(prop, str):
-            check(lib.og_fetch_request_add_property_to_fetch(self._h, encode(prop), ctypes.byref(err)), err)
+            call(lib.og_fetch_request_add_property_to_fetch, self._h, encode(prop))
         else:
             raise make_error(f"a property to fetch is a name or an Expression, not {type(prop).__name__}",
                              ErrorCode.TYPE_MISMATCH)
@@ -126,15 +124,11 @@ class FetchRequest(OwnedHandle):
     @property
     def distinct(self) -> bool:
         """returnsDistinctResults: repeated dictionaries are dropped (with ``properties`` only)."""
-        out = ctypes.c_bool()
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_distinct(self._h, ctypes.byref(out), ctypes.byref(err)), err)
-        return out.value
+        return self._get_flag(lib.og_fetch_request_distinct)
 
     @distinct.setter
     def distinct(self, on: bool) -> None:
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_set_distinct(self._h, bool(on), ctypes.byref(err)), err)
+        self._set_flag(lib.og_fetch_request_set_distinct, on)
 
     @property
     def group_by(self) -> List[str]:
@@ -144,8 +138,7 @@ class FetchRequest(OwnedHandle):
         """Groups dictionary results by a property (key path) or an Expression's name."""
         if isinstance(name, Expression):
             name = name.name
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_add_group_by(self._h, encode(name), ctypes.byref(err)), err)
+        call(lib.og_fetch_request_add_group_by, self._h, encode(name))
         self._group_by.append(name)
         return self
 
@@ -160,35 +153,28 @@ class FetchRequest(OwnedHandle):
         if value is not None and not isinstance(value, Predicate):
             raise make_error(f"having must be a Predicate or a string, not {type(value).__name__}",
                              ErrorCode.TYPE_MISMATCH)
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_set_having(self._h, value._h if value else None, ctypes.byref(err)), err)
+        call(lib.og_fetch_request_set_having, self._h, value._h if value else None)
         self._having = value
 
     # Options of object fetches.
 
     def _get_count(self, getter: Any) -> int:
-        out = ctypes.c_size_t()
-        err = ctypes.c_void_p()
-        check(getter(self._h, ctypes.byref(out), ctypes.byref(err)), err)
-        return out.value
+        count: int = call_out(getter, ctypes.c_size_t, self._h)
+        return count
 
     def _set_count(self, setter: Any, value: int, what: str) -> None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise make_error(f"{what} must be an int, not {type(value).__name__}", ErrorCode.TYPE_MISMATCH)
         if value < 0:
             raise make_error(f"{what} cannot be negative", ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
-        check(setter(self._h, value, ctypes.byref(err)), err)
+        call(setter, self._h, value)
 
     def _get_flag(self, getter: Any) -> bool:
-        out = ctypes.c_bool()
-        err = ctypes.c_void_p()
-        check(getter(self._h, ctypes.byref(out), ctypes.byref(err)), err)
-        return out.value
+        on: bool = call_out(getter, ctypes.c_bool, self._h)
+        return on
 
     def _set_flag(self, setter: Any, on: bool) -> None:
-        err = ctypes.c_void_p()
-        check(setter(self._h, bool(on), ctypes.byref(err)), err)
+        call(setter, self._h, bool(on))
 
     @property
     def limit(self) -> int:
@@ -277,9 +263,8 @@ class FetchRequest(OwnedHandle):
         """A new, independent request with the same settings (NSFetchRequest
         copy). It shares the same Predicate objects; changing or closing this
         request leaves the copy alone."""
-        err = ctypes.c_void_p()
         twin = type(self).__new__(type(self))
-        twin._h = check_handle(lib.og_fetch_request_copy(self._h, ctypes.byref(err)), err)
+        twin._h = call_handle(lib.og_fetch_request_copy, self._h)
         twin._closed = False
         twin.entity = self.entity
         twin.sort = list(self.sort)
@@ -305,8 +290,7 @@ class FetchRequest(OwnedHandle):
         if isinstance(paths, str):
             paths = [paths]
         for path in paths:
-            err = ctypes.c_void_p()
-            check(lib.og_fetch_request_add_prefetch_key_path(self._h, encode(path), ctypes.byref(err)), err)
+            call(lib.og_fetch_request_add_prefetch_key_path, self._h, encode(path))
             self._prefetch.append(path)
 
     @property
@@ -320,8 +304,7 @@ class FetchRequest(OwnedHandle):
         chosen = list(stores or [])
         handles = [s._h for s in chosen]
         array = (ctypes.c_void_p * max(1, len(handles)))(*handles)
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_set_affected_stores(self._h, array, len(handles), ctypes.byref(err)), err)
+        call(lib.og_fetch_request_set_affected_stores, self._h, array, len(handles))
         self._stores = chosen  # the Store objects keep their coordinator alive
 
     @property
@@ -335,8 +318,7 @@ class FetchRequest(OwnedHandle):
         if value is not None and not isinstance(value, Predicate):
             raise make_error(f"a predicate must be a Predicate or a string, not {type(value).__name__}",
                              ErrorCode.TYPE_MISMATCH)
-        err = ctypes.c_void_p()
-        check(lib.og_fetch_request_set_predicate(self._h, value._h if value else None, ctypes.byref(err)), err)
+        call(lib.og_fetch_request_set_predicate, self._h, value._h if value else None)
         self._predicate = value
 
     def add_sort(self, key: str, ascending: bool = True, comparison: str = "compare") -> "FetchRequest":
@@ -347,11 +329,10 @@ class FetchRequest(OwnedHandle):
         if code is None:
             raise make_error(f"unknown comparison {comparison!r}; use one of {', '.join(_COMPARISONS)}",
                              ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
         if code == 0:
-            check(lib.og_fetch_request_add_sort(self._h, encode(key), ascending, ctypes.byref(err)), err)
+            call(lib.og_fetch_request_add_sort, self._h, encode(key), ascending)
         else:
-            check(lib.og_fetch_request_add_sort_comparison(self._h, encode(key), ascending, code, ctypes.byref(err)), err)
+            call(lib.og_fetch_request_add_sort_comparison, self._h, encode(key), ascending, code)
         self.sort.append((key, ascending))
         return self
 
@@ -363,17 +344,13 @@ class FetchRequest(OwnedHandle):
         (fetchRequestFromTemplateWithName:substitutionVariables:). Every variable
         must be given (None tests against nil); a missing one raises
         PredicateVariableError."""
-        from .predicate import _variables
-
         merged: Dict[str, Any] = dict(variables or {})
         merged.update(more)
         names, values, count = _variables(merged)
-        err = ctypes.c_void_p()
         try:
-            handle = lib.og_model_fetch_request_from_template(model._h, encode(name), names, values.array, count,
-                                                              ctypes.byref(err))
             request = cls.__new__(cls)
-            request._h = check_handle(handle, err)
+            request._h = call_handle(lib.og_model_fetch_request_from_template, model._h, encode(name), names,
+                                     values.array, count)
         finally:
             values.release()
         request._closed = False

@@ -10,13 +10,15 @@ from __future__ import annotations
 import ctypes
 from typing import TYPE_CHECKING, Any, Iterable, List, Optional, Union
 
+from ._call import call, call_handle, call_string
 from ._lib import lib
-from ._util import check, check_handle, encode, take_string
+from ._util import encode, take_string
 from .enums import AttributeType
 from .errors import ErrorCode, make_error
+from .properties import Property
 
 if TYPE_CHECKING:
-    from .model import Entity, Property
+    from .entity import Entity
 
 __all__ = ["FetchIndex", "FetchIndexElement"]
 
@@ -46,8 +48,6 @@ class FetchIndexElement:
     __slots__ = ("_property", "_collation", "ascending", "index")
 
     def __init__(self, property: "Property", collation: Union[str, int] = "binary", ascending: bool = True) -> None:
-        from .model import Property
-
         if not isinstance(property, Property):
             raise make_error(f"a fetch index element needs an og.Property, not {type(property).__name__}", ErrorCode.TYPE_MISMATCH)
         self._property = property
@@ -136,19 +136,13 @@ def read_indexes(entity: "Entity") -> List[FetchIndex]:
     """The entity's fetch indexes, as new values."""
     out = []
     for i in range(lib.og_entity_fetch_index_count(entity._h)):
-        err = ctypes.c_void_p()
-        name = take_string(check_handle(lib.og_entity_fetch_index_name(entity._h, i, ctypes.byref(err)), err)) or ""
-        err = ctypes.c_void_p()
-        pointer = lib.og_entity_fetch_index_partial_predicate(entity._h, i, ctypes.byref(err))
-        if not pointer and err.value:
-            check_handle(pointer, err)
-        predicate = take_string(pointer)
+        name = take_string(call_handle(lib.og_entity_fetch_index_name, entity._h, i)) or ""
+        predicate = call_string(lib.og_entity_fetch_index_partial_predicate, entity._h, i)
         elements = []
         for j in range(lib.og_entity_fetch_index_element_count(entity._h, i)):
             prop, collation, ascending = ctypes.c_void_p(), ctypes.c_int(), ctypes.c_bool()
-            err = ctypes.c_void_p()
-            check(lib.og_entity_fetch_index_element_at(entity._h, i, j, ctypes.byref(prop), ctypes.byref(collation),
-                                                       ctypes.byref(ascending), ctypes.byref(err)), err)
+            call(lib.og_entity_fetch_index_element_at, entity._h, i, j, ctypes.byref(prop), ctypes.byref(collation),
+                 ctypes.byref(ascending))
             property_name = take_string(prop.value) or ""
             element = FetchIndexElement.__new__(FetchIndexElement)
             element._property = entity.property_named(property_name)
@@ -180,7 +174,6 @@ def write_indexes(entity: "Entity", indexes: Iterable[FetchIndex]) -> None:
         structures.append(elements)
         array[i] = _Index(encode(index.name), ctypes.cast(elements, ctypes.POINTER(_Element)), len(index.elements),
                           None if index.partial_predicate is None else encode(index.partial_predicate))
-    err = ctypes.c_void_p()
-    check(lib.og_entity_set_fetch_indexes(entity._h, array, len(indexes), ctypes.byref(err)), err)
+    call(lib.og_entity_set_fetch_indexes, entity._h, array, len(indexes))
     for index in indexes:
         index.entity = entity

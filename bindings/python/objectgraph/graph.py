@@ -15,7 +15,6 @@ call). Callbacks nested too deeply fail with RecursionError.
 from __future__ import annotations
 
 import atexit
-import ctypes
 import itertools
 import sys
 import threading
@@ -23,10 +22,12 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple
 
+from ._call import call, call_handle, call_quietly
 from ._handle import OwnedHandle
 from ._lib import BLOCK_FN, ERROR, HOOK_FN, NOTIFICATION_FN, OK, VALIDATION_FN, VALUE_VALIDATION_FN, lib
-from ._util import keep, normalize
-from .errors import Error, ErrorCode
+from ._util import keep, normalize, take_string
+from .errors import Error, ErrorCode, unreported
+from .values import from_value
 
 if TYPE_CHECKING:
     from .context import Context
@@ -91,14 +92,9 @@ class Changes(OwnedHandle):
 
     def uris(self, key: str) -> List[str]:
         """The IDs under "inserted", "updated" or "deleted", as URIs."""
-        from ._util import check_handle, take_string
-
         kind = self.KINDS[key]
-        out = []
-        for index in range(lib.og_changes_count(self._h, kind)):
-            err = ctypes.c_void_p()
-            out.append(take_string(check_handle(lib.og_changes_uri_at(self._h, kind, index, ctypes.byref(err)), err)) or "")
-        return out
+        return [take_string(call_handle(lib.og_changes_uri_at, self._h, kind, index)) or ""
+                for index in range(lib.og_changes_count(self._h, kind))]
 
     def _release(self) -> None:
         lib.og_changes_release(self._h)
@@ -139,10 +135,7 @@ class Observer:
         self.removed = True
         unregister(self._number)  # never called again, even if the library still held it
         if not self._context.closed:
-            err = ctypes.c_void_p()
-            from ._util import check
-
-            check(lib.og_context_remove_observer(self._context._h, self._token, ctypes.byref(err)), err)
+            call(lib.og_context_remove_observer, self._context._h, self._token)
 
     def __enter__(self) -> "Observer":
         return self
@@ -292,8 +285,6 @@ def _value_validation_fn(obj: Optional[int], key: Optional[bytes], value: Option
         context, fn = _lookup(user)
         if context is None or fn is None or not obj:
             return OK
-        from .values import from_value
-
         with _nested:
             accepted = fn(context._wrap(obj), (key or b"").decode(), from_value(value, context) if value else None)
     except BaseException as exc:  # noqa: BLE001
@@ -355,12 +346,9 @@ sys.unraisablehook = _unraisable
 def _take_changes(handle: int) -> Tuple[Optional[Changes], Optional[Error]]:
     """The object IDs of a lent did_save notification, as an owned record, or
     the error that kept the library from giving them (raised by merge_changes)."""
-    from .errors import take_error
-
-    err = ctypes.c_void_p()
-    changes = lib.og_notification_changes(handle, ctypes.byref(err))
+    changes, error = call_quietly(lib.og_notification_changes, handle)
     if not changes:
-        return None, take_error(err)
+        return None, error if error is not None else unreported()
     return Changes(changes), None
 
 

@@ -18,11 +18,14 @@ one SaveChangesRequest.
     og.register_incremental_store_type("Notes", Notes)
     store = coord.add_store("Notes", "notes.txt")     # a Notes instance
 
-The library calls one C trampoline per hook, defined once here; the state it
-keeps for a store is a number naming the Python instance. A hook's exception
-never crosses into the library: it fails the request with an og_error of the
-same domain and code, and the call that ran the hook (``add_store``,
-``fetch``, ``save``, a property read) re-raises the exception itself.
+The classes (IncrementalStore, IncrementalStoreNode, SaveChangesRequest) are
+_incremental_store.py's, exported here too; this module registers store types
+and runs the library's callbacks into them. The library calls one C trampoline
+per hook, defined once here; the state it keeps for a store is a number naming
+the Python instance. A hook's exception never crosses into the library: it
+fails the request with an og_error of the same domain and code, and the call
+that ran the hook (``add_store``, ``fetch``, ``save``, a property read)
+re-raises the exception itself.
 """
 
 from __future__ import annotations
@@ -31,24 +34,25 @@ import builtins
 import ctypes
 import itertools
 import threading
-import uuid as _uuid
 import weakref
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from . import _layout
+from ._adding import Adding, frame as _frame  # noqa: F401  (Adding: where it was defined before)
+from ._call import call, call_borrowed, call_handle, call_optional
+from ._incremental_store import IncrementalStore, IncrementalStoreNode, Reference, SaveChangesRequest, _prepare
 from ._lib import (ERROR, INCREMENTAL_CREATE_FN, INCREMENTAL_DESTROY_FN, INCREMENTAL_FETCH_FN,
                    INCREMENTAL_LOAD_METADATA_FN, INCREMENTAL_NEW_VALUES_FN, INCREMENTAL_PERMANENT_IDS_FN,
                    INCREMENTAL_RELATIONSHIP_FN, INCREMENTAL_RELEASE_FN, INCREMENTAL_SAVE_FN, OK, lib)
-from ._util import check, check_handle, decode, encode, keep, normalize, take_string
+from ._object_id import ObjectID
+from ._util import decode, encode, keep, normalize
 from .context import Context, _by_handle, context_for_handle, saving_context
-from .coordinator import Coordinator, Store
 from .errors import Error, ErrorCode, make_error
 from .fetch import FetchRequest
 from .graph import _nested
-from .model import Entity, Property, Relationship
 from .objects import ManagedObject
 from .predicate import Predicate
-from .results import ObjectID
+from .properties import Relationship
 from .values import take_value, to_value
 
 __all__ = ["IncrementalStore", "IncrementalStoreNode", "SaveChangesRequest", "register_incremental_store_type",
@@ -56,238 +60,6 @@ __all__ = ["IncrementalStore", "IncrementalStoreNode", "SaveChangesRequest", "re
 
 # og_object_set: the objects of a save request.
 _INSERTED, _UPDATED, _DELETED, _LOCKED = 1, 2, 3, 4
-
-Reference = Union[str, int, bytes, _uuid.UUID]
-
-
-class IncrementalStoreNode:
-    """The values of one object, as ``new_values_for_object`` returns them
-    (NSIncrementalStoreNode): ``values`` maps property names to values, to-ones
-    as og.ObjectIDs (None for none); ``version`` is the version the store
-    holds the object at."""
-
-    def __init__(self, object_id: str, values: Mapping[str, Any], version: int = 1) -> None:
-        if not isinstance(object_id, str):
-            raise make_error(f"a node's object_id is an og.ObjectID, not {type(object_id).__name__}",
-                             ErrorCode.TYPE_MISMATCH)
-        self.object_id = ObjectID(object_id)
-        self.values: Dict[str, Any] = {}
-        self.version = 0
-        self.update(values, version)
-
-    def value_for_property(self, prop: Union[Property, str]) -> Any:
-        """The value of ``prop`` (an og.Property or a name); None when absent."""
-        return self.values.get(prop.name if isinstance(prop, Property) else prop)
-
-    def update(self, values: Mapping[str, Any], version: int) -> None:
-        """Replaces the values and the version (updateWithValues:version:)."""
-        if not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
-            raise make_error(f"a node's values map property names to values, not {type(values).__name__}",
-                             ErrorCode.TYPE_MISMATCH)
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise make_error(f"a node's version is an int, not {type(version).__name__}", ErrorCode.TYPE_MISMATCH)
-        self.values = dict(values)
-        self.version = version
-
-    def __repr__(self) -> str:
-        return f"<objectgraph.IncrementalStoreNode {self.object_id} version={self.version} {self.values!r}>"
-
-
-class SaveChangesRequest:
-    """What a save asks an incremental store to write (NSSaveChangesRequest):
-    the objects it inserts, updates and deletes, and those it locks for
-    optimistic locking. Each list is None when it was not given."""
-
-    request_type = "save"
-
-    def __init__(self, inserted: Optional[Iterable[ManagedObject]] = None,
-                 updated: Optional[Iterable[ManagedObject]] = None,
-                 deleted: Optional[Iterable[ManagedObject]] = None,
-                 locked: Optional[Iterable[ManagedObject]] = None) -> None:
-        self.inserted_objects = None if inserted is None else list(inserted)
-        self.updated_objects = None if updated is None else list(updated)
-        self.deleted_objects = None if deleted is None else list(deleted)
-        self.locked_objects = None if locked is None else list(locked)
-
-    def __repr__(self) -> str:
-        counts = " ".join(f"{name}={len(objects)}" for name, objects in (
-            ("inserted", self.inserted_objects), ("updated", self.updated_objects),
-            ("deleted", self.deleted_objects), ("locked", self.locked_objects)) if objects is not None)
-        return f"<objectgraph.SaveChangesRequest {counts}>"
-
-
-class IncrementalStore(Store):
-    """A store whose subclass answers the library's requests itself
-    (NSIncrementalStore). Register the subclass with
-    ``og.register_incremental_store_type(type, cls)``; ``coord.add_store(type,
-    path)`` then makes an instance as ``cls(coordinator, configuration, path,
-    options)``, calls ``load_metadata()`` once, and returns it.
-
-    Hooks to override: ``load_metadata``, ``execute_request``,
-    ``new_values_for_object``, ``new_value_for_relationship`` and
-    ``obtain_permanent_ids``. Helpers: ``new_object_id`` and
-    ``reference_object``. An og.Error a hook raises reaches the caller
-    unchanged; any other exception too."""
-
-    # No __slots__: a subclass keeps its own state in attributes.
-    _og_path: str
-    _og_options: Dict[str, Any]
-    _og_store: int  # the store's handle callbacks are given, for the helpers (0: none yet, or gone)
-    metadata: Dict[str, Any]
-
-    def __init__(self, coordinator: Coordinator, configuration: Optional[str] = None, path: str = "",
-                 options: Optional[Mapping[str, Any]] = None) -> None:
-        _prepare(self, coordinator, configuration, path, options)
-
-    # What og.Store has, before the coordinator lends the store's handle too.
-
-    @property
-    def type(self) -> str:
-        """The store's type name: the name the class was registered under
-        (a subclass may override it; it must be that name)."""
-        declared: Optional[str] = self.__dict__.get("_og_declared_type")
-        return declared if declared is not None else self.__dict__.get("_og_registered_type", "")
-
-    @type.setter
-    def type(self, name: str) -> None:
-        self.__dict__["_og_declared_type"] = name
-
-    @property
-    def uuid(self) -> str:
-        """NSStoreUUID, from ``metadata``."""
-        value = self.metadata.get("NSStoreUUID") if isinstance(self.metadata, Mapping) else None
-        return value if isinstance(value, str) else ""
-
-    @uuid.setter
-    def uuid(self, value: str) -> None:
-        self.metadata["NSStoreUUID"] = value
-
-    @property
-    def path(self) -> str:
-        if self._h:
-            return decode(lib.og_store_path(self._h)) or ""
-        return self._og_path
-
-    @property
-    def options(self) -> Dict[str, Any]:
-        if self._h:
-            return Store.options.fget(self)  # type: ignore[attr-defined, no-any-return]
-        return dict(self._og_options)
-
-    # Hooks.
-
-    def load_metadata(self) -> None:
-        """Sets ``metadata`` (loadMetadata:), with "NSStoreType" (``type``) and
-        "NSStoreUUID"; called once, by ``add_store``. The default gives the
-        store a new UUID each time it is added."""
-        self.metadata = {"NSStoreType": self.type, "NSStoreUUID": str(_uuid.uuid4()).upper()}
-
-    def execute_request(self, request: Union[FetchRequest, SaveChangesRequest], context: Optional["Context"]) -> Any:
-        """Answers a request (executeRequest:withContext:error:). A fetch
-        (``request.request_type == "fetch"``, an og.FetchRequest) returns the
-        matching objects or their og.ObjectIDs for the result types "object"
-        and "object_id", one dict per row for "dictionary", ``[n]`` for
-        "count"; its predicate, sort and window are the store's to apply. A
-        save (an og.SaveChangesRequest) writes every change or raises, and
-        returns []."""
-        raise self._missing("execute_request")
-
-    def new_values_for_object(self, object_id: ObjectID, context: Optional["Context"]) -> IncrementalStoreNode:
-        """The values of the object ``object_id``, for firing its fault
-        (newValuesForObjectWithID:withContext:error:). Each non-optional
-        attribute needs a value; a to-one left out is read through
-        ``new_value_for_relationship``."""
-        raise self._missing("new_values_for_object")
-
-    def new_value_for_relationship(self, relationship: Relationship, object_id: ObjectID,
-                                   context: Optional["Context"]) -> Any:
-        """The destination of a to-one (an og.ObjectID or None) or the members
-        of a to-many (a list of og.ObjectIDs, in order for an ordered one) of
-        the object ``object_id``."""
-        raise self._missing("new_value_for_relationship")
-
-    def obtain_permanent_ids(self, objects: List[ManagedObject]) -> List[ObjectID]:
-        """One permanent og.ObjectID per new object, in order
-        (obtainPermanentIDsForObjects:error:). The default names each by a new
-        UUID."""
-        return [self.new_object_id(obj.entity, _uuid.uuid4()) for obj in objects]
-
-    # Helpers.
-
-    def new_object_id(self, entity: Union[Entity, str], reference: Reference) -> ObjectID:
-        """The permanent ID of the object of ``entity`` (an og.Entity or its
-        name) that ``reference`` (a str, int, bytes or UUID) names
-        (newObjectIDForEntity:referenceObject:): the same ID for the same
-        reference."""
-        entity_handle = self._entity(entity)._h
-        boxed = _reference(reference)
-        err = ctypes.c_void_p()
-        try:
-            raw = lib.og_store_new_object_id(self._helper_handle(), entity_handle, boxed, ctypes.byref(err))
-        finally:
-            lib.og_value_release(boxed)
-        return ObjectID(take_string(check_handle(raw, err)) or "")
-
-    def reference_object(self, object_id: str) -> Reference:
-        """The reference ``object_id`` was made with (referenceObjectForObjectID:);
-        an ID made from a URI has the text after "p" as a str."""
-        if not isinstance(object_id, str):
-            raise make_error(f"an object ID is an og.ObjectID, not {type(object_id).__name__}",
-                             ErrorCode.TYPE_MISMATCH)
-        err = ctypes.c_void_p()
-        raw = lib.og_store_reference_object(self._helper_handle(), encode(object_id, "an object ID"),
-                                            ctypes.byref(err))
-        return take_value(check_handle(raw, err))  # type: ignore[return-value]
-
-    def _helper_handle(self) -> int:
-        handle = self._og_store or self._h
-        if not handle:
-            raise make_error(f"the incremental store {type(self).__name__} is not added to a coordinator (or is "
-                             "gone): new_object_id and reference_object need its store", ErrorCode.INVALID_ARGUMENT)
-        return handle
-
-    def _entity(self, entity: Union[Entity, str]) -> Entity:
-        if isinstance(entity, Entity):
-            return entity
-        if not isinstance(entity, str):
-            raise make_error(f"an entity is an og.Entity or its name, not {type(entity).__name__}",
-                             ErrorCode.TYPE_MISMATCH)
-        layout = self._coordinator._layouts.by_name.get(entity)
-        return layout.entity if layout is not None else self._coordinator.model.entity(entity)
-
-    def _missing(self, hook: str) -> Error:
-        return make_error(f"the incremental store type {self.type!r} ({type(self).__name__}) does not implement "
-                          f"{hook}", ErrorCode.STORE_OPERATION, "NSCocoaErrorDomain")
-
-    def __repr__(self) -> str:
-        return f"<objectgraph.IncrementalStore {type(self).__name__} {self.type} {self.path!r} uuid={self.uuid}>"
-
-
-def _prepare(store: IncrementalStore, coordinator: Coordinator, configuration: Optional[str], path: str,
-             options: Optional[Mapping[str, Any]]) -> None:
-    """The fields the binding needs, set before the subclass's __init__ runs
-    (and again by IncrementalStore.__init__): a subclass that does not call
-    super().__init__() still works."""
-    store._coordinator = coordinator
-    store._h = 0  # the handle the coordinator lends, once add_store returns
-    store.configuration = configuration
-    store._og_path = path
-    store._og_options = dict(options or {})
-    if not isinstance(store.__dict__.get("metadata"), dict):
-        store.metadata = {}
-    store.__dict__.setdefault("_og_store", 0)  # the handle lent to callbacks, for the helpers
-
-
-def _reference(reference: Any) -> int:
-    """A NEW og_value for a reference: a string, integer, data or UUID value."""
-    if isinstance(reference, str):
-        return to_value(str(reference))  # an og.ObjectID as a reference is its text
-    if isinstance(reference, (bytes, bytearray, memoryview)):
-        return to_value(bytes(reference))
-    if isinstance(reference, (int, _uuid.UUID)) and not isinstance(reference, bool):
-        return to_value(reference)
-    raise make_error(f"a reference is a str, int, bytes or UUID, not {type(reference).__name__}",
-                     ErrorCode.TYPE_MISMATCH)
 
 
 # Registration.
@@ -311,9 +83,6 @@ _instances: Dict[int, "weakref.ref[IncrementalStore]"] = {}
 _keys = itertools.count(1)  # next() is atomic
 
 
-_frames = threading.local()  # per thread: the add_store calls running, innermost last
-
-
 def register_incremental_store_type(type: str, cls: "builtins.type[IncrementalStore]") -> None:
     """Registers ``cls``, a subclass of og.IncrementalStore, as the store type
     ``type`` (+registerStoreClass:forStoreType:): ``coord.add_store(type,
@@ -332,9 +101,8 @@ def register_incremental_store_type(type: str, cls: "builtins.type[IncrementalSt
     table = _Callbacks(1, key, *_TRAMPOLINES)
     with _lock:
         _types[key] = (type, cls)
-    err = ctypes.c_void_p()
     try:
-        check(lib.og_incremental_store_type_register(name, ctypes.addressof(table), ctypes.byref(err)), err)
+        call(lib.og_incremental_store_type_register, name, ctypes.addressof(table))
     except BaseException:
         with _lock:
             _types.pop(key, None)
@@ -344,47 +112,8 @@ def register_incremental_store_type(type: str, cls: "builtins.type[IncrementalSt
 def registered_store_types() -> List[str]:
     """Every store type name, sorted (+registeredStoreTypes): "SQLite",
     "Binary", "InMemory" and the types registered from Python or C."""
-    err = ctypes.c_void_p()
-    names = take_value(check_handle(lib.og_store_types_registered(ctypes.byref(err)), err))
+    names = take_value(call_handle(lib.og_store_types_registered))
     return [str(n) for n in names] if isinstance(names, list) else []
-
-
-class Adding:
-    """Coordinator.add_store around its library call: tells the create callback
-    which coordinator and options the store is added with, and keeps the
-    instance it makes, which ``adopt`` hands back with the store's handle."""
-
-    def __init__(self, coordinator: Coordinator, options: Optional[Mapping[str, Any]]) -> None:
-        self.coordinator = coordinator
-        self.options: Dict[str, Any] = dict(options or {})
-        self.made: List[IncrementalStore] = []
-
-    def __enter__(self) -> "Adding":
-        stack: Optional[List[Adding]] = getattr(_frames, "stack", None)
-        if stack is None:
-            stack = _frames.stack = []
-        stack.append(self)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        _frames.stack.pop()
-
-    def adopt(self, handle: int) -> Optional[IncrementalStore]:
-        """The instance made for the store ``handle`` (found by its UUID), now
-        holding the handle; None for a store of another kind."""
-        if not self.made:
-            return None
-        uuid = decode(lib.og_store_uuid(handle)) or ""
-        for instance in reversed(self.made):
-            if instance.uuid == uuid:
-                instance._h = handle
-                return instance
-        return None
-
-
-def _frame() -> Optional[Adding]:
-    stack: Optional[List[Adding]] = getattr(_frames, "stack", None)
-    return stack[-1] if stack else None
 
 
 # The callbacks. Each catches every exception: an og.Error becomes the og_error of the
@@ -476,9 +205,8 @@ def _uri(item: Any, hook: str, what: str) -> bytes:
 
 
 def _add_ids(result: Optional[int], items: Iterable[Any], hook: str, what: str) -> None:
-    err = ctypes.c_void_p()
     for item in items:
-        check(lib.og_incremental_result_add_object_id(result, _uri(item, hook, what), ctypes.byref(err)), err)
+        call(lib.og_incremental_result_add_object_id, result, _uri(item, hook, what))
 
 
 def _row(row: Mapping[str, Any]) -> int:
@@ -492,10 +220,9 @@ def _row(row: Mapping[str, Any]) -> int:
                                  ErrorCode.TYPE_MISMATCH)
             keys.append(encode(key, "a property name"))
             values.append(_object_id_value(value) if isinstance(value, (ObjectID, ManagedObject)) else to_value(value))
-        err = ctypes.c_void_p()
         key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
         value_array = (ctypes.c_void_p * max(1, len(values)))(*values)
-        return int(check_handle(lib.og_value_new_dictionary(key_array, value_array, len(values), ctypes.byref(err)), err))
+        return call_handle(lib.og_value_new_dictionary, key_array, value_array, len(values))
     finally:
         for handle in values:
             lib.og_value_release(handle)
@@ -503,8 +230,7 @@ def _row(row: Mapping[str, Any]) -> int:
 
 def _object_id_value(value: Union[str, ManagedObject]) -> int:
     uri = value.object_id if isinstance(value, ManagedObject) else value
-    err = ctypes.c_void_p()
-    return int(check_handle(lib.og_value_new_object_id_uri(encode(uri, "an object ID"), ctypes.byref(err)), err))
+    return call_handle(lib.og_value_new_object_id_uri, encode(uri, "an object ID"))
 
 
 def _node_value(value: Any, slot: Optional[_layout.Slot]) -> int:
@@ -522,9 +248,8 @@ def _node_value(value: Any, slot: Optional[_layout.Slot]) -> int:
 def _fetch_view(handle: Optional[int]) -> FetchRequest:
     """An og.FetchRequest holding what the lent request holds: a copy of it, its
     entity name, sort keys and predicate read back."""
-    err = ctypes.c_void_p()
     view = FetchRequest.__new__(FetchRequest)
-    view._h = check_handle(lib.og_fetch_request_copy(handle, ctypes.byref(err)), err)
+    view._h = call_handle(lib.og_fetch_request_copy, handle)
     view._closed = False
     view.entity = decode(lib.og_fetch_request_entity_name(handle)) or ""
     view.sort = []
@@ -536,13 +261,9 @@ def _fetch_view(handle: Optional[int]) -> FetchRequest:
     view._prefetch = []
     for index in range(lib.og_fetch_request_sort_count(handle)):
         ascending = ctypes.c_bool()
-        key = lib.og_fetch_request_sort_key_at(handle, index, ctypes.byref(ascending), ctypes.byref(err))
-        if key is None:
-            check(ERROR, err)
+        key = call_borrowed(lib.og_fetch_request_sort_key_at, handle, index, ctypes.byref(ascending))
         view.sort.append((decode(key) or "", ascending.value))
-    predicate = lib.og_fetch_request_predicate(handle, ctypes.byref(err))
-    if not predicate and err.value:
-        check_handle(predicate, err)
+    predicate = call_optional(lib.og_fetch_request_predicate, handle)
     view._predicate = Predicate._adopt(predicate) if predicate else None
     return view
 
@@ -609,7 +330,6 @@ def _on_execute_fetch(state: Optional[int], store: Optional[int], request: Optio
         with _nested:
             answer = instance.execute_request(view, hooked)
         items = _listed(answer, "execute_request", f"a {kind!r} fetch of {view.entity}")
-        err = ctypes.c_void_p()
         if kind == "dictionary":
             for row in items:
                 if not isinstance(row, Mapping):
@@ -617,11 +337,11 @@ def _on_execute_fetch(state: Optional[int], store: Optional[int], request: Optio
                                      f"{builtins.type(row).__name__}: give one dict per row", ErrorCode.TYPE_MISMATCH)
                 boxed = _row(row)
                 try:
-                    check(lib.og_incremental_result_add_row(result, boxed, ctypes.byref(err)), err)
+                    call(lib.og_incremental_result_add_row, result, boxed)
                 finally:
                     lib.og_value_release(boxed)
         elif kind == "count" and len(items) == 1 and builtins.type(items[0]) is int:
-            check(lib.og_incremental_result_set_count(result, items[0], ctypes.byref(err)), err)
+            call(lib.og_incremental_result_set_count, result, items[0])
         else:
             what = "a count fetch (answer [n])" if kind == "count" else f"a fetch of {view.entity}"
             _add_ids(result, items, "execute_request", what)
@@ -638,12 +358,10 @@ def _on_execute_save(state: Optional[int], store: Optional[int], request: Option
         hooked, keeper = _context(context, instance, store)
         if hooked is None:
             raise make_error("the library sent a save request without its context", ErrorCode.INVALID_ARGUMENT)
-        err = ctypes.c_void_p()
         handles: Dict[int, List[Optional[int]]] = {}
         for which in (_INSERTED, _UPDATED, _DELETED, _LOCKED):
-            handles[which] = [
-                check_handle(lib.og_save_changes_request_object_at(request, which, index, ctypes.byref(err)), err)
-                for index in range(lib.og_save_changes_request_count(request, which))]
+            handles[which] = [call_handle(lib.og_save_changes_request_object_at, request, which, index)
+                              for index in range(lib.og_save_changes_request_count(request, which))]
         objects = _wrap_lent(hooked, [h for which in handles for h in handles[which]])
         sets: Dict[int, List[ManagedObject]] = {}
         for which in handles:
@@ -675,15 +393,13 @@ def _on_new_values(state: Optional[int], store: Optional[int], object_id: Option
             raise make_error(f"new_values_for_object returned the node of {answer.object_id} for {oid}",
                              ErrorCode.INVALID_ARGUMENT)
         layout = instance._coordinator._layouts.by_name.get(oid.entity)
-        err = ctypes.c_void_p()
         for key, value in answer.values.items():
             boxed = _node_value(value, layout.slots.get(key) if layout is not None else None)
             try:
-                check(lib.og_incremental_node_set_value(node, encode(key, "a property name"), boxed,
-                                                        ctypes.byref(err)), err)
+                call(lib.og_incremental_node_set_value, node, encode(key, "a property name"), boxed)
             finally:
                 lib.og_value_release(boxed)
-        check(lib.og_incremental_node_set_version(node, answer.version, ctypes.byref(err)), err)
+        call(lib.og_incremental_node_set_version, node, answer.version)
         return OK
     except BaseException as exc:  # noqa: BLE001 - re-raised by the call that fired the fault
         return _fail(exc, keeper, error, "new_values_for_object")

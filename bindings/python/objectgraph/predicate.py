@@ -13,9 +13,10 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._call import call, call_borrowed, call_handle
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import check, check_handle, encode
+from ._util import encode
 from .errors import ErrorCode, make_error
 from .values import to_value
 
@@ -69,10 +70,8 @@ class Predicate(OwnedHandle):
     PredicateArgumentError."""
 
     def __init__(self, format: str, *args: Any) -> None:
-        err = ctypes.c_void_p()
         with _Values(args) as values:
-            handle = lib.og_predicate_parse(encode(format), values.array, len(values.handles), ctypes.byref(err))
-            self._h = check_handle(handle, err)
+            self._h = call_handle(lib.og_predicate_parse, encode(format), values.array, len(values.handles))
         self._closed = False
 
     @classmethod
@@ -95,16 +94,14 @@ class Predicate(OwnedHandle):
         if q is None:
             raise make_error(f"unknown quantifier {quantifier!r} (use '', 'ANY' or 'ALL')", ErrorCode.INVALID_ARGUMENT)
         options = (1 if case_insensitive else 0) | (2 if diacritic_insensitive else 0)
-        err = ctypes.c_void_p()
         with _Values([value]) as values:
-            handle = lib.og_predicate_new_comparison(encode(key_path), op, values.handles[0], options, q, ctypes.byref(err))
-            return cls._adopt(check_handle(handle, err))
+            return cls._adopt(call_handle(lib.og_predicate_new_comparison, encode(key_path), op, values.handles[0],
+                                          options, q))
 
     def _compound(self, kind: int, others: Sequence["Predicate"]) -> "Predicate":
         parts = [self, *others]
         array = (ctypes.c_void_p * len(parts))(*[p._h for p in parts])
-        err = ctypes.c_void_p()
-        return Predicate._adopt(check_handle(lib.og_predicate_new_compound(kind, array, len(parts), ctypes.byref(err)), err))
+        return Predicate._adopt(call_handle(lib.og_predicate_new_compound, kind, array, len(parts)))
 
     def __and__(self, other: "Predicate") -> "Predicate":
         return self._compound(1, [other])
@@ -118,11 +115,7 @@ class Predicate(OwnedHandle):
     @property
     def format(self) -> str:
         """The canonical text (NSPredicate's predicateFormat); it parses back to an equal predicate."""
-        err = ctypes.c_void_p()
-        text = lib.og_predicate_format(self._h, ctypes.byref(err))
-        if text is None:
-            check(-1, err)
-        return bytes(text).decode()
+        return call_borrowed(lib.og_predicate_format, self._h).decode()
 
     def evaluate(self, obj: Any, variables: Optional[Mapping[str, Any]] = None) -> bool:
         """Whether ``obj`` (a dict, list, value or ManagedObject) satisfies the
@@ -131,11 +124,9 @@ class Predicate(OwnedHandle):
         PredicateEvaluationError for incompatible operands."""
         names, values, count = _variables(variables)
         out = ctypes.c_bool()
-        err = ctypes.c_void_p()
         try:
             with _Values([obj]) as target:
-                check(lib.og_predicate_evaluate(self._h, target.handles[0], names, values.array, count,
-                                                ctypes.byref(out), ctypes.byref(err)), err)
+                call(lib.og_predicate_evaluate, self._h, target.handles[0], names, values.array, count, ctypes.byref(out))
         finally:
             values.release()
         return out.value
@@ -145,10 +136,8 @@ class Predicate(OwnedHandle):
         merged: Dict[str, Any] = dict(variables or {})
         merged.update(more)
         names, values, count = _variables(merged)
-        err = ctypes.c_void_p()
         try:
-            handle = lib.og_predicate_substitute(self._h, names, values.array, count, ctypes.byref(err))
-            return Predicate._adopt(check_handle(handle, err))
+            return Predicate._adopt(call_handle(lib.og_predicate_substitute, self._h, names, values.array, count))
         finally:
             values.release()
 

@@ -10,12 +10,12 @@ Messages become DEBUG records of the logger ``objectgraph.sql``; configure
 from __future__ import annotations
 
 import atexit
-import ctypes
 import logging
 from typing import Optional
 
+from ._call import call
 from ._lib import SQL_LOG_FN, lib
-from ._util import check
+from .errors import ErrorCode, make_error
 
 __all__ = ["logger", "set_sql_debug", "sql_debug_level"]
 
@@ -45,14 +45,10 @@ def set_sql_debug(level: int) -> None:
     logger ``objectgraph.sql``. A level outside 0-3 raises og.UsageError."""
     global _installed
     if isinstance(level, bool) or not isinstance(level, int):
-        from .errors import ErrorCode, make_error
-
         raise make_error(f"the SQL debug level must be an int from 0 to 3, not {level!r}", ErrorCode.TYPE_MISMATCH)
-    err = ctypes.c_void_p()
-    check(lib.og_set_sql_debug(level, ctypes.byref(err)), err)
+    call(lib.og_set_sql_debug, level)
     if not _installed:
-        err = ctypes.c_void_p()
-        check(lib.og_set_sql_log_callback(_callback, None, ctypes.byref(err)), err)
+        call(lib.og_set_sql_log_callback, _callback, None)
         _installed = True
         atexit.register(_uninstall)
 

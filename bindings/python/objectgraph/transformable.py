@@ -13,14 +13,16 @@ its ``forward`` function turns into bytes.
 from __future__ import annotations
 
 import ctypes
-import dataclasses
-import itertools
 import threading
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from . import _archive
+from ._archive import archived_name, build, fields_of, foreign  # noqa: F401  (where they were defined before)
+from ._call import call
 from ._lib import lib
-from ._util import check, encode, keep
+from ._util import encode, keep
 from .errors import ErrorCode, make_error
+from .values import from_value, to_transformable
 
 __all__ = [
     "register_archivable_class",
@@ -30,19 +32,12 @@ __all__ = [
 ]
 
 _lock = threading.Lock()
-_classes: Dict[str, type] = {}
-_names: Dict[type, str] = {}
 # The ctypes callbacks of each registered transformer, kept alive while it is registered.
 _transformers: Dict[str, Tuple[Any, Any]] = {}
 # Those of transformers unregistered, kept for the life of the process: a save on another
 # thread may still be inside one when unregistering returns, and a freed ctypes callback
 # would crash it.
 _retired: List[Tuple[Any, Any]] = []
-# Values only a named transformer can store cross the library as a placeholder
-# object naming an entry here; the entry lives as long as the process.
-_FOREIGN = "$python."
-_foreign: Dict[int, Any] = {}
-_foreign_ids = itertools.count(1)
 
 _FORWARD = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
 _REVERSE = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p)
@@ -56,27 +51,17 @@ def register_archivable_class(cls: type, name: Optional[str] = None) -> None:
     if not isinstance(cls, type):
         raise make_error(f"an archivable class is a class, not {type(cls).__name__}", ErrorCode.INVALID_ARGUMENT)
     name = cls.__qualname__ if name is None else name
-    err = ctypes.c_void_p()
-    check(lib.og_register_archivable_class(encode(name, "the class name"), ctypes.byref(err)), err)
-    with _lock:
-        old = _names.pop(cls, None)
-        if old is not None and old != name:
-            _classes.pop(old, None)
-        _classes[name] = cls
-        _names[cls] = name
+    call(lib.og_archivable_class_register, encode(name, "the class name"))
+    _archive.allow(cls, name)
 
 
 def unregister_archivable_class(cls: type) -> None:
     """Withdraws a class registered with ``register_archivable_class``; values of
     it can no longer be set or read. UsageError 140002 when it is not registered."""
-    with _lock:
-        name = _names.pop(cls, None)
-        if name is not None:
-            _classes.pop(name, None)
+    name = _archive.withdraw(cls)
     if name is None:
         raise make_error(f"{getattr(cls, '__qualname__', cls)!r} is not a registered archivable class", ErrorCode.INVALID_ARGUMENT)
-    err = ctypes.c_void_p()
-    check(lib.og_unregister_archivable_class(encode(name, "the class name"), ctypes.byref(err)), err)
+    call(lib.og_archivable_class_unregister, encode(name, "the class name"))
 
 
 def register_value_transformer(name: str, forward: Callable[[Any], bytes], reverse: Callable[[bytes], Any]) -> None:
@@ -89,15 +74,12 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
 
     def run_forward(value: int, error: Any, user: Any) -> Optional[int]:
         try:
-            from .values import from_value  # values imports this module
-
             data = forward(from_value(value))
             if not isinstance(data, (bytes, bytearray, memoryview)):
                 raise make_error(f"value transformer {name!r}: forward returned {type(data).__name__}, not bytes",
                                  ErrorCode.CORE_DATA, "NSCocoaErrorDomain")
             data = bytes(data)
-            err = ctypes.c_void_p()
-            made: Optional[int] = lib.og_value_new_data(data, len(data), ctypes.byref(err))
+            made: Optional[int] = lib.og_value_new_data(data, len(data), None)
             return made
         except BaseException as exc:  # noqa: BLE001 - nothing may unwind through C
             keep(exc)
@@ -105,8 +87,6 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
 
     def run_reverse(data: int, length: int, error: Any, user: Any) -> Optional[int]:
         try:
-            from .values import to_transformable
-
             value = reverse(ctypes.string_at(data, length) if length else b"")
             return to_transformable(value, foreign=True)
         except BaseException as exc:  # noqa: BLE001
@@ -114,10 +94,9 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
             return None
 
     callbacks = (_FORWARD(run_forward), _REVERSE(run_reverse))
-    err = ctypes.c_void_p()
     forward_fn = ctypes.cast(callbacks[0], ctypes.c_void_p)
     reverse_fn = ctypes.cast(callbacks[1], ctypes.c_void_p)
-    check(lib.og_register_value_transformer(encode(name, "the transformer name"), forward_fn, reverse_fn, None, ctypes.byref(err)), err)
+    call(lib.og_value_transformer_register, encode(name, "the transformer name"), forward_fn, reverse_fn, None)
     with _lock:
         previous = _transformers.get(name)
         if previous is not None:
@@ -128,68 +107,8 @@ def register_value_transformer(name: str, forward: Callable[[Any], bytes], rever
 def unregister_value_transformer(name: str) -> None:
     """Removes a transformer registered with ``register_value_transformer``.
     UsageError 140002 for an unknown name."""
-    err = ctypes.c_void_p()
-    check(lib.og_unregister_value_transformer(encode(name, "the transformer name"), ctypes.byref(err)), err)
+    call(lib.og_value_transformer_unregister, encode(name, "the transformer name"))
     with _lock:
         gone = _transformers.pop(name, None)
         if gone is not None:
             _retired.append(gone)
-
-
-# Conversion helpers for values.py.
-
-def archived_name(value: Any) -> Optional[str]:
-    """The registered name of ``value``'s class, or None."""
-    with _lock:
-        return _names.get(type(value))
-
-
-def fields_of(value: Any) -> Dict[str, Any]:
-    """The fields an instance is archived with."""
-    if dataclasses.is_dataclass(value):
-        return {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
-    getstate = getattr(type(value), "__getstate__", None)
-    if getstate is not None and getstate is not getattr(object, "__getstate__", None):
-        state = value.__getstate__()
-        if not isinstance(state, dict):
-            raise make_error(f"{type(value).__qualname__}.__getstate__ returned {type(state).__name__}, not a dict",
-                             ErrorCode.TYPE_MISMATCH)
-        return state
-    try:
-        return dict(vars(value))
-    except TypeError:
-        raise make_error(f"a {type(value).__qualname__} has no fields to archive (no __dict__ or __getstate__)",
-                         ErrorCode.TYPE_MISMATCH) from None
-
-
-def build(name: str, fields: Dict[str, Any]) -> Any:
-    """An instance of the class registered under ``name`` with ``fields``; any
-    other name is refused (nothing is built)."""
-    if name.startswith(_FOREIGN):
-        with _lock:
-            kept = _foreign.get(fields.get("id", 0), _foreign)
-        if kept is not _foreign:
-            return kept
-    with _lock:
-        cls = _classes.get(name)
-    if cls is None:
-        raise make_error(
-            f"the value is an archived {name!r}, which is not a class registered with og.register_archivable_class",
-            ErrorCode.TYPE_MISMATCH)
-    made_class: Any = cls
-    instance: Any = made_class.__new__(made_class)
-    setstate = getattr(instance, "__setstate__", None)
-    if setstate is not None:
-        setstate(fields)
-    else:
-        for key, item in fields.items():
-            object.__setattr__(instance, key, item)
-    return instance
-
-
-def foreign(value: Any) -> Tuple[str, int]:
-    """A placeholder for a value only a named transformer can store."""
-    with _lock:
-        key = next(_foreign_ids)
-        _foreign[key] = value
-    return _FOREIGN + type(value).__qualname__, key

@@ -19,14 +19,14 @@ and changes nothing.
 
 from __future__ import annotations
 
-import ctypes
 import threading
 import weakref
 from typing import TYPE_CHECKING, Any, Optional
 
+from ._call import call, call_handle
 from ._handle import OwnedHandle
 from ._lib import lib
-from ._util import check, check_handle, encode, take_string
+from ._util import encode, take_string
 from .errors import ErrorCode, make_error
 
 if TYPE_CHECKING:
@@ -44,8 +44,7 @@ class UndoManager(OwnedHandle):
     library."""
 
     def __init__(self, *, levels_of_undo: int = 0, groups_by_event: bool = True) -> None:
-        err = ctypes.c_void_p()
-        self._h = check_handle(lib.og_undo_manager_new(ctypes.byref(err)), err)
+        self._h = call_handle(lib.og_undo_manager_new)
         self._closed = False
         # The contexts that use this manager: an undo or redo re-raises what their
         # callbacks (observers, hooks) raised while it ran.
@@ -65,8 +64,7 @@ class UndoManager(OwnedHandle):
         return self._h
 
     def _call(self, function: Any, *args: Any) -> int:
-        err = ctypes.c_void_p()
-        return check(function(self._h, *args, ctypes.byref(err)), err)
+        return call(function, self._h, *args)
 
     # Undo and redo.
 
@@ -166,8 +164,7 @@ class UndoManager(OwnedHandle):
     def undo_action_name(self) -> str:
         """The name of the group ``undo()`` would undo ("" when unnamed).
         Setting it names the open group, or else the newest one."""
-        err = ctypes.c_void_p()
-        return take_string(check_handle(lib.og_undo_manager_undo_action_name(self._h, ctypes.byref(err)), err)) or ""
+        return take_string(call_handle(lib.og_undo_manager_undo_action_name, self._h)) or ""
 
     @undo_action_name.setter
     def undo_action_name(self, name: str) -> None:
@@ -178,8 +175,7 @@ class UndoManager(OwnedHandle):
     @property
     def redo_action_name(self) -> str:
         """The name of the group ``redo()`` would redo ("" when unnamed)."""
-        err = ctypes.c_void_p()
-        return take_string(check_handle(lib.og_undo_manager_redo_action_name(self._h, ctypes.byref(err)), err)) or ""
+        return take_string(call_handle(lib.og_undo_manager_redo_action_name, self._h)) or ""
 
     # Registration.
 

@@ -14,13 +14,16 @@ import decimal
 import uuid
 from typing import Any, Dict, Optional, Union
 
-from . import transformable
+from . import _archive
+from ._call import call, call_handle, call_out, call_quietly, check, check_handle
 from ._lib import NULL, lib
-from ._util import check, check_handle, encode, encode_value
+from ._object_id import ObjectID
+from ._util import encode, encode_value
 from .enums import AttributeType, ValueType
 from .errors import ErrorCode, make_error
 
-__all__ = ["Value", "to_value", "to_transformable", "to_double", "from_value", "to_seconds", "from_seconds", "check_int64"]
+__all__ = ["Value", "Boxable", "to_value", "to_transformable", "to_double", "from_value", "take_value", "to_seconds",
+           "from_seconds", "check_int64"]
 
 Value = Union[None, bool, int, float, str, bytes, _dt.datetime, decimal.Decimal, uuid.UUID]
 
@@ -72,6 +75,19 @@ def to_double(number: Any) -> float:
         raise make_error(f"a double is a number, not {type(number).__name__}", ErrorCode.TYPE_MISMATCH) from None
 
 
+class Boxable:
+    """A wrapper that stands for itself as a predicate argument or a value
+    evaluated on: an entity (``entity == %@``) or a managed object. Entities
+    (entity.py) and managed objects (objects.py) subclass it, so that this
+    module, below both, boxes them without importing them."""
+
+    __slots__ = ()
+
+    def _box(self) -> int:
+        """A NEW og_value for this wrapper."""
+        raise NotImplementedError
+
+
 def to_value(value: Any, attribute_type: Optional[int] = None, foreign: bool = False) -> int:
     """A NEW og_value for ``value``; the caller releases it with og_value_release.
     A transformable attribute takes lists, dicts and registered classes too, and
@@ -85,7 +101,6 @@ def to_value(value: Any, attribute_type: Optional[int] = None, foreign: bool = F
 
 
 def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
-    err = ctypes.c_void_p()
     if value is None:
         return lib.og_value_new_null()
     if isinstance(value, bool):
@@ -94,32 +109,35 @@ def _new_value(value: Any, attribute_type: Optional[int]) -> Any:
         if attribute_type in (AttributeType.DOUBLE, AttributeType.FLOAT):
             return lib.og_value_new_double(to_double(value))
         if attribute_type == AttributeType.DECIMAL:
-            return check_handle(lib.og_value_new_decimal(str(value).encode(), ctypes.byref(err)), err)
+            return call_handle(lib.og_value_new_decimal, str(value).encode())
         return lib.og_value_new_int64(check_int64(value))
     if isinstance(value, float):
         return lib.og_value_new_double(value)
     if attribute_type is None:
-        # Object IDs and entities are predicate constants, never attribute values.
-        reference = _new_reference(value)
-        if reference is not None:
-            return reference
+        # Object IDs, entities and objects are predicate constants, never attribute values.
+        if isinstance(value, ObjectID):  # a str: tested before strings
+            return call_handle(lib.og_value_new_object_id_uri, encode(value, "an object ID"))
+        if isinstance(value, Boxable):
+            return value._box()
     if isinstance(value, str):
         if attribute_type == AttributeType.URI:
-            return check_handle(lib.og_value_new_uri(encode(value, "a URI"), ctypes.byref(err)), err)
-        # With its length: a string value keeps the NULs it holds.
+            return call_handle(lib.og_value_new_uri, encode(value, "a URI"))
+        # With its length: a string value keeps the NULs it holds. A direct call: strings are
+        # the common case of attribute writes, a hot path (_call.py).
         raw = encode_value(value)
+        err = ctypes.c_void_p()
         return check_handle(lib.og_value_new_string_n(raw, len(raw), ctypes.byref(err)), err)
     if isinstance(value, (bytes, bytearray, memoryview)):
         data = bytes(value)
-        return check_handle(lib.og_value_new_data(data, len(data), ctypes.byref(err)), err)
+        return call_handle(lib.og_value_new_data, data, len(data))
     if isinstance(value, _dt.datetime):
         return lib.og_value_new_date(to_seconds(value))
     if isinstance(value, decimal.Decimal):
         # Fixed-point text: the C side reads "1000", not Python's "1E+3".
         text = format(value, "f") if value.is_finite() else str(value)
-        return check_handle(lib.og_value_new_decimal(text.encode(), ctypes.byref(err)), err)
+        return call_handle(lib.og_value_new_decimal, text.encode())
     if isinstance(value, uuid.UUID):
-        return check_handle(lib.og_value_new_uuid(value.bytes, ctypes.byref(err)), err)
+        return call_handle(lib.og_value_new_uuid, value.bytes)
     if attribute_type is None:
         composite = _new_composite(value)
         if composite is not None:
@@ -133,24 +151,23 @@ def to_transformable(value: Any, foreign: bool = False) -> int:
     """A NEW og_value for the value of a transformable attribute: plist values,
     lists and dicts of them, instances of registered archivable classes, and
     with ``foreign`` any other value (kept here, for a named transformer)."""
-    err = ctypes.c_void_p()
     if value is None or isinstance(value, (bool, int, float, str, bytes, bytearray, memoryview, _dt.datetime, uuid.UUID)):
         return to_value(value)
     if isinstance(value, (list, tuple)):
         items = [to_transformable(v, foreign) for v in value]
         try:
             array = (ctypes.c_void_p * max(1, len(items)))(*items)
-            return int(check_handle(lib.og_value_new_array(array, len(items), ctypes.byref(err)), err))
+            return call_handle(lib.og_value_new_array, array, len(items))
         finally:
             for item in items:
                 lib.og_value_release(item)
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return _dictionary(value, foreign)
-    name = transformable.archived_name(value)
+    name = _archive.archived_name(value)
     if name is not None:
-        return _archived(name, transformable.fields_of(value), foreign)
+        return _archived(name, _archive.fields_of(value), foreign)
     if foreign:
-        name, key = transformable.foreign(value)
+        name, key = _archive.foreign(value)
         return _archived(name, {"id": key}, False)
     raise make_error(
         f"a {type(value).__name__} is not a property-list value: register its class with og.register_archivable_class, "
@@ -160,57 +177,35 @@ def to_transformable(value: Any, foreign: bool = False) -> int:
 
 
 def _dictionary(value: Dict[str, Any], foreign: bool) -> int:
-    err = ctypes.c_void_p()
     keys = [encode(k, "a dictionary key") for k in value]
     items = [to_transformable(v, foreign) for v in value.values()]
     try:
         key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
         value_array = (ctypes.c_void_p * max(1, len(items)))(*items)
-        return int(check_handle(lib.og_value_new_dictionary(key_array, value_array, len(items), ctypes.byref(err)), err))
+        return call_handle(lib.og_value_new_dictionary, key_array, value_array, len(items))
     finally:
         for item in items:
             lib.og_value_release(item)
 
 
 def _archived(name: str, fields: Dict[str, Any], foreign: bool) -> int:
-    err = ctypes.c_void_p()
     if not all(isinstance(k, str) for k in fields):
         raise make_error(f"the fields of an archived {name!r} are named by strings", ErrorCode.TYPE_MISMATCH)
     boxed = _dictionary(fields, foreign)
     try:
-        return int(check_handle(lib.og_value_new_archived_object(encode(name, "a class name"), boxed, ctypes.byref(err)), err))
+        return call_handle(lib.og_value_new_archived_object, encode(name, "a class name"), boxed)
     finally:
         lib.og_value_release(boxed)
 
 
-def _new_reference(value: Any) -> Any:
-    """An og.ObjectID (a str, so tested before strings) or an og.Entity as a
-    predicate constant: an ID matches the object with that ID, an entity is
-    compared with objects' own entities (`entity == %@`)."""
-    from .model import Entity  # model imports this module
-    from .results import ObjectID  # results imports this module
-
-    err = ctypes.c_void_p()
-    if isinstance(value, ObjectID):
-        return check_handle(lib.og_value_new_object_id_uri(encode(value, "an object ID"), ctypes.byref(err)), err)
-    if isinstance(value, Entity):
-        return check_handle(lib.og_value_new_entity(value._h, ctypes.byref(err)), err)
-    return None
-
-
 def _new_composite(value: Any) -> Any:
-    """Arrays, dictionaries and managed objects: predicate arguments and the
-    things predicates are evaluated on (never attribute values)."""
-    from .objects import ManagedObject  # objects imports this module
-
-    err = ctypes.c_void_p()
-    if isinstance(value, ManagedObject):
-        return check_handle(lib.og_value_new_object(value._h, ctypes.byref(err)), err)
+    """Arrays and dictionaries: predicate arguments and the things predicates
+    are evaluated on (never attribute values)."""
     if isinstance(value, (list, tuple, set, frozenset)):
         items = [to_value(v) for v in value]
         try:
             array = (ctypes.c_void_p * max(1, len(items)))(*items)
-            return check_handle(lib.og_value_new_array(array, len(items), ctypes.byref(err)), err)
+            return call_handle(lib.og_value_new_array, array, len(items))
         finally:
             for item in items:
                 lib.og_value_release(item)
@@ -220,7 +215,7 @@ def _new_composite(value: Any) -> Any:
         try:
             key_array = (ctypes.c_char_p * max(1, len(keys)))(*keys)
             value_array = (ctypes.c_void_p * max(1, len(items)))(*items)
-            return check_handle(lib.og_value_new_dictionary(key_array, value_array, len(items), ctypes.byref(err)), err)
+            return call_handle(lib.og_value_new_dictionary, key_array, value_array, len(items))
         finally:
             for item in items:
                 lib.og_value_release(item)
@@ -228,20 +223,18 @@ def _new_composite(value: Any) -> Any:
 
 
 def _borrowed_text(getter: Any, handle: int) -> Optional[str]:
-    out = ctypes.c_char_p()
-    err = ctypes.c_void_p()
-    if check(getter(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
-        return None
-    return (out.value or b"").decode("utf-8", "replace")
+    raw: Optional[bytes] = call_out(getter, ctypes.c_char_p, handle)
+    return None if raw is None else raw.decode("utf-8", "replace")
 
 
 def from_value(handle: int, context: Any = None) -> Value:
     """The Python value an og_value holds (the handle is not released). Managed
     objects inside it are wrapped by ``context``."""
     kind = lib.og_value_type_of(handle)
-    err = ctypes.c_void_p()
     if kind == ValueType.NULL:
         return None
+    # The common scalars call the library directly: reading values is a hot path (_call.py).
+    err = ctypes.c_void_p()
     if kind == ValueType.INT64:
         i64 = ctypes.c_int64()
         check(lib.og_value_get_int64(handle, ctypes.byref(i64), ctypes.byref(err)), err)
@@ -257,7 +250,8 @@ def from_value(handle: int, context: Any = None) -> Value:
     if kind == ValueType.STRING:
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
-        if check(lib.og_value_get_string_n(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err) == NULL:
+        if check(lib.og_value_get_string_n(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)),
+                 err) == NULL:
             return None
         return ctypes.string_at(pointer.value, length.value).decode("utf-8", "replace") if pointer.value else ""
     if kind == ValueType.DATE:
@@ -267,20 +261,18 @@ def from_value(handle: int, context: Any = None) -> Value:
     if kind == ValueType.DATA:
         pointer = ctypes.c_void_p()
         length = ctypes.c_size_t()
-        check(lib.og_value_get_data(handle, ctypes.byref(pointer), ctypes.byref(length), ctypes.byref(err)), err)
+        call(lib.og_value_get_data, handle, ctypes.byref(pointer), ctypes.byref(length))
         return ctypes.string_at(pointer.value, length.value) if pointer.value and length.value else b""
     if kind == ValueType.DECIMAL:
         text = _borrowed_text(lib.og_value_get_decimal, handle)
         return None if text is None else decimal.Decimal(text)
     if kind == ValueType.UUID:
         raw = (ctypes.c_uint8 * 16)()
-        check(lib.og_value_get_uuid(handle, raw, ctypes.byref(err)), err)
+        call(lib.og_value_get_uuid, handle, raw)
         return uuid.UUID(bytes=bytes(raw))
     if kind == ValueType.URI:
         return _borrowed_text(lib.og_value_get_uri, handle)
     if kind == ValueType.OBJECT_ID:
-        from .results import ObjectID  # results imports this module
-
         text = _borrowed_text(lib.og_value_get_object_id, handle)
         return None if text is None else ObjectID(text)
     if kind == ValueType.ARRAY:
@@ -288,30 +280,31 @@ def from_value(handle: int, context: Any = None) -> Value:
     if kind == ValueType.DICTIONARY:
         result = {}
         for i in range(lib.og_value_count(handle)):
-            key = lib.og_value_key_at(handle, i, ctypes.byref(err))
-            result[(key or b"").decode()] = take_value(_item(handle, i), context)
+            result[_key(handle, i)] = take_value(_item(handle, i), context)
         return result  # type: ignore[return-value]
     if kind == ValueType.ARCHIVED_OBJECT:
         name = _borrowed_text(lib.og_value_class_name, handle) or ""
         fields: Dict[str, Any] = {}
         for i in range(lib.og_value_count(handle)):
-            key = lib.og_value_key_at(handle, i, ctypes.byref(err))
-            fields[(key or b"").decode()] = take_value(_item(handle, i), context)
-        built: Value = transformable.build(name, fields)
+            fields[_key(handle, i)] = take_value(_item(handle, i), context)
+        built: Value = _archive.build(name, fields)
         return built
     if kind == ValueType.ENTITY:
         raise make_error("an entity value is a predicate argument; it is not read back", ErrorCode.TYPE_MISMATCH)
     if kind == ValueType.OBJECT and context is not None:
-        out = ctypes.c_void_p()
-        if check(lib.og_value_get_object(handle, ctypes.byref(out), ctypes.byref(err)), err) == NULL:
-            return None
-        return context._wrap(out.value)  # type: ignore[no-any-return]
+        lent = call_out(lib.og_value_get_object, ctypes.c_void_p, handle)
+        return None if lent is None else context._wrap(lent)
     raise make_error(f"the library returned a value of unknown type {kind}", ErrorCode.TYPE_MISMATCH)
 
 
 def _item(handle: int, index: int) -> int:
-    err = ctypes.c_void_p()
-    return int(check_handle(lib.og_value_item_at(handle, index, ctypes.byref(err)), err))
+    return call_handle(lib.og_value_item_at, handle, index)
+
+
+def _key(handle: int, index: int) -> str:
+    """The key of a dictionary's or archived object's item (as it was: "" when unreadable)."""
+    key, _ = call_quietly(lib.og_value_key_at, handle, index)
+    return (key or b"").decode()
 
 
 def take_value(handle: Optional[int], context: Any = None) -> Value:

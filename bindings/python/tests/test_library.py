@@ -42,6 +42,15 @@ SUPERSEDED = {
     "og_object_get_string": "og_object_get_string_n",
     "og_object_set_string": "og_object_set_string_n",
     "og_coordinator_add_store": "og_coordinator_add_store_n",
+    # The former register/unregister names, kept one release as deprecated aliases.
+    "og_register_atomic_store_type": "og_atomic_store_type_register",
+    "og_unregister_store_type": "og_store_type_unregister",
+    "og_register_migration_policy": "og_migration_policy_register",
+    "og_unregister_migration_policy": "og_migration_policy_unregister",
+    "og_register_archivable_class": "og_archivable_class_register",
+    "og_unregister_archivable_class": "og_archivable_class_unregister",
+    "og_register_value_transformer": "og_value_transformer_register",
+    "og_unregister_value_transformer": "og_value_transformer_unregister",
 }
 
 

@@ -5,7 +5,7 @@ import CSQLite
 final class SQLiteStoreType: PersistentStoreType {
     let name = StoreType.sqlite
     var capabilities: StoreTypeCapabilities {
-        [.files, .automaticMigration, .sqlInPlaceMigration, .cachedModel, .queries, .recognizableFiles]
+        [.files, .automaticMigration, .sqlInPlaceMigration, .cachedModel, .queries, .recognizableFiles, .batchRequests]
     }
 
     private static let magic = Array("SQLite format 3\0".utf8)

@@ -3,28 +3,36 @@
 Looks inside ObjectGraph and Core Data stores. Works on stores written by
 Apple's Core Data without their model file: an SQLite store keeps the model
 that wrote it (Z_MODELCACHE), and every command that needs a model uses it
-unless ``--model`` names one. Stores are opened read-only except by
-``convert`` and ``migrate``, which write a new file."""
+unless ``--model`` names one (of a versioned folder, the version that wrote
+the store), and a store that keeps no model is read from its own tables where
+that is enough. The tool changes no byte of a store it reads, nor adds a file
+beside it: stores are opened read-only, and one SQLite could read only by
+writing (a -wal without its -shm, an interrupted save's journal) is read from
+a copy. ``convert`` and ``migrate`` write a new file."""
 
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from typing import Callable, Dict, List, Optional, TextIO
 
 from ..errors import Error
-from ._store import ToolError
+from ._errors import ToolError
 
 __all__ = ["main"]
 
 Command = Callable[[argparse.Namespace, TextIO], int]
 
+_MODEL_HELP = ("the store's model file (default: the one the store keeps); of an .xcdatamodeld or .momd, "
+               "the version that wrote the store")
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="objectgraph",
-        description="Look inside ObjectGraph and Core Data stores; without --model, an SQLite store's own "
-                    "cached model (Z_MODELCACHE) is used.")
+        description="Look inside ObjectGraph and Core Data stores without changing them; without --model, an "
+                    "SQLite store's own cached model (Z_MODELCACHE) is used.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name: str, help: str, store: bool = True) -> argparse.ArgumentParser:
@@ -37,11 +45,11 @@ def _parser() -> argparse.ArgumentParser:
     command("info", "the store's type, UUID, metadata and entity version hashes")
 
     sub = command("entities", "the entities of the store's model with their row counts")
-    sub.add_argument("--model", help="a model file (default: the store's own)")
+    sub.add_argument("--model", help=_MODEL_HELP)
 
     def fetch_options(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("entity", help="the entity to fetch (subentities included)")
-        sub.add_argument("--model", help="a model file (default: the store's own)")
+        sub.add_argument("--model", help=_MODEL_HELP)
         sub.add_argument("--where", help="a predicate, e.g. \"pages > 300 AND title BEGINSWITH 'S'\"")
         sub.add_argument("--sort", action="append", metavar="KEY",
                          help="a sort key; --sort=-KEY sorts descending; repeat for more keys")
@@ -68,15 +76,15 @@ def _parser() -> argparse.ArgumentParser:
     sub = command("explain", "the SQL a fetch runs, and whether rows are filtered or sorted in memory")
     fetch_options(sub)
 
-    sub = command("convert", "copy a store into a store of another type (same model, same UUID)")
+    sub = command("convert", "copy a store into a store of another type (same model, a new UUID)")
     sub.add_argument("destination", help="the new store file")
     sub.add_argument("--to", required=True, help="the new store's type: SQLite or Binary")
-    sub.add_argument("--model", help="a model file (default: the store's own)")
+    sub.add_argument("--model", help=_MODEL_HELP)
     sub.add_argument("--force", action="store_true", help="replace the destination when it exists")
 
     sub = command("migrate", "migrate a store to another version of its model")
     sub.add_argument("--to-model", required=True, help="the model to migrate to")
-    sub.add_argument("--model", help="the store's model (default: the store's own)")
+    sub.add_argument("--model", help=_MODEL_HELP)
     sub.add_argument("--mapping", help="a mapping model file (default: the inferred mapping)")
     sub.add_argument("--output", help="write the migrated store here (default: replace the store)")
     sub.add_argument("--to", help="the migrated store's type (default: the store's)")
@@ -109,7 +117,7 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
         return _commands()[args.command](args, stream)
     except BrokenPipeError:  # `objectgraph dump ... | head`
         return 0
-    except (ToolError, Error, OSError) as exc:
+    except (ToolError, Error, OSError, sqlite3.Error) as exc:
         stream.flush()
         print(f"objectgraph {args.command}: {exc}", file=sys.stderr)
         return 2

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Dict, List, Optional, TextIO
 
-from ..coordinator import Coordinator
 from ..errors import Error
 from ..model import Model
-from ._store import load_model, model_kept_by, store_type
+from ._files import readable
+from ._store import model_kept_by, model_matching, store_type, stored_hashes
 
 __all__ = ["check", "differences"]
 
@@ -43,20 +43,30 @@ def differences(model: Model, stored: Dict[str, bytes], store_model: Optional[Mo
     return lines
 
 
+def _named(model: str, version: Optional[str]) -> str:
+    return f"{model} (version {version})" if version else model
+
+
 def check(args: argparse.Namespace, out: TextIO) -> int:
-    """Exit status 0 when compatible, 1 when not."""
-    kind = store_type(args.store, args.type)
-    model = load_model(args.model)
-    metadata = Coordinator.metadata_for_store(args.store, kind)
-    stored = metadata.get("NSStoreModelVersionHashes") or {}
-    if model.is_configuration_compatible(stored, args.configuration):
-        out.write(f"compatible: {args.model} opens {args.store}\n")
-        return 0
-    try:
-        store_model = model_kept_by(args.store)
-    except Error:
-        store_model = None
-    out.write(f"incompatible: {args.model} does not open {args.store}\n")
+    """Exit status 0 when compatible, 1 when not. Of a versioned model folder,
+    the version that wrote the store is checked (Core Data opens a store with
+    it), and when none did, the current version."""
+    with readable(args.store) as source:
+        kind = store_type(source, args.type)
+        stored = stored_hashes(source, args.type)
+        model, version = model_matching(args.model, stored, configuration=args.configuration)
+        if model.is_configuration_compatible(stored, args.configuration):
+            out.write(f"compatible: {_named(args.model, version)} opens {args.store}\n")
+            return 0
+        try:
+            store_model = model_kept_by(source)
+        except Error:
+            store_model = None
+    if version:
+        out.write(f"incompatible: no version of {args.model} opens {args.store}; "
+                  f"its current version, {version}, differs\n")
+    else:
+        out.write(f"incompatible: {args.model} does not open {args.store}\n")
     for line in differences(model, stored, store_model):
         out.write(f"  {line}\n")
     out.write("  (+ only in the model, - only in the store, ~ changed)\n")

@@ -1,0 +1,223 @@
+/// Running batch requests (`BatchRequests.swift`): each is one transaction of the one store
+/// that holds the entity, written without objects. The context's registered objects keep
+/// their values until they are refreshed or the returned IDs are merged
+/// (`mergeChanges(fromRemoteContextSave:into:)`); the coordinator's row cache learns the
+/// new versions, so a refresh reads the rows again.
+extension ManagedObjectContext {
+    /// Inserts the request's rows (`NSBatchInsertRequest`). Every row is checked before
+    /// anything is written: an unknown or non-attribute key (140005 / 140002), a value of
+    /// the wrong type, or a required attribute with neither a value nor a default (1570)
+    /// fails the whole batch, naming the row. 134091 for a store without batch requests.
+    public func execute(_ request: BatchInsertRequest) throws(ObjectGraphError) -> BatchResult {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        guard !entity.isAbstract else {
+            throw .invalidArgument("cannot batch insert into '\(entity.name)': the entity is abstract")
+        }
+        let record = try persistentStoreCoordinator.batchStore(for: entity, request: "batch insert")
+        var rows: [[AttributeValue]] = []
+        rows.reserveCapacity(request.objects.count)
+        for (i, row) in request.objects.enumerated() { rows.append(try Self.batchRow(row, index: i, entity)) }
+        if let handler = request.dictionaryHandler {
+            while true {
+                var row: [String: AttributeValue] = [:]
+                if try handler(&row) { break }
+                rows.append(try Self.batchRow(row, index: rows.count, entity))
+            }
+        }
+        var keys: [Int64] = []
+        keys.reserveCapacity(rows.count)
+        try persistentStoreCoordinator.save([record]) { (transactions) throws(ObjectGraphError) in
+            guard !rows.isEmpty, let tx = transactions.first else { return }
+            let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
+            for (i, values) in rows.enumerated() {
+                let key = first + Int64(i)
+                try tx.insert(StoreRowWrite(entity: entity, primaryKey: key, version: 1, values: values))
+                keys.append(key)
+            }
+        }
+        return Self.result(request.resultType, keys.map { (entity, $0) }, record)
+    }
+
+    /// Sets attributes of the matching rows (`NSBatchUpdateRequest`); each row's version
+    /// moves on. Values are checked as a batch insert's are, before anything is written.
+    public func execute(_ request: BatchUpdateRequest) throws(ObjectGraphError) -> BatchResult {
+        try checkThread()
+        let entity = try persistentStoreCoordinator.entity(named: request.entityName)
+        let record = try persistentStoreCoordinator.batchStore(for: entity, request: "batch update")
+        var changes: [(slot: Int, value: AttributeValue)] = []
+        for key in request.propertiesToUpdate.keys.sorted() {
+            let (slot, attribute) = try Self.batchAttribute(key, of: entity, row: nil)
+            let value = try Self.batchValue(request.propertiesToUpdate[key]!, attribute, row: nil)
+            if value.isNull && !attribute.isOptional {
+                throw ObjectGraphError(code: ErrorCode.validationMissingMandatoryProperty,
+                    message: "a batch update cannot set the required attribute '\(entity.name).\(key)' to nil",
+                    userInfo: [(ErrorUserInfoKey.validationKey, key)])
+            }
+            changes.append((slot, value))
+        }
+        let fetch = FetchRequest(entityName: entity.name, predicate: request.predicate)
+        fetch.includesSubentities = request.includesSubentities
+        try FetchValidation.check(fetch, entity)
+        var written: [(EntityDescription, Int64, RowSnapshot)] = []
+        try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            for (_, _, row) in written {
+                persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
+            }
+        }) { (transactions) throws(ObjectGraphError) in
+            guard let tx = transactions.first else { return }
+            for row in try Self.matchingRows(fetch, entity, record, persistentStoreCoordinator) {
+                var values = row.values
+                for (slot, value) in changes where slot < values.count { values[slot] = value }
+                let write = StoreRowWrite(entity: row.entity, primaryKey: row.primaryKey, version: row.version + 1, values: values)
+                try tx.update(write)
+                written.append((row.entity, row.primaryKey, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: write.version, values: values)))
+            }
+        }
+        return Self.result(request.resultType, written.map { ($0.0, $0.1) }, record)
+    }
+
+    /// Deletes the matching rows, or those of the given IDs (`NSBatchDeleteRequest`),
+    /// following no delete rule (see `BatchDeleteRequest`). IDs must all be of one store;
+    /// an ID whose row is gone is skipped.
+    public func execute(_ request: BatchDeleteRequest) throws(ObjectGraphError) -> BatchResult {
+        try checkThread()
+        let targets: (entity: EntityDescription, fetch: FetchRequest?, ids: [ManagedObjectID])
+        if let fetch = request.fetchRequest {
+            let entity = try persistentStoreCoordinator.entity(named: fetch.entityName)
+            try FetchValidation.check(fetch, entity)
+            targets = (entity, fetch, [])
+        } else {
+            let ids = request.objectIDs ?? []
+            guard let first = ids.first else { return Self.result(request.resultType, [], nil) }
+            if let temporary = ids.first(where: \.isTemporaryID) {
+                throw .invalidArgument("a batch delete needs saved objects' IDs; \(temporary.uriRepresentation) is temporary")
+            }
+            targets = (first.entity.rootEntity, nil, ids)
+        }
+        let record = try persistentStoreCoordinator.batchStore(for: targets.entity, request: "batch delete")
+        for id in targets.ids where !record.answers(to: id.storeIdentifier) {
+            throw .invalidArgument("a batch delete runs on one store: \(id.uriRepresentation) is not of '\(record.store.path)'")
+        }
+        var deleted: [(EntityDescription, Int64, Int64)] = []
+        try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            for (entity, key, version) in deleted {
+                persistentStoreCoordinator.rowCache.record(RowCache.key(entity, key, record.ref), row: nil, version: version == .max ? version : version + 1)
+            }
+        }) { (transactions) throws(ObjectGraphError) in
+            guard let tx = transactions.first else { return }
+            let rows: [RowSnapshot]
+            if let fetch = targets.fetch {
+                rows = try Self.matchingRows(fetch, targets.entity, record, persistentStoreCoordinator)
+            } else {
+                var found: [RowSnapshot] = []
+                for id in targets.ids {
+                    if let row = try record.store.fetchRow(entity: id.entity, primaryKey: id.primaryKey) { found.append(row) }
+                }
+                rows = found
+            }
+            for row in rows {
+                try tx.delete(entity: row.entity, primaryKey: row.primaryKey)
+                deleted.append((row.entity, row.primaryKey, row.version))
+            }
+        }
+        return Self.result(request.resultType, deleted.map { ($0.0, $0.1) }, record)
+    }
+
+    // MARK: Parts
+
+    /// The rows of `fetch` in `record`'s store, read inside the batch's transaction; a
+    /// predicate SQL cannot express is finished here.
+    private static func matchingRows(_ fetch: FetchRequest, _ entity: EntityDescription, _ record: PersistentStoreCoordinator.AttachedStore,
+                                     _ coordinator: PersistentStoreCoordinator) throws(ObjectGraphError) -> [RowSnapshot] {
+        let result = try record.store.fetchRows(fetch.withoutWindow(), entity: entity)
+        var rows = result.rows
+        if !result.hasValues {
+            var byKey: [Int64: RowSnapshot] = [:]
+            for row in try record.store.fetchRows(entity: entity, primaryKeys: rows.map(\.primaryKey)) { byKey[row.primaryKey] = row }
+            rows = rows.compactMap { byKey[$0.primaryKey] }
+        }
+        guard !result.isExact, let predicate = fetch.predicate else { return rows }
+        let source = RowSource(store: record.store)
+        var kept: [RowSnapshot] = []
+        for row in rows where try predicate.evaluate(with: .object(source.reader(row))) { kept.append(row) }
+        return kept
+    }
+
+    /// One row of a batch insert: the model's defaults, then the row's values in their
+    /// stored form. `index` names the row in errors.
+    static func batchRow(_ row: [String: AttributeValue], index: Int, _ entity: EntityDescription) throws(ObjectGraphError) -> [AttributeValue] {
+        var values = entity.layout.defaults
+        for (key, value) in row {
+            let (slot, attribute) = try batchAttribute(key, of: entity, row: index)
+            values[slot] = try batchValue(value, attribute, row: index)
+        }
+        for (slot, property) in entity.properties.enumerated() {
+            guard let a = property as? AttributeDescription, !a.isOptional, !a.isTransient, a.derivationExpression == nil, values[slot].isNull else { continue }
+            throw ObjectGraphError(code: ErrorCode.validationMissingMandatoryProperty,
+                message: "row \(index) of the batch insert into '\(entity.name)' has no value for the required attribute '\(a.name)', and it has no default",
+                userInfo: [(ErrorUserInfoKey.validationKey, a.name)])
+        }
+        return values
+    }
+
+    /// The slot and attribute of `key`, which must be a stored attribute of `entity`.
+    private static func batchAttribute(_ key: String, of entity: EntityDescription, row: Int?) throws(ObjectGraphError) -> (Int, AttributeDescription) {
+        let place = row.map { "row \($0) of the batch" } ?? "the batch update"
+        guard let slot = entity.slot(forKey: key) else {
+            var e = ObjectGraphError.unknownKey(key, entity: entity.name)
+            e.message = "\(place) names '\(key)', which entity '\(entity.name)' does not have"
+            throw e
+        }
+        guard let a = entity.properties[slot] as? AttributeDescription, !a.isTransient, a.derivationExpression == nil else {
+            throw .invalidArgument("\(place) names '\(entity.name).\(key)', which is not a stored attribute (batches write attributes only)")
+        }
+        return (slot, a)
+    }
+
+    /// `value` as `attribute` stores it: coerced to its type, a transformable value as its
+    /// transformer's bytes.
+    private static func batchValue(_ value: AttributeValue, _ attribute: AttributeDescription, row: Int?) throws(ObjectGraphError) -> AttributeValue {
+        do throws(ObjectGraphError) {
+            let entity = attribute.entity?.name ?? "?"
+            let v = try value.coerced(to: attribute.attributeType, key: attribute.name, entity: entity)
+            if case .transformable(let t) = v { return .data(try ValueTransformers.encode(t, for: attribute)) }
+            return v
+        } catch {
+            var e = error
+            if let row { e.message = "row \(row) of the batch: " + e.message }
+            throw e
+        }
+    }
+
+    private static func result(_ type: BatchResultType, _ rows: [(EntityDescription, Int64)], _ record: PersistentStoreCoordinator.AttachedStore?) -> BatchResult {
+        switch type {
+        case .statusOnly: return .status(true)
+        case .count: return .count(rows.count)
+        case .objectIDs:
+            guard let record else { return .objectIDs([]) }
+            return .objectIDs(rows.map { ManagedObjectID(entity: $0.0, primaryKey: $0.1, storeIdentifier: record.store.identifier) })
+        }
+    }
+}
+
+extension PersistentStoreCoordinator {
+    /// The one attached, writable store that holds `entity` and whose type runs batch
+    /// requests; 134091 when it is of another type, 134070 when no store or several hold it.
+    func batchStore(for entity: EntityDescription, request: String) throws(ObjectGraphError) -> AttachedStore {
+        let records = lock.withLock { attached.filter { $0.holds(entity) } }
+        guard records.count == 1, let record = records.first else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeOperation,
+                message: records.isEmpty
+                    ? "no store holds entity '\(entity.name)' for a \(request)"
+                    : "\(records.count) stores hold entity '\(entity.name)'; a \(request) runs on one (use a configuration that puts it in one store)")
+        }
+        guard (StoreTypes.named(record.store.type)?.capabilities ?? []).contains(.batchRequests) else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeUnsupportedRequestType,
+                message: "a \(request) runs on SQLite stores; the store '\(record.store.path)' is a \(record.store.type) store")
+        }
+        return record
+    }
+}

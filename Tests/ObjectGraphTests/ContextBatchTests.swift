@@ -1,0 +1,111 @@
+import Foundation
+import ObjectGraph
+import XCTest
+
+/// Batch insert, update and delete (`BatchRequests.swift`, `ContextBatch.swift`): one
+/// transaction each, straight to the SQLite store, without objects.
+final class ContextBatchTests: XCTestCase {
+    var stack: Stack!
+
+    override func setUpWithError() throws {
+        stack = try lendingStack(try temporaryDirectory() + "/batch.sqlite")
+    }
+
+    func titles(_ context: ManagedObjectContext? = nil, _ format: String? = nil) throws -> [String] {
+        let request = FetchRequest(entityName: "Book", predicate: try format.map { try ObjectPredicate(format: $0) }, sortKeys: [SortKey("title")])
+        return try (context ?? stack.context).fetch(request).map { o in if case .string(let s) = try o.value(forKey: "title") { s } else { "?" } }
+    }
+
+    func testBatchInsertWritesRowsWithDefaultsInOneTransaction() throws {
+        let request = BatchInsertRequest(entityName: "Book", objects: [["title": .string("Mort")], ["title": .string("Eric"), "pages": .integer(160)]])
+        request.resultType = .objectIDs
+        guard case .objectIDs(let ids) = try stack.context.execute(request) else { return XCTFail("object IDs asked for") }
+        XCTAssertEqual(ids.count, 2)
+        XCTAssertFalse(ids.contains(where: \.isTemporaryID))
+        XCTAssertFalse(stack.context.hasChanges, "a batch makes no pending changes")
+        XCTAssertEqual(try titles(), ["Eric", "Mort"])
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZTITLE, ZPAGES, Z_OPT FROM ZBOOK ORDER BY Z_PK"), [["Mort", "100", "1"], ["Eric", "160", "1"]])
+        // Keys come from Z_PRIMARYKEY: an object saved later takes the next one.
+        let next = try stack.context.insertObject(entityName: "Book")
+        try next.setValue(.string("Sourcery"), forKey: "title")
+        try stack.context.save()
+        XCTAssertEqual(next.objectID.primaryKey, ids.map(\.primaryKey).max()! + 1)
+    }
+
+    func testTheDictionaryHandlerFeedsRowsUntilItSaysStop() throws {
+        var n = 0
+        let request = BatchInsertRequest(entityName: "Book") { (row) throws(ObjectGraphError) -> Bool in
+            n += 1
+            if n > 1000 { return true }
+            row["title"] = .string("Book \(n)")
+            row["pages"] = .integer(Int64(n))
+            return false
+        }
+        request.resultType = .count
+        XCTAssertEqual(try stack.context.execute(request), .count(1000))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*), SUM(ZPAGES) FROM ZBOOK"), [["1000", "500500"]])
+    }
+
+    func testABadRowFailsTheWholeBatchNamingItAndWritesNothing() throws {
+        let good: [String: AttributeValue] = ["title": .string("Mort")]
+        for (row, code, words) in [
+            (["title": AttributeValue.string("x"), "colour": .string("red")], ErrorCode.unknownKey, "row 1"),
+            (["pages": .integer(3)], ErrorCode.validationMissingMandatoryProperty, "row 1"),
+            (["title": .string("x"), "pages": .string("many")], ErrorCode.typeMismatch, "row 1"),
+            (["title": .string("x"), "author": .integer(1)], ErrorCode.invalidArgument, "not a stored attribute"),
+        ] {
+            let error = expectError { _ = try self.stack.context.execute(BatchInsertRequest(entityName: "Book", objects: [good, row])) }
+            XCTAssertEqual(error?.code, code, "\(row)")
+            XCTAssertTrue(error?.message.contains(words) ?? false, error?.message ?? "")
+        }
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["0"]])
+        XCTAssertEqual(expectError { _ = try self.stack.context.execute(BatchInsertRequest(entityName: "Nope", objects: [])) }?.code, ErrorCode.unknownEntity)
+    }
+
+    func testBatchUpdateChangesMatchingRowsAndRegisteredObjectsUntilRefreshed() throws {
+        _ = try stack.context.execute(BatchInsertRequest(entityName: "Book", objects: [
+            ["title": .string("Mort"), "pages": .integer(300)], ["title": .string("Eric"), "pages": .integer(160)],
+        ]))
+        let eric = try XCTUnwrap(try stack.context.fetch(FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Eric'"))).first)
+        XCTAssertEqual(try eric.value(forKey: "pages"), .integer(160))
+        let update = BatchUpdateRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages < 200"), propertiesToUpdate: ["pages": .integer(200)])
+        update.resultType = .objectIDs
+        guard case .objectIDs(let ids) = try stack.context.execute(update) else { return XCTFail("object IDs asked for") }
+        XCTAssertEqual(ids, [eric.objectID])
+        XCTAssertEqual(try eric.value(forKey: "pages"), .integer(160), "registered objects keep their values")
+        try ManagedObjectContext.mergeChanges(fromRemoteContextSave: SavedChanges(updated: ids), into: [stack.context])
+        XCTAssertEqual(try eric.value(forKey: "pages"), .integer(200))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZPAGES, Z_OPT FROM ZBOOK WHERE ZTITLE = 'Eric'"), [["200", "2"]])
+        XCTAssertEqual(expectError {
+            _ = try self.stack.context.execute(BatchUpdateRequest(entityName: "Book", propertiesToUpdate: ["title": .null]))
+        }?.code, ErrorCode.validationMissingMandatoryProperty)
+    }
+
+    func testBatchDeleteFollowsNoDeleteRuleButTakesItsPairs() throws {
+        let author = try stack.context.insertObject(entityName: "Author")
+        try author.setValue(.string("Terry"), forKey: "name")
+        let tag = try stack.context.insertObject(entityName: "Tag")
+        try tag.setValue(.string("fantasy"), forKey: "name")
+        for title in ["Mort", "Eric", "Jingo"] {
+            let b = try stack.context.insertObject(entityName: "Book")
+            try b.setValue(.string(title), forKey: "title")
+            try b.setObject(author, forKey: "author")
+            try b.setObjects([tag], forKey: "tags")
+        }
+        try stack.context.save()
+        let byPredicate = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title BEGINSWITH 'J'")))
+        byPredicate.resultType = .count
+        XCTAssertEqual(try stack.context.execute(byPredicate), .count(1))
+        let mort = try XCTUnwrap(try stack.context.fetch(FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Mort'"))).first)
+        XCTAssertEqual(try stack.context.execute(BatchDeleteRequest(objectIDs: [mort.objectID])), .status(true))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZTITLE FROM ZBOOK"), [["Eric"]])
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZAUTHOR"), [["1"]], "no cascade runs")
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM Z_2TAGS"), [["1"]], "the deleted books' pairs are gone")
+    }
+
+    func testStoresOtherThanSQLiteRefuseBatchesWith134091() throws {
+        let memory = try lendingStack(type: StoreType.inMemory)
+        let error = expectError { _ = try memory.context.execute(BatchInsertRequest(entityName: "Book", objects: [["title": .string("Mort")]])) }
+        XCTAssertEqual(error?.code, ErrorCode.storeUnsupportedRequestType)
+    }
+}

@@ -1,0 +1,433 @@
+"""What every context is built on: its handle, the exceptions its callbacks raised,
+and the table of the managed objects it hands out (one wrapper per object, made once
+and given back to the library when it goes), with results taken and objects inserted.
+Context (context.py) adds everything else, through FetchingContext (_context_fetch.py).
+"""
+
+from __future__ import annotations
+
+import collections
+import ctypes
+import struct
+import weakref
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, TypeVar
+
+from ._accessors import class_for
+from ._call import call, call_handle, call_quietly, check, check_handle
+from ._columns import MIN_OBJECTS, Columns
+from ._handle import OwnedHandle
+from ._layout import INT as INT_ACCESS, Layout
+from ._lib import ERROR, lib
+from ._util import _kept, collection_paused, encode, raise_kept
+from .coordinator import Coordinator
+from .errors import ErrorCode, UnknownEntityError, make_error, suggest
+from .objects import ManagedObject, _target
+from .values import INT64_MAX, INT64_MIN
+
+__all__ = ["ContextBase"]
+
+_T = TypeVar("_T")
+
+
+class ContextBase(OwnedHandle):
+    """A context's handle, the exceptions its callbacks raised, and its objects."""
+
+    _coordinator: Coordinator
+
+    def _setup_objects(self, handle: int, coordinator: Coordinator) -> None:
+        """Sets up everything here for the context ``handle``; the context is open after."""
+        # Exceptions raised by callbacks, re-raised by the next context call. A deque: a queue
+        # context's blocks and observers append on the queue's thread while another thread
+        # may be taking them (appends and pops of a deque are atomic).
+        self._pending: Deque[BaseException] = collections.deque()
+        self._coordinator = coordinator
+        # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
+        # goes, its handle is given back to the library, so that objects nobody holds any
+        # more free their memory; dead entries are replaced on lookup and pruned as the
+        # table grows. Only the context's own thread changes this table and the two below.
+        self._objects: Dict[int, "weakref.ref[ManagedObject]"] = {}
+        # The references of wrappers gone, appended by their weakref callback on whatever
+        # thread collected them (so that callback touches nothing else), and taken into
+        # _released by the context's thread (_collect_dead).
+        self._dead: Deque[_HandleRef] = collections.deque()
+        # Handles of wrappers gone, given back together (og_context_release_objects) at
+        # the start of the next call that wraps objects, once there are enough: a large
+        # result collected would otherwise make one foreign call per object. A handle
+        # handed out again before then is taken off (the library lends it unchanged).
+        self._released: Set[int] = set()
+        self._prune_at = 1024
+        self._gone = _handle_releaser(weakref.ref(self))
+        # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
+        self._layouts: Dict[int, Layout] = {}
+        # Out-buffers for the typed slot getters. Sharing them is safe because only
+        # this context's thread can succeed, and a failed call writes nothing.
+        self._int64_out = _buffer(ctypes.c_int64)
+        self._double_out = _buffer(ctypes.c_double)
+        self._string_out = _buffer(ctypes.c_void_p) + _buffer(ctypes.c_size_t)  # text and its length
+        self._text_out = _text_buffer(_TEXT_CAPACITY)  # strings read by slot, copied in place
+        # The library's count of value changes, read in place by the column cache (_columns.py).
+        counter = lib.og_context_change_counter(handle)
+        self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
+        self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
+        self._h = handle
+        self._closed = False
+
+    def _raise_pending(self, error: Optional[BaseException] = None) -> None:
+        """Re-raises the first exception a callback raised during the last call:
+        a hook's or observer's (kept by this context), or a store callback's
+        (kept for this thread). The library's ``error`` for the same call, or a
+        further callback exception, becomes its context."""
+        taken = _take_all(self._pending) if self._pending else None
+        if taken:  # (empty when another thread took them first)
+            first, rest = taken[0], taken[1:]
+            extra = next((e for e in (*rest, error) if e is not None and e is not first), None)
+            if extra is not None and first.__context__ is None:
+                first.__context__ = extra
+            raise first
+        if _kept:
+            raise_kept(error)
+
+    def _owned_here(self) -> bool:
+        """Whether the calling thread may use the context (a cheap call that
+        fails with WrongThreadError elsewhere)."""
+        if self._closed:
+            return False
+        status, _ = call_quietly(lib.og_context_has_changes, self._h, ctypes.byref(ctypes.c_bool()))
+        return bool(status != ERROR)
+
+    def _call(self, function: Any, *args: Any) -> int:
+        """``function(handle, *args, &error)`` for this context (_call.py's ``call``): an
+        exception a callback raised during the call comes first."""
+        return call(function, self._h, *args, context=self)
+
+    def _wrap(self, handle: int, entity: Optional[int] = None) -> ManagedObject:
+        """The wrapper of a lent object handle; `entity`, when known, saves asking for it."""
+        if self._released or self._dead:
+            self._give_back_released(keep=handle)
+        ref = self._objects.get(handle)
+        wrapper = ref() if ref is not None else None
+        if wrapper is None:
+            if entity is None:
+                entity = lib.og_object_entity(handle)
+            if not entity:
+                raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
+            layout = self._layout_of(entity)
+            wrapper = class_for(layout)(self, handle, layout)
+            self._remember(handle, wrapper)
+        return wrapper
+
+    def _layout_of(self, entity: int) -> Layout:
+        """The layout of an entity handle this context lent: one name lookup per entity."""
+        layout = self._layouts.get(entity)
+        if layout is None:
+            layout = self._layouts[entity] = self._coordinator._layout(entity)
+        return layout
+
+    def _remember(self, handle: int, wrapper: ManagedObject) -> None:
+        if self._released:
+            self._released.discard(handle)
+        self._objects[handle] = _handle_ref(wrapper, self._gone, handle)
+        self._prune()
+
+    def _prune(self) -> None:
+        """Drops the references of wrappers gone, once the table has doubled since last time."""
+        objects = self._objects
+        if len(objects) >= self._prune_at:
+            released = self._released
+            # A reference whose callback has not run yet is handled here; when its callback
+            # runs, _collect_dead finds the entry gone and skips it.
+            for h in [h for h, r in objects.items() if r() is None]:
+                del objects[h]
+                released.add(h)
+            self._prune_at = max(1024, 2 * len(objects))
+
+    def _collect_dead(self) -> None:
+        """Takes the handles of the wrappers gone since the last time into _released:
+        each one whose entry is still its reference (a handle lent again since has a new
+        wrapper, and stays lent)."""
+        objects, released = self._objects, self._released
+        for ref in _take_all(self._dead):
+            if objects.get(ref.handle) is ref:
+                del objects[ref.handle]
+                released.add(ref.handle)
+
+    def _give_back_released(self, keep: Optional[int] = None) -> None:
+        """Gives back, in one call, the handles of the wrappers gone since the last time
+        (but `keep`, a handle just handed out again), once there are enough of them.
+        Called on the context's own thread, after a call that the library accepted."""
+        if self._dead:
+            self._collect_dead()
+        if len(self._released) < _RELEASE_BATCH:
+            return
+        handles, self._released = self._released, set()
+        if keep is not None:
+            handles.discard(keep)
+        if not handles or self._closed:
+            return
+        # A handle already invalid (the context reset) is skipped by the library: nothing to do.
+        if len(handles) == 1:
+            lib.og_context_release_object(self._h, handles.pop(), None)
+            return
+        array = (ctypes.c_void_p * len(handles))(*handles)
+        lib.og_context_release_objects(self._h, array, len(handles), None)
+
+    def _take_results(self, results: int) -> List[ManagedObject]:
+        """Wraps the objects of NEW og_results and releases the results, or, for a
+        large result, keeps them for reading its numeric attributes by column."""
+        # Before the result's objects are lent: a handle given back now is not handed out.
+        self._give_back_released()
+        count = lib.og_results_count(results)
+        # Read once: closing the context on another thread sets it to None (_release).
+        counter = self._counter
+        if count >= MIN_OBJECTS and counter is not None:
+            return self._take_bulk(results, count, counter)
+        try:
+            if count == 0:
+                return []
+            if count == 1:  # no arrays to make
+                return [self._wrap(call_handle(lib.og_results_object_at, results, 0))]
+            handles, entities = _objects_of(results, count)
+            out: List[ManagedObject] = []
+            self._wrap_all(handles, entities, None, out)
+            self._prune()
+            return out
+        finally:
+            lib.og_results_release(results)
+
+    def _take_bulk(self, results: int, count: int, counter: ctypes.c_uint64) -> List[ManagedObject]:
+        """Every object and entity in one call; the wrappers share a Columns."""
+        try:
+            handles, entities = _objects_of(results, count)
+        except BaseException:
+            lib.og_results_release(results)
+            raise
+        columns = Columns(results, counter, count)
+        self._columns.add(columns)
+        out: List[ManagedObject] = []
+        # Each wrapper holds references, so CPython's cycle collector tracks it, and making
+        # a large result's wrappers set off dozens of collections over everything alive: a
+        # third of a 200,000-object fetch. The loop makes no cycles; collection resumes after.
+        with collection_paused():
+            self._wrap_all(handles, entities, columns, out)
+        self._prune()
+        return out
+
+    def _wrap_all(self, handles: List[int], entities: List[int], columns: Optional[Columns],
+                  out: List[ManagedObject]) -> None:
+        """Appends to `out` the wrapper of each object of a result (made when the object
+        has none alive), given its handle and its entity's. With `columns` (a large result)
+        its numbers are read through them; otherwise one by one."""
+        known = self._objects
+        released = self._released
+        make_ref = _HandleRef
+        new = object.__new__
+        gone = self._gone
+        append = out.append
+        last_entity, cls, layout = None, None, None  # type: Any, Any, Any
+        for row, (handle, entity) in enumerate(zip(handles, entities)):
+            found = known.get(handle)
+            wrapper = found() if found is not None else None
+            if wrapper is None:
+                if released:
+                    released.discard(handle)
+                if entity != last_entity:
+                    if not entity:
+                        raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)
+                    layout = self._layout_of(entity)
+                    cls, last_entity = class_for(layout), entity
+                # ManagedObject.__init__'s fields, set here without its call frame.
+                wrapper = new(cls)
+                wrapper._h = handle
+                wrapper._context = self
+                wrapper._layout = layout
+                made = known[handle] = make_ref(wrapper, gone)
+                made.handle = handle
+                wrapper._columns = columns
+                wrapper._row = row
+            elif columns is not None:  # a small result leaves a wrapper's large one in place
+                wrapper._columns = columns
+                wrapper._row = row
+            append(wrapper)
+
+    def insert(self, entity: str, **values: Any) -> ManagedObject:
+        """Inserts a new object of ``entity`` with its default values, then
+        sets the attributes and relationships given as keywords."""
+        # A new object's entity is the one named: no need to ask the library for it.
+        layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
+        err = ctypes.c_void_p()
+        try:
+            # A direct call, not call_handle: inserting is a hot path (_call.py).
+            handle = check_handle(lib.og_context_insert(self._h, layout.key if layout is not None else encode(entity),
+                                                        ctypes.byref(err)), err, self)
+        except UnknownEntityError as error:
+            suggest(error, self._coordinator.model)
+            raise
+        # Handles are given back only once the library has accepted a call on this thread.
+        if self._released or self._dead:
+            self._give_back_released(keep=handle)
+        if layout is None:
+            obj = self._wrap(handle)
+        else:
+            # ManagedObject.__init__'s fields, set here without its call frame (as _take_bulk does).
+            obj = _new_object(class_for(layout))
+            # (Every ContextBase is a Context.)
+            obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None  # type: ignore[assignment]
+            self._remember(handle, obj)
+        try:
+            rest = _set_integers(obj, values) if len(values) > 1 else values
+            for key, value in rest.items():
+                obj[key] = value
+        except BaseException as error:
+            suggest(error, self._coordinator.model)
+            # A failed insert leaves nothing behind: an object inserted since
+            # the last save is simply forgotten when deleted.
+            try:
+                self.delete(obj)
+            except Exception:
+                pass
+            raise
+        return obj
+
+    def delete(self, obj: ManagedObject) -> None:
+        """Marks ``obj`` deleted (delete rules apply); written at the next save."""
+        self._call(lib.og_context_delete, _target(obj))
+
+    def _detach_columns(self) -> None:
+        for columns in list(self._columns):
+            columns.detach()
+
+
+_new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
+
+# How many handles of wrappers gone are given back together.
+_RELEASE_BATCH = 256
+
+
+def _objects_of(results: int, count: int) -> Tuple[List[int], List[int]]:
+    """Every object handle of `results` and its entity handle, in one call (og_results_objects),
+    as lists of ints: memoryview converts them in C, where indexing the ctypes arrays would
+    make each int in Python (a third of a large fetch's wrapping)."""
+    handles = (ctypes.c_void_p * count)()
+    entities = (ctypes.c_void_p * count)()
+    call(lib.og_results_objects, results, ctypes.addressof(handles), ctypes.addressof(entities), count)
+    return _ints(handles), _ints(entities)
+
+
+def _ints(pointers: Any) -> List[int]:
+    """A ctypes array of pointers as a list of ints (0 for NULL, as handles never are)."""
+    return memoryview(pointers).cast("B").cast("Q" if ctypes.sizeof(ctypes.c_void_p) == 8 else "I").tolist()
+
+
+class _HandleRef(weakref.ref):  # type: ignore[type-arg]
+    """A weak reference to a wrapper that remembers the handle it wraps. Made with
+    weakref's own constructor and then given its handle (``_handle_ref``): a Python
+    ``__new__``/``__init__`` would cost a third of a large fetch's wrapping."""
+
+    __slots__ = ("handle",)
+    handle: int
+
+
+def _handle_ref(wrapper: Any, callback: Any, handle: int) -> _HandleRef:
+    ref = _HandleRef(wrapper, callback)
+    ref.handle = handle
+    return ref
+
+
+def _handle_releaser(context_ref: "weakref.ref[ContextBase]") -> Callable[[_HandleRef], None]:
+    """The callback of a context's wrapper references: gives the wrapper's handle back
+    to the library once the wrapper is gone (on whatever thread collects it)."""
+
+    def gone(ref: _HandleRef) -> None:
+        context = context_ref()
+        if context is None or context._closed:
+            return
+        # Only noted here (an atomic append): this may run on any thread, while the
+        # context's thread uses its tables. Given back with others at the context's next
+        # call that wraps objects (no foreign call here: a collected result would make one
+        # per object).
+        context._dead.append(ref)
+
+    return gone
+
+
+def _take_all(items: "Deque[_T]") -> List[_T]:
+    """Empties a deque that other threads may append to (each pop is atomic)."""
+    taken: List[_T] = []
+    while True:
+        try:
+            taken.append(items.popleft())
+        except IndexError:
+            return taken
+
+
+def _buffer(kind: Any) -> Tuple[Any, Any]:
+    value = kind()
+    return value, ctypes.byref(value)
+
+
+# Room for the text of a string read by slot (og_object_copy_string_at); longer text is
+# read into an owned copy instead.
+_TEXT_CAPACITY = 256
+
+
+def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
+    """The buffer's address, its bytes, its capacity, and a length out-buffer."""
+    text = ctypes.create_string_buffer(capacity)
+    length, length_ref = _buffer(ctypes.c_size_t)
+    # The memoryview keeps `text` alive for as long as the tuple lives.
+    return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
+
+
+def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
+    """Sets the plain-int values of integer attributes in one call
+    (og_object_set_int64s_at); returns the values left to set one by one."""
+    layout = obj._layout
+    names = tuple(values)
+    plan = layout.integer_keys.get(names, False)
+    if plan is False:
+        slots = [layout.slots.get(name) for name in names]
+        every = all(slot is not None and slot.access == INT_ACCESS for slot in slots)
+        # Every context of the coordinator shares this plan, on any thread: it holds only
+        # what never changes (the slots, read by the library, and the packer). The values
+        # are packed into bytes of their own at each call, since the GIL is released
+        # during the call and another thread may pack its own meanwhile.
+        plan = layout.integer_keys[names] = (
+            (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
+            struct.Struct(f"={len(names)}q"),
+        ) if every else None
+    if plan is not None:
+        slots, packer = plan
+        numbers = list(values.values())
+        # Plain ints only (not bools), packed in one call; one out of range fails the pack.
+        if list(map(type, numbers)).count(int) == len(numbers):
+            try:
+                packed = packer.pack(*numbers)
+            except struct.error:
+                return _set_some_integers(obj, values)
+            err = ctypes.c_void_p()  # a direct call: inserting is a hot path (_call.py)
+            check(lib.og_object_set_int64s_at(obj._h, slots, packed, len(numbers), ctypes.byref(err)), err)
+            return {}
+    return _set_some_integers(obj, values)
+
+
+def _set_some_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
+    """The integers among mixed keywords in one call; returns the rest."""
+    slots = obj._layout.slots
+    indexes: List[int] = []
+    numbers: List[int] = []
+    rest: Dict[str, Any] = {}
+    for key, value in values.items():
+        slot = slots.get(key)
+        if slot is not None and slot.access == INT_ACCESS and type(value) is int and INT64_MIN <= value <= INT64_MAX:
+            indexes.append(slot.index)
+            numbers.append(value)
+        else:
+            rest[key] = value
+    n = len(indexes)
+    if n > 1:
+        err = ctypes.c_void_p()  # a direct call: inserting is a hot path (_call.py)
+        check(lib.og_object_set_int64s_at(obj._h, (ctypes.c_size_t * n)(*indexes), (ctypes.c_int64 * n)(*numbers), n,
+                                          ctypes.byref(err)), err)
+    elif n == 1:
+        rest = values  # one value: the ordinary path
+    return rest

@@ -1,0 +1,126 @@
+"""Running batch requests (batch.py) and ``execute``, as every context does it.
+Context (context.py) inherits them from BatchingContext."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
+
+from ._call import call
+from ._context_fetch import FetchingContext
+from ._lib import BATCH_ROW_FN, lib
+from ._object_id import ObjectID
+from ._util import encode, keep
+from .batch import BatchDeleteRequest, BatchInsertRequest, BatchRequest, BatchUpdateRequest, batch_result_code, predicate_of
+from .errors import ErrorCode, make_error
+from .fetch import FetchRequest, Where
+from .results import take_object_ids
+from .values import to_value
+
+__all__ = ["BatchingContext"]
+
+BatchResult = Union[bool, int, List[ObjectID]]
+
+
+class BatchingContext(FetchingContext):
+    """The batch methods of a context."""
+
+    def execute(self, request: BatchRequest) -> BatchResult:
+        """Runs a batch request and returns its result by its ``result_type``:
+        True for "status_only", an int for "count", a list of ObjectID for
+        "object_ids". Core Data: executeRequest:error:. Any other request
+        raises UsageError 140002."""
+        if isinstance(request, BatchInsertRequest):
+            return self._batch_insert(request)
+        if isinstance(request, BatchUpdateRequest):
+            values = _Boxed(request.values)  # kept alive until the call returns
+            return self._run(request.result_type, lambda count, ids, code: call(
+                lib.og_context_batch_update, self._h, encode(request.entity_name),
+                request.predicate._h if request.predicate is not None else None, values.handle,
+                code, count, ids, context=self))
+        if isinstance(request, BatchDeleteRequest):
+            if request.fetch_request is not None:
+                fetch = request.fetch_request
+                return self._run(request.result_type, lambda count, ids, code: call(
+                    lib.og_context_batch_delete, self._h, fetch._h, code, count, ids, context=self))
+            uris = [encode(str(i), "an object ID") for i in request.object_ids or []]
+            array = (ctypes.c_char_p * max(1, len(uris)))(*uris)
+            return self._run(request.result_type, lambda count, ids, code: call(
+                lib.og_context_batch_delete_objects, self._h, array, len(uris), code, count, ids, context=self))
+        raise make_error(f"execute() runs batch requests, not {type(request).__name__}", ErrorCode.INVALID_ARGUMENT)
+
+    def batch_insert(self, entity: str, rows: Iterable[Mapping[str, Any]], result_type: str = "count") -> BatchResult:
+        """Inserts ``rows`` (dicts; a generator feeds rows until it is
+        exhausted) in one transaction; model defaults fill what a row leaves out."""
+        return self.execute(BatchInsertRequest(entity, rows, result_type=result_type))
+
+    def batch_update(self, entity: str, where: Where = None, *args: Any, values: Mapping[str, Any],
+                     result_type: str = "count") -> BatchResult:
+        """Sets ``values`` on the rows of ``entity`` that ``where`` matches."""
+        return self.execute(BatchUpdateRequest(entity, where, *args, values=values, result_type=result_type))
+
+    def batch_delete(self, entity: str, where: Where = None, *args: Any, object_ids: Optional[Iterable[str]] = None,
+                     result_type: str = "count") -> BatchResult:
+        """Deletes the rows of ``entity`` that ``where`` matches, or those of
+        ``object_ids`` (then ``where`` must be None). No delete rule runs."""
+        if object_ids is not None:
+            if where is not None or args:
+                raise make_error("batch_delete takes `where` or `object_ids`, not both", ErrorCode.INVALID_ARGUMENT)
+            return self.execute(BatchDeleteRequest(object_ids=object_ids, result_type=result_type))
+        fetch = FetchRequest(entity, None, predicate_of(where, args))
+        try:
+            return self.execute(BatchDeleteRequest(fetch, result_type=result_type))
+        finally:
+            fetch.close()
+
+    # Parts
+
+    def _batch_insert(self, request: BatchInsertRequest) -> BatchResult:
+        rows = request.rows
+        if isinstance(rows, Sequence):
+            boxed = _Boxed(list(rows))
+            return self._run(request.result_type, lambda count, ids, code: call(
+                lib.og_context_batch_insert, self._h, encode(request.entity_name), boxed.handle, code, count, ids, context=self))
+        iterator = iter(rows)
+
+        def next_row(user: Any, error: Any) -> Optional[int]:
+            try:
+                row = next(iterator)
+            except StopIteration:
+                return None
+            except BaseException as exc:  # kept: raised once the library returns
+                keep(exc)
+                error[0] = lib.og_error_new(ErrorCode.INVALID_ARGUMENT, b"the rows' generator raised", None)
+                return None
+            try:
+                return to_value(dict(row))
+            except BaseException as exc:
+                keep(exc)
+                error[0] = lib.og_error_new(ErrorCode.INVALID_ARGUMENT, b"a row could not be boxed", None)
+                return None
+
+        callback = BATCH_ROW_FN(next_row)
+        return self._run(request.result_type, lambda count, ids, code: call(
+            lib.og_context_batch_insert_rows, self._h, encode(request.entity_name), callback, None, code, count, ids, context=self))
+
+    @staticmethod
+    def _run(result_type: str, run: Any) -> BatchResult:
+        code = batch_result_code(result_type)
+        count = ctypes.c_size_t(0)
+        ids = ctypes.c_void_p()
+        run(ctypes.byref(count), ctypes.byref(ids) if code == 1 else None, code)
+        if code == 1:
+            return take_object_ids(ids.value) if ids.value else []
+        return int(count.value) if code == 2 else True
+
+
+class _Boxed:
+    """A NEW og_value for a Python list or dict, released when this goes away."""
+
+    def __init__(self, value: Any) -> None:
+        self.handle = to_value(value)
+
+    def __del__(self) -> None:
+        if self.handle:
+            lib.og_value_release(self.handle)
+            self.handle = 0

@@ -1,0 +1,115 @@
+"""Batch insert, update and delete (objectgraph/batch.py, _context_batch.py): one
+transaction each, straight to the SQLite store, without objects."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any, Dict, Iterator
+
+import pytest
+
+import objectgraph as og
+
+
+@pytest.fixture
+def shelf(tmp_path: Path) -> Any:
+    model = og.Model()
+    book = model.add_entity("Book")
+    book.add_attribute("title", "string", optional=False)
+    book.add_attribute("pages", "integer64", default=100)
+    path = tmp_path / "batch.sqlite"
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", str(path))
+    ctx = og.Context(coordinator)
+    yield ctx, path
+    ctx.close()
+    coordinator.close()
+
+
+def rows(path: Path, sql: str) -> list:
+    with sqlite3.connect(path) as db:
+        return db.execute(sql).fetchall()
+
+
+def test_batch_insert_applies_defaults_and_returns_what_is_asked(shelf) -> None:
+    ctx, path = shelf
+    assert ctx.batch_insert("Book", [{"title": "Mort"}, {"title": "Eric", "pages": 160}]) == 2
+    ids = ctx.batch_insert("Book", [{"title": "Jingo"}], result_type="object_ids")
+    assert len(ids) == 1 and isinstance(ids[0], og.ObjectID) and "/Book/p" in ids[0]
+    assert ctx.execute(og.BatchInsertRequest("Book", [{"title": "Sourcery"}])) is True
+    assert not ctx.has_changes
+    assert rows(path, "SELECT ZTITLE, ZPAGES FROM ZBOOK ORDER BY Z_PK") == [
+        ("Mort", 100), ("Eric", 160), ("Jingo", 100), ("Sourcery", 100)]
+
+
+def test_a_generator_is_the_dictionary_handler(shelf) -> None:
+    ctx, path = shelf
+
+    def books() -> Iterator[Dict[str, Any]]:
+        for n in range(1, 1001):
+            yield {"title": f"Book {n}", "pages": n}
+
+    assert ctx.batch_insert("Book", books()) == 1000
+    assert rows(path, "SELECT COUNT(*), SUM(ZPAGES) FROM ZBOOK") == [(1000, 500500)]
+
+
+def test_a_bad_row_fails_the_batch_and_writes_nothing(shelf) -> None:
+    ctx, path = shelf
+    with pytest.raises(og.UnknownKeyError, match="row 1"):
+        ctx.batch_insert("Book", [{"title": "ok"}, {"title": "x", "colour": "red"}])
+    with pytest.raises(og.ValidationError):
+        ctx.batch_insert("Book", [{"pages": 3}])
+
+    def failing() -> Iterator[Dict[str, Any]]:
+        yield {"title": "fine"}
+        raise RuntimeError("the source ran dry")
+
+    with pytest.raises(RuntimeError, match="ran dry"):
+        ctx.batch_insert("Book", failing())
+    assert rows(path, "SELECT COUNT(*) FROM ZBOOK") == [(0,)]
+    with pytest.raises(og.UnknownEntityError):
+        ctx.batch_insert("Nope", [])
+    with pytest.raises(og.UsageError):
+        ctx.batch_insert("Book", [], result_type="everything")
+
+
+def test_batch_update_and_registered_objects(shelf) -> None:
+    ctx, path = shelf
+    ctx.batch_insert("Book", [{"title": "Mort", "pages": 300}, {"title": "Eric", "pages": 160}])
+    (eric,) = ctx.fetch("Book", "title == %@", "Eric")
+    ids = ctx.batch_update("Book", "pages < %@", 200, values={"pages": 200}, result_type="object_ids")
+    assert ids == [eric.object_id]
+    assert eric.pages == 160  # registered objects keep their values until merged
+    og.Context.merge_remote_changes({"updated": ids}, [ctx])
+    assert eric.pages == 200
+    assert rows(path, "SELECT ZPAGES, Z_OPT FROM ZBOOK WHERE ZTITLE = 'Eric'") == [(200, 2)]
+    request = og.BatchUpdateRequest("Book", values={"pages": 1})
+    assert request.request_type == "batch_update" and request.predicate is None
+    assert ctx.execute(request) is True
+    assert rows(path, "SELECT DISTINCT ZPAGES FROM ZBOOK") == [(1,)]
+
+
+def test_batch_delete_by_predicate_or_ids(shelf) -> None:
+    ctx, path = shelf
+    ids = ctx.batch_insert("Book", [{"title": t} for t in ("Mort", "Eric", "Jingo")], result_type="object_ids")
+    assert ctx.batch_delete("Book", "title BEGINSWITH %@", "J") == 1
+    assert ctx.batch_delete("Book", object_ids=ids[:1]) == 1
+    assert rows(path, "SELECT ZTITLE FROM ZBOOK") == [("Eric",)]
+    with pytest.raises(og.UsageError):
+        ctx.batch_delete("Book", "title == 'Eric'", object_ids=ids)
+    with pytest.raises(og.UsageError):
+        og.BatchDeleteRequest()
+    with pytest.raises(og.UsageError):
+        ctx.execute(object())  # type: ignore[arg-type]
+
+
+def test_other_stores_refuse_batches(tmp_path: Path) -> None:
+    model = og.Model()
+    model.add_entity("Book").add_attribute("title", "string")
+    with og.Coordinator(model) as coordinator:
+        coordinator.add_store("InMemory")
+        with og.Context(coordinator) as ctx:
+            with pytest.raises(og.StoreError) as info:
+                ctx.batch_insert("Book", [{"title": "Mort"}])
+            assert info.value.code == 134091
