@@ -102,6 +102,7 @@ typedef struct og_fetch_request og_fetch_request; /* a fetch request */
 typedef struct og_results og_results;             /* the objects a fetch or to-many returned */
 typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
 typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
+typedef struct og_async_fetch og_async_fetch;     /* an asynchronous fetch under way, then done */
 typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
@@ -313,6 +314,10 @@ typedef enum og_batch_result_type {
  * a NEW OG_VALUE_DICTIONARY value (the library releases it), or NULL when there are
  * no more rows; NULL with *error set fails the batch. */
 typedef og_value *(*og_batch_row_fn)(void *userdata, og_error **error);
+
+/* An asynchronous fetch's completion: runs once on the context's queue with the
+ * fetch (LENT for the call; the caller's own handle stays valid until released). */
+typedef void (*og_async_fetch_fn)(og_async_fetch *fetch, void *userdata);
 
 /* The snapshots of a merge conflict (NSMergeConflict). */
 typedef enum og_conflict_snapshot {
@@ -2321,6 +2326,42 @@ og_status og_context_batch_delete(og_context *context, const og_fetch_request *r
                                   size_t *count, og_object_ids **ids, og_error **error);
 og_status og_context_batch_delete_objects(og_context *context, const char *const *uris, size_t uri_count,
                                           og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
+
+/* METHOD: og_context
+ * Starts an asynchronous fetch (NSAsynchronousFetchRequest) and returns at once:
+ * the fetch, then `completion` (may be NULL), run later on the context's queue.
+ * Returns a NEW og_async_fetch (og_async_fetch_release). Errors:
+ * OG_ERROR_INVALID_ARGUMENT on a confinement context, which has no queue.
+ * `estimated_count` is the caller's guess at the number of results (0: none). */
+og_async_fetch *og_context_fetch_async(og_context *context, const og_fetch_request *request, size_t estimated_count,
+                                       og_async_fetch_fn completion, void *userdata, og_error **error);
+
+/* ------------------------------------------------------------------------ */
+/* Asynchronous fetches                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* METHOD: og_async_fetch
+ * Asks the fetch not to run (cancel). The completion still runs, and the fetch
+ * then finishes with no objects and no error; one already running completes. */
+og_status og_async_fetch_cancel(og_async_fetch *fetch, og_error **error);
+
+/* METHOD: og_async_fetch
+ * How far the fetch got, 0 to 1 (1 once it is done), and whether it is done.
+ * Any thread. */
+og_status og_async_fetch_progress(const og_async_fetch *fetch, double *out, og_error **error);
+og_status og_async_fetch_is_finished(const og_async_fetch *fetch, bool *out, og_error **error);
+
+/* METHOD: og_async_fetch
+ * The objects of a finished fetch, as NEW og_results whose objects the context
+ * lends (use them on its queue, e.g. in the completion or og_context_perform_and_wait).
+ * NULL with the fetch's own error when it failed, or OG_ERROR_INVALID_ARGUMENT
+ * while it has not finished. */
+og_results *og_async_fetch_results(og_async_fetch *fetch, og_error **error);
+
+/* METHOD: og_async_fetch
+ * Releases the caller's handle; NULL does nothing. A fetch not yet run still
+ * runs and calls its completion. */
+void og_async_fetch_release(og_async_fetch *fetch);
 
 /* ------------------------------------------------------------------------ */
 /* Notifications                                                            */

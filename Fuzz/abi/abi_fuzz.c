@@ -96,6 +96,7 @@ static void fz_stub_og_notification_fn(const og_notification *notification, void
 static void fz_stub_og_sql_log_fn(int level, const char *message, void *user) { (void)level; (void)message; (void)user; }
 /* A batch insert's row source with no rows. */
 static og_value *fz_stub_og_batch_row_fn(void *user, og_error **error) { (void)user; (void)error; return NULL; }
+static void fz_stub_og_async_fetch_fn(og_async_fetch *fetch, void *user) { (void)fetch; (void)user; }
 static void fz_stub_og_migration_progress_fn(double fraction, void *user) { (void)fraction; (void)user; }
 static og_status fz_stub_og_migration_stage_fn(og_migration_manager *manager, og_entity_mapping *mapping, og_error **error,
                                                void *user) {

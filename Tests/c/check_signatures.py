@@ -114,6 +114,7 @@ CALLBACKS = {
     "og_migration_stage_fn": "MigrationStageCallback",
     "og_migration_object_fn": "MigrationObjectCallback",
     "og_batch_row_fn": "BatchRowCallback",
+    "og_async_fetch_fn": "AsyncFetchCallback",
 }
 
 # The ctypes CFUNCTYPE the binding declares for each C callback type.
@@ -125,6 +126,7 @@ PY_CALLBACKS = {
     "og_notification_fn": "NOTIFICATION_FN",
     "og_sql_log_fn": "SQL_LOG_FN",
     "og_batch_row_fn": "BATCH_ROW_FN",
+    "og_async_fetch_fn": "ASYNC_FETCH_FN",
     "og_migration_progress_fn": "MIGRATION_PROGRESS_FN",
     "og_migration_stage_fn": "MIGRATION_STAGE_FN",
     "og_migration_object_fn": "MIGRATION_OBJECT_FN",

@@ -83,6 +83,7 @@ from .errors import (
     ValidationError,
     WrongThreadError,
 )
+from .async_fetch import AsynchronousFetchRequest, AsynchronousFetchResult
 from .batch import BatchDeleteRequest, BatchInsertRequest, BatchUpdateRequest
 from .fetch import FetchRequest
 from .fetch_index import FetchIndex, FetchIndexElement
@@ -148,6 +149,8 @@ __all__ = [
     "BatchInsertRequest",
     "BatchUpdateRequest",
     "BatchDeleteRequest",
+    "AsynchronousFetchRequest",
+    "AsynchronousFetchResult",
     "FetchRequestTemplate",
     "FetchedProperty",
     "INFER_MAPPING_OPTION",

@@ -6,13 +6,14 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
-from ._call import call
+from ._call import call, call_handle
 from ._context_fetch import FetchingContext
-from ._lib import BATCH_ROW_FN, lib
+from ._lib import ASYNC_FETCH_FN, BATCH_ROW_FN, lib
 from ._object_id import ObjectID
 from ._util import encode, keep
+from .async_fetch import AsynchronousFetchRequest, AsynchronousFetchResult, pending, pending_lock
 from .batch import BatchDeleteRequest, BatchInsertRequest, BatchRequest, BatchUpdateRequest, batch_result_code, predicate_of
-from .errors import ErrorCode, make_error
+from .errors import ErrorCode, make_error, take_error
 from .fetch import FetchRequest, Where
 from .results import take_object_ids
 from .values import to_value
@@ -25,11 +26,17 @@ BatchResult = Union[bool, int, List[ObjectID]]
 class BatchingContext(FetchingContext):
     """The batch methods of a context."""
 
-    def execute(self, request: BatchRequest) -> BatchResult:
+    def execute(self, request: Union[BatchRequest, AsynchronousFetchRequest]) -> Any:
         """Runs a batch request and returns its result by its ``result_type``:
         True for "status_only", an int for "count", a list of ObjectID for
-        "object_ids". Core Data: executeRequest:error:. Any other request
-        raises UsageError 140002."""
+        "object_ids"; or starts an asynchronous fetch and returns its
+        AsynchronousFetchResult at once. Core Data: executeRequest:error:. Any
+        other request raises UsageError 140002."""
+        if isinstance(request, AsynchronousFetchRequest):
+            return self._fetch_async(request)
+        return self._execute_batch(request)
+
+    def _execute_batch(self, request: BatchRequest) -> BatchResult:
         if isinstance(request, BatchInsertRequest):
             return self._batch_insert(request)
         if isinstance(request, BatchUpdateRequest):
@@ -52,12 +59,12 @@ class BatchingContext(FetchingContext):
     def batch_insert(self, entity: str, rows: Iterable[Mapping[str, Any]], result_type: str = "count") -> BatchResult:
         """Inserts ``rows`` (dicts; a generator feeds rows until it is
         exhausted) in one transaction; model defaults fill what a row leaves out."""
-        return self.execute(BatchInsertRequest(entity, rows, result_type=result_type))
+        return self._execute_batch(BatchInsertRequest(entity, rows, result_type=result_type))
 
     def batch_update(self, entity: str, where: Where = None, *args: Any, values: Mapping[str, Any],
                      result_type: str = "count") -> BatchResult:
         """Sets ``values`` on the rows of ``entity`` that ``where`` matches."""
-        return self.execute(BatchUpdateRequest(entity, where, *args, values=values, result_type=result_type))
+        return self._execute_batch(BatchUpdateRequest(entity, where, *args, values=values, result_type=result_type))
 
     def batch_delete(self, entity: str, where: Where = None, *args: Any, object_ids: Optional[Iterable[str]] = None,
                      result_type: str = "count") -> BatchResult:
@@ -66,10 +73,10 @@ class BatchingContext(FetchingContext):
         if object_ids is not None:
             if where is not None or args:
                 raise make_error("batch_delete takes `where` or `object_ids`, not both", ErrorCode.INVALID_ARGUMENT)
-            return self.execute(BatchDeleteRequest(object_ids=object_ids, result_type=result_type))
+            return self._execute_batch(BatchDeleteRequest(object_ids=object_ids, result_type=result_type))
         fetch = FetchRequest(entity, None, predicate_of(where, args))
         try:
-            return self.execute(BatchDeleteRequest(fetch, result_type=result_type))
+            return self._execute_batch(BatchDeleteRequest(fetch, result_type=result_type))
         finally:
             fetch.close()
 
@@ -102,6 +109,37 @@ class BatchingContext(FetchingContext):
         callback = BATCH_ROW_FN(next_row)
         return self._run(request.result_type, lambda count, ids, code: call(
             lib.og_context_batch_insert_rows, self._h, encode(request.entity_name), callback, None, code, count, ids, context=self))
+
+    def _fetch_async(self, request: AsynchronousFetchRequest) -> AsynchronousFetchResult:
+        result = AsynchronousFetchResult(self, request)
+
+        def done(handle: Any, user: Any) -> None:
+            # On the context's queue, where its objects may be used.
+            try:
+                err = ctypes.c_void_p()
+                results = lib.og_async_fetch_results(handle, ctypes.byref(err))
+                if results:
+                    result.final_result = self._take_results(results)
+                else:
+                    result.operation_error = take_error(err)
+                request.completion(result)
+            except BaseException as exc:  # kept for this thread's next call into the library
+                keep(exc)
+            finally:
+                with pending_lock:
+                    pending.discard(result)
+
+        result._callback = ASYNC_FETCH_FN(done)
+        with pending_lock:
+            pending.add(result)
+        try:
+            result._handle = call_handle(lib.og_context_fetch_async, self._h, request.fetch_request._h,
+                                         int(request.estimated_result_count), result._callback, None, context=self)
+        except BaseException:
+            with pending_lock:
+                pending.discard(result)
+            raise
+        return result
 
     @staticmethod
     def _run(result_type: str, run: Any) -> BatchResult:

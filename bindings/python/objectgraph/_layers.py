@@ -34,7 +34,7 @@ LAYERS = (
     # Fetch requests; fetch indexes (of properties).
     ("fetch", "fetch_index"),
     # Batch requests (built from fetch requests and predicates).
-    ("batch",),
+    ("batch", "async_fetch"),
     # Entities, then the model that holds them.
     ("entity",),
     ("model",),

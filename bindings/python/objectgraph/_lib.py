@@ -41,6 +41,7 @@ MIGRATION_PROGRESS_FN = ctypes.CFUNCTYPE(None, _d, _v)
 MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
 MIGRATION_OBJECT_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _p(_v), _v)
 BATCH_ROW_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
+ASYNC_FETCH_FN = ctypes.CFUNCTYPE(None, _v, _v)
 # og_incremental_store_callbacks (version 1), member by member.
 INCREMENTAL_CREATE_FN = ctypes.CFUNCTYPE(_v, _v, _s, _s, _p(_v))
 INCREMENTAL_LOAD_METADATA_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
@@ -358,6 +359,12 @@ _SIGNATURES = {
     "og_fetch_request_add_group_by": (_i, [_v, _s, _err]),
     "og_fetch_request_set_having": (_i, [_v, _v, _err]),
     "og_context_fetch_object_ids": (_v, [_v, _v, _err]),
+    "og_context_fetch_async": (_v, [_v, _v, _z, ASYNC_FETCH_FN, _v, _err]),
+    "og_async_fetch_cancel": (_i, [_v, _err]),
+    "og_async_fetch_progress": (_i, [_v, _p(_d), _err]),
+    "og_async_fetch_is_finished": (_i, [_v, _p(_b), _err]),
+    "og_async_fetch_results": (_v, [_v, _err]),
+    "og_async_fetch_release": (None, [_v]),
     "og_context_batch_insert": (_i, [_v, _s, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_insert_rows": (_i, [_v, _s, BATCH_ROW_FN, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_update": (_i, [_v, _s, _v, _v, _i, _p(_z), _p(_v), _err]),
