@@ -11,6 +11,8 @@ final class InMemoryFetchTests: XCTestCase {
         XCTAssertEqual(InMemoryFetch.window(items, offset: 1, limit: 2), [2, 3])
         XCTAssertEqual(InMemoryFetch.window(items, offset: 4, limit: 10), [5])
         XCTAssertEqual(InMemoryFetch.window(items, offset: 9, limit: 0), [])
+        XCTAssertEqual(InMemoryFetch.window(items, offset: 2, limit: Int.max), [3, 4, 5], "no overflow")
+        XCTAssertEqual(InMemoryFetch.window(items, offset: Int.max, limit: Int.max), [])
         XCTAssertEqual(InMemoryFetch.window(count: 5, offset: 1, limit: 2), 2)
         XCTAssertEqual(InMemoryFetch.window(count: 5, offset: 9, limit: 2), 0)
         XCTAssertEqual(InMemoryFetch.window(count: 5, offset: 0, limit: 0), 5)

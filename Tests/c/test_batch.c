@@ -160,9 +160,45 @@ static void other_stores(void) {
     og_model_release(model);
 }
 
+/* Derived attributes: the SQLite store computes them when it writes a row (a batch
+ * insert too); models with them are refused by the in-memory store. */
+static void derived_attributes(void) {
+    og_model *model = library_model_new(false);
+    og_entity *book = NN(og_model_entity(model, "Book", &err));
+    og_property *loud = NN(og_entity_add_attribute(book, "loudTitle", OG_ATTRIBUTE_STRING, &err));
+    OK(og_attribute_set_derivation_expression(loud, "uppercase:(title)", &err));
+    char *d = og_t_tempdir();
+    char *p = og_t_path(d, "derived.sqlite");
+    og_coordinator *c = NN(og_coordinator_new(model, &err));
+    NN(og_coordinator_add_store(c, "SQLite", p, &err));
+    og_context *x = NN(og_context_new(c, &err));
+    og_value *one = row("Mort", 1);
+    og_value *array = NN(og_value_new_array(&one, 1, &err));
+    OK(og_context_batch_insert(x, "Book", array, OG_BATCH_RESULT_STATUS_ONLY, NULL, NULL, &err));
+    og_fetch_request *r = NN(og_fetch_request_new("Book", &err));
+    og_predicate *pred = NN(og_predicate_parse("loudTitle == 'MORT'", NULL, 0, &err));
+    OK(og_fetch_request_set_predicate(r, pred, &err));
+    size_t n = 0;
+    OK(og_context_count(x, r, &n, &err));
+    INTEQ(n, 1);
+    og_coordinator *memory = NN(og_coordinator_new(model, &err));
+    FAILS_NULL(og_coordinator_add_store(memory, "InMemory", "", &err), OG_ERROR_INVALID_ARGUMENT, "derived");
+    og_predicate_release(pred);
+    og_fetch_request_release(r);
+    og_value_release(array);
+    og_value_release(one);
+    og_context_release(x);
+    og_coordinator_release(memory);
+    og_coordinator_release(c);
+    og_model_release(model);
+    free(p);
+    og_t_remove_tree(d);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
         {"insert", insert}, {"insert_rows", insert_rows}, {"update_and_delete", update_and_delete}, {"other_stores", other_stores},
+        {"derived_attributes", derived_attributes},
     };
     return OG_T_RUN(cases, argc, argv);
 }

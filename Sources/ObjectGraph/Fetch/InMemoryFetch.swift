@@ -50,7 +50,8 @@ enum InMemoryFetch {
     static func window<T>(_ items: [T], offset: Int, limit: Int) -> [T] {
         if offset == 0 && (limit == 0 || items.count <= limit) { return items }
         let start = min(max(offset, 0), items.count)
-        let end = limit > 0 ? min(start + limit, items.count) : items.count
+        // Compared with what is left, not added to the start: a limit may be as large as Int.max.
+        let end = limit > 0 && limit < items.count - start ? start + limit : items.count
         return Array(items[start..<end])
     }
 

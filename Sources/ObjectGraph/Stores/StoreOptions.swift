@@ -153,6 +153,16 @@ public struct StoreSetup {
     /// The parsed options (already validated by the coordinator).
     public var parsedOptions: StoreOptions { (try? StoreOptions(options)) ?? StoreOptions() }
 
+    /// 140002 when an entity of the setup has a derived attribute: Core Data's atomic and
+    /// in-memory stores do not compute them (only the SQLite store does).
+    public func refuseDerivedAttributes(_ type: String) throws(ObjectGraphError) {
+        for entity in entities {
+            for case let a as AttributeDescription in entity.properties where a.derivationExpression != nil {
+                throw .invalidArgument("Core Data provided atomic stores do not support derived properties: '\(entity.name).\(a.name)' is derived, and a \(type) store does not compute it")
+            }
+        }
+    }
+
     /// The entities this store holds.
     public var entities: [EntityDescription] { model.entities(forConfiguration: configurationName) ?? model.entities }
 

@@ -113,3 +113,34 @@ def test_other_stores_refuse_batches(tmp_path: Path) -> None:
             with pytest.raises(og.StoreError) as info:
                 ctx.batch_insert("Book", [{"title": "Mort"}])
             assert info.value.code == 134091
+
+
+def test_derived_attributes_are_computed_when_rows_are_written(tmp_path: Path) -> None:
+    model = og.Model()
+    author = model.add_entity("Author")
+    author.add_attribute("name", "string")
+    book = model.add_entity("Book")
+    book.add_attribute("title", "string")
+    books = author.add_relationship("books", book, to_many=True)
+    books.inverse = book.add_relationship("author", author)
+    author.add_attribute("book_count", "integer64").derivation_expression = "books.@count"
+    author.add_attribute("search_name", "string").derivation_expression = "canonical:(name)"
+    with og.Coordinator(model) as coordinator:
+        coordinator.add_store("SQLite", str(tmp_path / "derived.sqlite"))
+        with og.Context(coordinator) as ctx:
+            ann = ctx.insert("Author", name="Anné")
+            ctx.insert("Book", title="Mort", author=ann)
+            ctx.save()
+            assert ann.book_count is None  # stale until refreshed
+            ctx.refresh(ann)
+            assert ann.book_count == 1 and ann.search_name == "anne"
+            assert ctx.count("Author", "book_count == 1 AND search_name == 'anne'") == 1
+    with og.Coordinator(model) as coordinator:
+        with pytest.raises(og.UsageError, match="derived"):
+            coordinator.add_store("InMemory")
+    bad = og.Model()
+    bad.add_entity("Item").add_attribute("x", "integer64").derivation_expression = "parts.@sum.size"
+    with og.Coordinator(bad) as coordinator:
+        with pytest.raises(og.ModelError) as info:
+            coordinator.add_store("SQLite", str(tmp_path / "bad.sqlite"))
+        assert info.value.code == 140009

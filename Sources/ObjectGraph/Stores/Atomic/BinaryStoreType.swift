@@ -4,7 +4,10 @@ final class BinaryStoreType: PersistentStoreType {
     let name = StoreType.binary
     var capabilities: StoreTypeCapabilities { [.files, .automaticMigration, .recognizableFiles] }
 
-    func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore { try BinaryStore(setup: setup) }
+    func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore {
+        try setup.refuseDerivedAttributes(name)
+        return try BinaryStore(setup: setup)
+    }
 
     func recognizes(header: [UInt8]) -> Bool { header.count >= 8 && Array(header.prefix(8)) == BinaryStore.signature }
 

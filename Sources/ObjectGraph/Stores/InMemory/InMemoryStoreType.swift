@@ -3,7 +3,10 @@ final class InMemoryStoreType: PersistentStoreType {
     let name = StoreType.inMemory
     var capabilities: StoreTypeCapabilities { [] }
 
-    func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore { InMemoryStore(setup: setup) }
+    func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore {
+        try setup.refuseDerivedAttributes(name)
+        return InMemoryStore(setup: setup)
+    }
 
     func hasStore(at path: String) -> Bool { false }
     func files(at path: String) -> [String] { [] }

@@ -23,6 +23,9 @@ enum SQLiteFunctions {
         sqlite3_create_function_v2(
             db, "og_str", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
             { context, _, argv in SQLiteFunctions.stringFunction(context, argv) }, nil, nil, nil)
+        sqlite3_create_function_v2(
+            db, "og_case", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, _, argv in SQLiteFunctions.caseFunction(context, argv) }, nil, nil, nil)
         for comparison in SortComparison.allCases {
             guard let name = comparison.collation else { continue }
             let box = Unmanaged.passRetained(CollationBox(comparison)).toOpaque()
@@ -50,6 +53,22 @@ enum SQLiteFunctions {
     private static func string(_ p: UnsafeRawPointer?, _ n: Int32) -> String {
         guard let p, n > 0 else { return "" }
         return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
+    }
+
+    /// `og_case(text, mode)`: derived attributes' `lowercase:` (0), `uppercase:` (1) and
+    /// `canonical:` (2: lowercase without diacritics) of a string; NULL stays NULL.
+    private static func caseFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?) {
+        guard let argv, let s = text(argv[0]) else { sqlite3_result_null(context); return }
+        let out: String
+        switch sqlite3_value_int(argv[1]) {
+        case 1: out = s.uppercased()
+        case 2:
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: StringMatching.fold(s, [.caseInsensitive, .diacriticInsensitive]))
+            out = String(scalars)
+        default: out = s.lowercased()
+        }
+        sqlite3_result_text(context, out, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 
     private static func text(_ value: OpaquePointer?) -> String? {

@@ -73,6 +73,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         for (i, slot) in plan.slots.enumerated() { s.bind(Int32(i + 4), storing: row.values[slot]) }
         try s.run()
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
     }
 
     /// Reads versions in chunks whose sizes are powers of two (padded with the first key),
@@ -118,6 +119,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         if let expectingVersion { s.bind(Int32(plan.slots.count + 3), expectingVersion) }
         if try s.runCountingChanges() == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
         return true
     }
 

@@ -18,14 +18,17 @@ extension SQLiteStore {
         let insertSQL: String
         let updateSQL: String
         let needsEntityFixup: Bool
+        /// The UPDATE that computes the entity's derived attributes for a written row.
+        let derivationSQL: String?
 
-        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool) {
+        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool, derivationSQL: String?) {
             self.number = number
             self.tableIndex = tableIndex
             self.slots = slots
             self.insertSQL = insertSQL
             self.updateSQL = updateSQL
             self.needsEntityFixup = needsEntityFixup
+            self.derivationSQL = derivationSQL
         }
     }
 
@@ -67,9 +70,23 @@ extension SQLiteStore {
             // locking in the UPDATE itself); left NULL, the update is unconditional.
             updateSQL: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?\(slots.count + 2)"
                 + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
-            needsEntityFixup: fixup)
+            needsEntityFixup: fixup,
+            // Checked when the store opened (checkDerivations), so it cannot fail here.
+            derivationSQL: (try? schema.derivationUpdate(for: entity)) ?? nil)
         plans[ObjectIdentifier(entity)] = plan
         return plan
+    }
+
+    /// Computes the derived attributes of the rows this save wrote, after every row is
+    /// written (a derivation may count or read rows the same save wrote).
+    func computeDerivedAttributes(_ db: SQLiteConnection) throws(ObjectGraphError) {
+        guard !derived.isEmpty else { return }
+        for (sql, primaryKey) in derived {
+            let s = try db.prepare(sql)
+            s.bind(1, primaryKey)
+            try s.run()
+        }
+        derived.removeAll()
     }
 
     /// Sets each `Z<n>_<NAME>` column of the rows this save wrote to the entity number of

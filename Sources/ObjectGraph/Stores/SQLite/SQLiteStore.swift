@@ -33,6 +33,9 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var plans: [ObjectIdentifier: WritePlan] = [:]
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
+    /// Rows written in the open save whose derived attributes need computing, with the
+    /// UPDATE that computes them (`SQLiteDerivations.swift`).
+    var derived: [(sql: String, primaryKey: Int64)] = []
 
     /// Opens the store at `path`, creating it when the file is missing or empty.
     public convenience init(path: String, model: ManagedObjectModel) throws(ObjectGraphError) {
@@ -50,6 +53,7 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         self.setup = setup
         self.readsOnly = storeOptions.readOnly
         self.schema = try SQLiteSchema(model: setup.model, entities: setup.entities)
+        try schema.checkDerivations()
         self.connection = try open(at: setup.path, creating: true)
     }
 
@@ -78,8 +82,10 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
         do throws(ObjectGraphError) { try db.execute("BEGIN IMMEDIATE") } catch { throw timeoutOr(error) }
         do throws(ObjectGraphError) {
             touched.removeAll()
+            derived.removeAll()
             try body(SQLiteSaveTransaction(store: self, db: db))
             try fillDestinationEntityColumns(db)
+            try computeDerivedAttributes(db)
             if metadataNeedsWrite { try writeMetadata(db) }
             try db.execute("COMMIT")
             metadataNeedsWrite = false
