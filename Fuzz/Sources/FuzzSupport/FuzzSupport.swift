@@ -329,6 +329,11 @@ public func files(under root: String, suffix: String) -> [String] {
 /// The repository (OG_FUZZ_ROOT, set by Fuzz/run.sh) and Apple's stores beside it, when present.
 public var repositoryRoot: String { ProcessInfo.processInfo.environment["OG_FUZZ_ROOT"] ?? FileManager.default.currentDirectoryPath + "/.." }
 public var appleStores: String { ProcessInfo.processInfo.environment["OG_APPLE_STORES"] ?? repositoryRoot + "/../shared/fixtures/apple-stores" }
+/// Real Xcode 3 models (`.xcdatamodel` folders with an `elements` archive) beside the
+/// repository, when present.
+public var xcode3Models: String {
+    ProcessInfo.processInfo.environment["OG_XCODE3_MODELS"] ?? repositoryRoot + "/../shared/fixtures/xcode3-models"
+}
 
 /// A seed file's name from its path.
 public func seedName(_ path: String, prefix: String) -> String {
