@@ -61,6 +61,43 @@ final class Xcode3DamagedArchiveTests: XCTestCase {
         }
     }
 
+    /// Changes past the property-list layer: fields of the sample's objects replaced by
+    /// references anywhere (past the end too), numbers, strings, empty containers, or
+    /// removed. Each archive loads (and writes back) or is refused; none crashes.
+    func testChangedObjectsNeverCrash() throws {
+        let sample = Xcode3SampleArchive().b
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+        let dir = try temporaryDirectory()
+        var loaded = 0
+        for _ in 0..<300 {
+            var b = sample
+            for _ in 0...next(3) {
+                let i = 1 + next(b.objects.count - 1)
+                guard case .dict(var d) = b.objects[i], !d.isEmpty else { continue }
+                let key = d.keys.sorted()[next(d.count)]
+                let replacements: [BinaryPropertyList.Object] = [
+                    .uid(next(b.objects.count + 3)), .int(Int64(next(5)) - 1), .string("YES"), .bool(true), .array([]), .dict([:]), .uid(i),
+                ]
+                if next(8) == 0 { d[key] = nil } else { d[key] = replacements[next(replacements.count)] }
+                b.objects[i] = .dict(d)
+            }
+            let folder = try b.write(in: dir, name: "Changed")
+            do {
+                let m = try ManagedObjectModel(contentsOf: folder)
+                loaded += 1
+                try m.write(toPath: dir + "/Again.xcdatamodel")
+                XCTAssertEqual(try ManagedObjectModel(contentsOf: dir + "/Again.xcdatamodel").entityVersionHashesByName, m.entityVersionHashesByName)
+            } catch let e as ObjectGraphError {
+                XCTAssertEqual(e.code, ErrorCode.invalidModel, e.message)
+            }
+        }
+        XCTAssertGreaterThan(loaded, 0, "some changes leave a model that reads")
+    }
+
     func testWrongClassesAreRefused() throws {
         var s = Xcode3SampleArchive()
         s.b.root = s.person
@@ -122,6 +159,23 @@ final class Xcode3DamagedArchiveTests: XCTestCase {
         let dictionary = s.b.field(s.package, "XDBucketForClassesstorage")!
         s.b.set(dictionary, "NS.objects", .array([]))
         XCTAssertTrue(try refusal(s).contains("the package's entities (object #\(dictionary.uidValue)) has no NS.keys and NS.objects of one length"))
+    }
+
+    /// A user info value that is no string is skipped with a warning; one that refers past
+    /// the end of the archive is damage.
+    func testUserInfoValuesThatAreNoStrings() throws {
+        var s = Xcode3SampleArchive()
+        let info = s.b.dictionary([("table", s.b.string("people")), ("count", s.b.add(.int(3))), ("nested", s.b.array([]))])
+        s.set(s.person, "XD_PStereotype", "XD_PSK_userInfo", info)
+        let m = try ManagedObjectModel(contentsOf: try s.b.write(in: try temporaryDirectory()))
+        XCTAssertEqual(m.entity(named: "Person")?.userInfo, ["table": "people"])
+        XCTAssertEqual(m.loadWarnings.count, 2, "\(m.loadWarnings)")
+        XCTAssertTrue(m.loadWarnings.contains { $0.hasSuffix("entity 'Person': user info 'count' is an integer, not a string; skipped") }, "\(m.loadWarnings)")
+        XCTAssertTrue(m.loadWarnings.contains { $0.contains("user info 'nested' is an NSMutableArray (object #") }, "\(m.loadWarnings)")
+
+        s = Xcode3SampleArchive()
+        s.set(s.person, "XD_PStereotype", "XD_PSK_userInfo", s.b.dictionary([("table", .uid(9999))]))
+        XCTAssertTrue(try refusal(s).hasSuffix("entity 'Person': user info 'table' refers to object #9999, past the archive's \(s.b.objects.count) objects"))
     }
 
     /// References past the end, to nothing archived, and in circles.

@@ -42,7 +42,7 @@ struct Xcode3Archive {
             throw at.error("\(what) refers to object #\(index), past the archive's \(archive.objects.count) objects")
         }
         guard archive.className(.uid(index)) != nil else {
-            throw at.error("\(what) refers to object #\(index), which is \(describe(archive.objects[index])), not an archived object")
+            throw at.error("\(what) refers to object #\(index), which is \(describe(.uid(index))), not an archived object")
         }
         return Ref(index: index)
     }
@@ -82,7 +82,7 @@ struct Xcode3Archive {
         case .dict?:  // NSString, NSMutableString
             guard let s = archive.string(value) else { throw at.error("\(what) is \(describe(value)), not a string") }
             return s
-        case let other?: throw at.error("\(what) is \(describe(other)), not a string")
+        case _?: throw at.error("\(what) is \(describe(value)), not a string")
         }
     }
 
@@ -92,7 +92,7 @@ struct Xcode3Archive {
         case nil: return nil
         case .bool(let b)?: return b
         case .int(let i)? where i == 0 || i == 1: return i == 1
-        case let other?: throw at.error("\(what) is \(describe(other)), not a Boolean")
+        case _?: throw at.error("\(what) is \(describe(value)), not a Boolean")
         }
     }
 
@@ -110,7 +110,7 @@ struct Xcode3Archive {
             else { throw at.error("\(what) is \(describe(value)), not an integer") }
             guard let n = Int(d.description) else { throw at.error("\(what) is the decimal number \(d), not an integer") }
             return n
-        case let other?: throw at.error("\(what) is \(describe(other)), not an integer")
+        case _?: throw at.error("\(what) is \(describe(value)), not an integer")
         }
     }
 
@@ -137,8 +137,14 @@ struct Xcode3Archive {
         return items
     }
 
+    /// Whether a value is text: a string, or an archived NSString.
+    func isText(_ value: Object?) -> Bool {
+        if case .string(let s)? = plain(value) { return s != "$null" }
+        return ["NSString", "NSMutableString"].contains(archive.className(value) ?? "")
+    }
+
     /// A reference that points past the end of the archive is damage, not nil.
-    private func checkReference(_ value: Object?, _ what: String, at: ModelLocation) throws(ObjectGraphError) {
+    func checkReference(_ value: Object?, _ what: String, at: ModelLocation) throws(ObjectGraphError) {
         if case .uid(let u)? = value, u >= archive.objects.count {
             throw at.error("\(what) refers to object #\(u), past the archive's \(archive.objects.count) objects")
         }
@@ -213,10 +219,12 @@ struct Xcode3Settings {
     func userInfo(_ key: String, skipped: inout [String]) throws(ObjectGraphError) -> [String: String] {
         var out: [String: String] = [:]
         for (k, v) in try archive.entries(values[key], key, at: at) {
-            if let s = try? archive.string(v, k, at: at) {
+            let what = "user info '\(k)'"
+            if archive.isText(v), let s = try archive.string(v, what, at: at) {
                 out[k] = s
             } else {
-                skipped.append("\(at.prefix)user info '\(k)' is \(archive.describe(v)), not a string; skipped")
+                try archive.checkReference(v, what, at: at)
+                skipped.append("\(at.prefix)\(what) is \(archive.describe(v)), not a string; skipped")
             }
         }
         return out
