@@ -7,8 +7,8 @@
 #   Fuzz/run.sh list                                        the targets
 #
 # Builds the targets (Fuzz/.build; OG_FUZZ_NO_BUILD=1 skips the build), makes each
-# target's seed corpus from the test fixtures (and ../shared/fixtures/apple-stores when
-# present) with the engine itself, then fuzzes. The corpus a run grows is kept in
+# target's seed corpus from the test fixtures (and ../shared/fixtures/apple-stores and
+# ../shared/fixtures/xcode3-models when present) with the engine itself, then fuzzes. The corpus a run grows is kept in
 # Fuzz/.build/corpus/<target> for the next run. Crashing, leaking-time and
 # out-of-memory inputs land in Fuzz/findings/<target>/ (git-ignored); replay one with
 #   Fuzz/.build/release/fuzz-<target> Fuzz/findings/<target>/crash-…

@@ -716,8 +716,9 @@ og_model *og_model_new(void);
 /* METHOD: og_model
  * Loads a model file; the format is chosen from the path: `.json` (ObjectGraph's
  * model format, docs/model-format.md), `.xcdatamodel` and `.xcdatamodeld`
- * (Xcode's folders; the current version of a versioned one), `.mom` and `.momd`
- * (compiled models). Returns a NEW model, or NULL with OG_ERROR_INVALID_MODEL
+ * (Xcode's folders, with Xcode 4's `contents` or Xcode 3's binary `elements`;
+ * the current version of a versioned one), `.mom` and `.momd` (compiled
+ * models). Returns a NEW model, or NULL with OG_ERROR_INVALID_MODEL
  * (naming the file, entity and property) or OG_ERROR_INVALID_ARGUMENT for a
  * path that cannot be read or has an unknown extension.
  * Names: entity, property, configuration, fetch index and constraint names are

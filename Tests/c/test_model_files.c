@@ -1,10 +1,16 @@
 /* Xcode model files and the model details behind them: the hand-written
  * fixtures in Tests/Fixtures/Models, versions, templates, configurations,
- * fetched properties, malformed files and writing back. */
-#include "og_test.h"
+ * fetched properties, malformed files and writing back; Xcode 3's binary
+ * `elements` folders (../shared/fixtures/xcode3-models, read in place; that
+ * case reports itself skipped when they are absent) and damaged ones. */
+#include "og_test_cases.h"
+#include <sys/stat.h>
 
 #ifndef OG_FIXTURES
 #define OG_FIXTURES "Tests/Fixtures/Models"
+#endif
+#ifndef OG_XCODE3_MODELS
+#define OG_XCODE3_MODELS "../shared/fixtures/xcode3-models"
 #endif
 
 static void text_is(char *s, const char *expected) {
@@ -16,7 +22,7 @@ static void text_is(char *s, const char *expected) {
     og_free(s);
 }
 
-int main(void) {
+static void fixtures(void) {
     bool b;
     int64_t lo, hi;
     og_property_kind kind;
@@ -130,6 +136,86 @@ int main(void) {
     CHECK(strstr(og_error_message(err), "entity 'A', property 'r'") != NULL);
     og_t_clear();
     og_t_remove_tree(strdup(dir));
-    puts("model files: ok");
-    return 0;
+}
+
+/* Xcode 3 models load through og_model_load and og_model_load_version like any
+ * Xcode folder: a single `.xcdatamodel` and a version of an `.xcdatamodeld`. */
+static void xcode3_models(void) {
+    struct stat st;
+    if (stat(OG_XCODE3_MODELS, &st) != 0) {
+        printf("skipped: no Xcode 3 fixtures at %s\n", OG_XCODE3_MODELS);
+        exit(77);
+    }
+    og_model *m = NN(og_model_load(OG_XCODE3_MODELS "/mogenerator-test/test.xcdatamodel", &err));
+    INTEQ(og_model_entity_count(m), 8);
+    og_entity *parent = NN(og_model_entity(m, "Parent", &err));
+    CHECK(strcmp(og_entity_name(NN(og_entity_superentity(parent))), "Human") == 0);
+    /* Human's 6 properties and Parent's own 16 (15 attributes, 1 relationship). */
+    INTEQ(og_entity_property_count(parent), 22);
+    INTEQ(og_entity_property_count(NN(og_model_entity(m, "Human", &err))), 6);
+    og_property *children = NN(og_entity_property(parent, "children", &err));
+    bool b;
+    OK(og_relationship_is_to_many(children, &b, &err));
+    CHECK(b);
+    OK(og_relationship_is_ordered(children, &b, &err));
+    CHECK(b);
+    og_delete_rule rule;
+    OK(og_relationship_delete_rule(children, &rule, &err));
+    INTEQ(rule, OG_DELETE_RULE_CASCADE);
+    CHECK(strcmp(og_property_name(NN(og_relationship_inverse(children))), "parent") == 0);
+    CHECK(strcmp(og_entity_name(NN(og_relationship_destination(children))), "Child") == 0);
+    og_attribute_type type;
+    OK(og_attribute_type_of(NN(og_entity_property(parent, "age", &err)), &type, &err));
+    INTEQ(type, OG_ATTRIBUTE_INTEGER16);
+    INTEQ(og_model_template_count(m), 5);
+    INTEQ(og_model_warning_count(m), 0);
+    OK(og_model_validate(m, &err));
+    og_model_release(m);
+
+    /* A versioned folder whose only version is an Xcode 3 folder (linked, so the
+     * fixture is read in place); its name has a space, as in the original. */
+    char *dir = og_t_tempdir();
+    char *bundle = og_t_path(dir, "WordPress.xcdatamodeld");
+    CHECK(mkdir(bundle, 0755) == 0);
+    char *version = og_t_path(bundle, "WordPress 13.xcdatamodel");
+    CHECK(symlink(OG_XCODE3_MODELS "/wordpress-ios-13/WordPress 13.xcdatamodel", version) == 0);
+    m = NN(og_model_load_version(bundle, "WordPress 13", &err));
+    INTEQ(og_model_entity_count(m), 13);
+    og_model_release(m);
+    m = NN(og_model_load(bundle, &err));
+    og_entity *post = NN(og_model_entity(m, "Post", &err));
+    CHECK(strcmp(og_entity_name(NN(og_entity_superentity(post))), "AbstractPost") == 0);
+    OK(og_entity_is_abstract(NN(og_model_entity(m, "AbstractPost", &err)), &b, &err));
+    CHECK(b);
+    og_model_release(m);
+    free(version);
+    free(bundle);
+    og_t_remove_tree(dir);
+}
+
+/* A damaged `elements` archive is OG_ERROR_INVALID_MODEL naming the file. */
+static void xcode3_damaged(void) {
+    char *dir = og_t_tempdir();
+    char *folder = og_t_path(dir, "Damaged.xcdatamodel");
+    CHECK(mkdir(folder, 0755) == 0);
+    char *elements = og_t_path(folder, "elements");
+    og_t_write_file(elements, "bplist00 cut short");
+    CHECK(og_model_load(folder, &err) == NULL);
+    INTEQ(og_error_code(err), OG_ERROR_INVALID_MODEL);
+    CHECK(strstr(og_error_message(err), elements) != NULL);
+    CHECK(strstr(og_error_message(err), "not an Xcode 3 model archive") != NULL);
+    og_t_clear();
+    free(elements);
+    free(folder);
+    og_t_remove_tree(dir);
+}
+
+static const og_t_case cases[] = {
+    {"fixtures", fixtures},
+    {"xcode3_models", xcode3_models},
+    {"xcode3_damaged", xcode3_damaged},
+};
+
+int main(int argc, char **argv) {
+    return OG_T_RUN(cases, argc, argv);
 }

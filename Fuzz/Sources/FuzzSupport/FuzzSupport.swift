@@ -95,6 +95,16 @@ public enum Scratch {
     public static func read(_ path: String) -> [UInt8] {
         (FileManager.default.contents(atPath: path)).map { Array($0) } ?? []
     }
+
+    /// A copy of a store someone else owns (an Apple fixture) with its -wal, to open:
+    /// even a read-only SQLite connection creates -wal and -shm beside a WAL database.
+    public static func copyStore(_ path: String, as name: String) -> String {
+        let copy = directory + "/" + name
+        removeStore(copy)
+        write(name, read(path))
+        if FileManager.default.fileExists(atPath: path + "-wal") { write(name + "-wal", read(path + "-wal")) }
+        return copy
+    }
 }
 
 // MARK: The store targets' model
@@ -329,6 +339,11 @@ public func files(under root: String, suffix: String) -> [String] {
 /// The repository (OG_FUZZ_ROOT, set by Fuzz/run.sh) and Apple's stores beside it, when present.
 public var repositoryRoot: String { ProcessInfo.processInfo.environment["OG_FUZZ_ROOT"] ?? FileManager.default.currentDirectoryPath + "/.." }
 public var appleStores: String { ProcessInfo.processInfo.environment["OG_APPLE_STORES"] ?? repositoryRoot + "/../shared/fixtures/apple-stores" }
+/// Real Xcode 3 models (`.xcdatamodel` folders with an `elements` archive) beside the
+/// repository, when present.
+public var xcode3Models: String {
+    ProcessInfo.processInfo.environment["OG_XCODE3_MODELS"] ?? repositoryRoot + "/../shared/fixtures/xcode3-models"
+}
 
 /// A seed file's name from its path.
 public func seedName(_ path: String, prefix: String) -> String {
@@ -357,6 +372,13 @@ public func sqliteBlob(_ path: String, _ sql: String) -> [UInt8]? {
     let n = Int(sqlite3_column_bytes(s, 0))
     guard n > 0, let p = sqlite3_column_blob(s, 0) else { return [] }
     return Array(UnsafeRawBufferPointer(start: p, count: n))
+}
+
+/// `sqliteBlob` of a store someone else owns (a fixture), read on a scratch copy.
+public func sqliteBlobOfCopy(_ path: String, _ sql: String) -> [UInt8]? {
+    let copy = Scratch.copyStore(path, as: "seed-source.sqlite")
+    defer { Scratch.removeStore(copy) }
+    return sqliteBlob(copy, sql)
 }
 
 /// Runs one statement with `blob` bound to its parameter.

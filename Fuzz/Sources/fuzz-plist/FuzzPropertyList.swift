@@ -50,7 +50,7 @@ func makeSeeds(_ dir: String) throws {
             try writeSeed(dir, seedName(path, prefix: "plist"), Scratch.read(path))
         }
         for path in files(under: root, suffix: ".sqlite") {
-            if let blob = sqliteBlob(path, "SELECT Z_PLIST FROM Z_METADATA") { try writeSeed(dir, seedName(path, prefix: "plist-metadata"), blob) }
+            if let blob = sqliteBlobOfCopy(path, "SELECT Z_PLIST FROM Z_METADATA") { try writeSeed(dir, seedName(path, prefix: "plist-metadata"), blob) }
         }
     }
 }

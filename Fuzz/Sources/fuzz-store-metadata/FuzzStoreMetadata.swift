@@ -32,7 +32,7 @@ func makeSeeds(_ dir: String) throws {
     let path = Scratch.write("seed.sqlite", template)
     if let blob = sqliteBlob(path, "SELECT Z_PLIST FROM Z_METADATA") { try writeSeed(dir, "metadata-engine", blob) }
     for store in files(under: appleStores, suffix: ".sqlite") {
-        if let blob = sqliteBlob(store, "SELECT Z_PLIST FROM Z_METADATA") { try writeSeed(dir, seedName(store, prefix: "metadata"), blob) }
+        if let blob = sqliteBlobOfCopy(store, "SELECT Z_PLIST FROM Z_METADATA") { try writeSeed(dir, seedName(store, prefix: "metadata"), blob) }
     }
 }
 

@@ -4,7 +4,8 @@ import FoundationEssentials
 public enum ModelFileFormat: String, Sendable, CaseIterable {
     /// ObjectGraph's JSON model format (docs/model-format.md).
     case json
-    /// An Xcode model version: a folder holding the `contents` XML.
+    /// An Xcode model version: a folder holding the `contents` XML, or Xcode 3's binary
+    /// `elements` archive (read only).
     case xcdatamodel
     /// An Xcode versioned model: a folder of `.xcdatamodel` versions and `.xccurrentversion`.
     case xcdatamodeld
@@ -146,11 +147,16 @@ enum ModelFiles {
         case .json:
             return try JSONModelFormat.read(Data(try readFile(path)), source: path)
         case .xcdatamodel:
-            let contents = path + "/contents"
-            guard FileManager.default.fileExists(atPath: contents) else {
-                throw ModelLocation(file: path).error("the model folder has no 'contents' file")
+            // Xcode 4 and later write `contents`; Xcode 3 wrote `elements` (and `layout`,
+            // the diagram). A folder with both is read as Xcode reads it: `contents`.
+            let contents = path + "/contents", elements = path + "/elements"
+            if FileManager.default.fileExists(atPath: contents) {
+                return try XcodeModelReader.read(try readFile(contents), source: contents)
             }
-            return try XcodeModelReader.read(try readFile(contents), source: contents)
+            guard FileManager.default.fileExists(atPath: elements) else {
+                throw ModelLocation(file: path).error("the model folder has no 'contents' file (Xcode 4 and later) and no 'elements' file (Xcode 3)")
+            }
+            return try Xcode3ModelReader.read(try readFile(elements), source: elements)
         case .mom:
             return try CompiledModelReader.read(try readFile(path), source: path)
         case .xcdatamodeld, .momd:

@@ -229,52 +229,20 @@ struct XcodeModelReader {
         try a.setRegularExpression(c["regularExpressionString"])
         try a.setPreservesValueInHistoryOnDeletion(try flag(c, "preserveAfterDeletion", at))
         if try flag(c, "derived", at) { try a.setDerivationExpression(c["derivationExpression"] ?? "") }
+        var text = XcodeAttributeText()
         if type == .date {
-            if let d = c["defaultDateTimeInterval"] { try a.setDefaultValue(dateValue(d, "defaultDateTimeInterval", at)) }
-            let lo = c["minDateTimeInterval"].map { dateValue($0, "minDateTimeInterval", at) } ?? .null
-            let hi = c["maxDateTimeInterval"].map { dateValue($0, "maxDateTimeInterval", at) } ?? .null
+            if let d = c["defaultDateTimeInterval"] { try a.setDefaultValue(text.dateValue(d, "defaultDateTimeInterval", at)) }
+            let lo = c["minDateTimeInterval"].map { text.dateValue($0, "minDateTimeInterval", at) } ?? .null
+            let hi = c["maxDateTimeInterval"].map { text.dateValue($0, "maxDateTimeInterval", at) } ?? .null
             try a.setValueBounds(min: lo, max: hi)
-            if let d = c["defaultValueString"] { ignored(d, "defaultValueString", type, at) }
+            if let d = c["defaultValueString"] { text.ignored(d, "defaultValueString", type, at) }
         } else {
-            if let d = c["defaultValueString"], let v = value(d, "defaultValueString", type, at) { try a.setDefaultValue(v) }
-            if type == .string || type == .binaryData {
-                try a.setLengthBounds(min: c["minValueString"].map { length($0, "minValueString", at) },
-                                      max: c["maxValueString"].map { length($0, "maxValueString", at) })
-            } else if c["minValueString"] != nil || c["maxValueString"] != nil {
-                let lo = c["minValueString"].flatMap { value($0, "minValueString", type, at) } ?? .null
-                let hi = c["maxValueString"].flatMap { value($0, "maxValueString", type, at) } ?? .null
-                try a.setValueBounds(min: lo, max: hi)
-            }
+            try text.setDefault(c["defaultValueString"], "defaultValueString", on: a, at: at)
+            try text.setBounds(min: c["minValueString"], max: c["maxValueString"], names: ("minValueString", "maxValueString"), on: a, at: at)
         }
+        for w in text.warnings { warn(w) }
         a.xcodeAttributes = Self.kept(c, known: Self.attributeKnown)
         return a
-    }
-
-    /// A default or bound read as Core Data's compiler reads it (`XcodeValueText`), with a
-    /// warning when the text was not in the type's own spelling; nil for no value.
-    private mutating func value(_ s: String, _ what: String, _ type: AttributeType, _ at: ModelLocation) -> AttributeValue? {
-        guard let reading = XcodeValueText.value(s, type: type) else {
-            ignored(s, what, type, at)
-            return nil
-        }
-        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a \(XcodeNames.name(of: type)) value; read as \(reading.value), as Core Data reads it") }
-        return reading.value
-    }
-
-    private mutating func ignored(_ s: String, _ what: String, _ type: AttributeType, _ at: ModelLocation) {
-        warn("\(at.prefix)\(what)=\"\(s)\" gives a \(XcodeNames.name(of: type)) attribute no value; ignored, as Core Data ignores it")
-    }
-
-    private mutating func length(_ s: String, _ what: String, _ at: ModelLocation) -> Int {
-        let reading = XcodeValueText.length(s)
-        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a length; read as \(reading.value), as Core Data reads it") }
-        return reading.value
-    }
-
-    private mutating func dateValue(_ s: String, _ what: String, _ at: ModelLocation) -> AttributeValue {
-        let reading = XcodeValueText.seconds(s) ?? (0, false)
-        if !reading.exact { warn("\(at.prefix)\(what)=\"\(s)\" is not a number of seconds; read as \(reading.value), as Core Data reads it") }
-        return .date(Date(timeIntervalSinceReferenceDate: reading.value))
     }
 
     private static let relationshipKnown: Set<String> = [

@@ -42,7 +42,8 @@ struct KeyedArchive {
     func string(_ o: Object?) -> String? {
         switch resolve(o) {
         case .string(let s)?: return s == "$null" ? nil : s
-        case .dict(let d)?: if let s = d["NS.string"] { return string(s) } else { return nil }
+        // One step only: an NS.string that refers back to its own object must not recurse.
+        case .dict(let d)?: if case .string(let s)? = resolve(d["NS.string"]) { return s } else { return nil }
         default: return nil
         }
     }

@@ -126,7 +126,10 @@ class Model(OwnedHandle):
 
     @classmethod
     def load(cls, path: PathLike) -> "Model":
-        """Reads a model file (``.json``, in ObjectGraph's model format)."""
+        """Reads a model file, the format chosen from the path: ``.json``
+        (ObjectGraph's model format), ``.xcdatamodel`` and ``.xcdatamodeld``
+        (Xcode's folders, with ``contents`` or Xcode 3's binary ``elements``;
+        the current version), ``.mom`` and ``.momd`` (compiled models)."""
         with _missing_file(path):
             return cls._new(call_handle(lib.og_model_load, encode(path)))
 

@@ -62,6 +62,10 @@ DATA = HERE / "data"
 # Stores written by Apple's Core Data, beside the repository; tests of them skip without it.
 APPLE_STORES = (REPO / ".." / "shared" / "fixtures" / "apple-stores").resolve()
 
+# Xcode 3 binary models (`elements`) with their decoded form, expected.json, beside the
+# repository; tests of them skip without it.
+XCODE3_MODELS = (REPO / ".." / "shared" / "fixtures" / "xcode3-models").resolve()
+
 
 def copy_apple_store(tmp_path: Path, store: str) -> Path:
     """A copy of the Apple store `store` (a path under APPLE_STORES), with its WAL files."""
