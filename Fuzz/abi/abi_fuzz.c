@@ -76,6 +76,7 @@ static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
 static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
 static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *f);
 static const og_fetch_index *fz_fetch_indexes(fz_state *f);
+static const og_batch_column *fz_batch_columns(fz_state *f);
 
 /* Callbacks: accept or refuse at random (fz_refuse), never call back in. */
 static volatile int fz_refuse;
@@ -444,6 +445,29 @@ static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f) {
     table.release = fz_chance(f, 50) ? fz_release : NULL;
     fz_arg(f, "policy callbacks");
     return &table;
+}
+
+/* FZ_CAP batch columns of fuzzed names, types (valid or not) and states, each with
+ * FZ_CAP values (row counts never exceed that: `row_count` is an FZ_CAP count). */
+static const og_batch_column *fz_batch_columns(fz_state *f) {
+    static og_batch_column columns[FZ_CAP];
+    static int64_t numbers[FZ_CAP][FZ_CAP];
+    static const char *texts[FZ_CAP][FZ_CAP];
+    static uint8_t states[FZ_CAP][FZ_CAP];
+    if (fz_chance(f, 8)) { fz_arg(f, "NULL"); return NULL; }
+    for (int i = 0; i < FZ_CAP; i++) {
+        for (int j = 0; j < FZ_CAP; j++) {
+            numbers[i][j] = fz_int64(f);
+            texts[i][j] = fz_chance(f, 10) ? NULL : fz_string(f, 0);
+            states[i][j] = (uint8_t)fz_below(f, 4);
+        }
+        columns[i].name = fz_chance(f, 50) ? fz_string(f, 0) : (const char *[]){"title", "pages", "a0", "name"}[fz_below(f, 4)];
+        columns[i].type = (og_column_type)fz_below(f, 5);
+        columns[i].values = fz_chance(f, 8) ? NULL : (columns[i].type == OG_COLUMN_TEXT ? (const void *)texts[i] : (const void *)numbers[i]);
+        columns[i].states = fz_chance(f, 50) ? NULL : states[i];
+    }
+    fz_arg(f, "[columns]");
+    return columns;
 }
 
 /* FZ_CAP fetch indexes of fuzzed names, predicates and collations; element counts up to

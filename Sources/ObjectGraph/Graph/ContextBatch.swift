@@ -16,10 +16,13 @@ extension ManagedObjectContext {
         }
         let record = try persistentStoreCoordinator.batchStore(for: entity, request: "batch insert")
         let constraints = Self.keptConstraints(of: entity)
+        let required = Self.requiredSlots(entity)
+        if let columns = request.columns, request.objects.isEmpty, request.dictionaryHandler == nil, constraints.isEmpty {
+            return try insertColumns(columns, entity, required, record, request.resultType)
+        }
         var rows: [[AttributeValue]] = []
         // The slots each row named, for the merge-by-property upserts of constrained entities.
         var named: [Set<Int>] = []
-        let required = Self.requiredSlots(entity)
         rows.reserveCapacity(request.objects.count + (request.columns?.rowCount ?? 0))
         if let columns = request.columns {
             try Self.readColumns(columns, entity, required, into: &rows, named: &named, recordingNames: !constraints.isEmpty)
@@ -57,6 +60,34 @@ extension ManagedObjectContext {
             }
         }
         return Self.result(request.resultType, keys.map { (entity, $0) }, record)
+    }
+
+    /// Rows given only by column into an entity without constraints, written as they are
+    /// read: one row's values at a time (no array per row), inside the transaction, so a
+    /// bad value still writes nothing.
+    private func insertColumns(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription, _ required: [(Int, AttributeDescription)],
+                               _ record: PersistentStoreCoordinator.AttachedStore, _ resultType: BatchResultType) throws(ObjectGraphError) -> BatchResult
+    {
+        var first: Int64 = 0
+        let count = columns.rowCount
+        try persistentStoreCoordinator.save([record]) { (transactions) throws(ObjectGraphError) in
+            guard count > 0, let tx = transactions.first else { return }
+            let attributes = try Self.columnAttributes(columns, entity, firstRow: 0)
+            let defaults = entity.layout.defaults
+            var values = defaults
+            first = try tx.allocatePrimaryKeys(for: entity, count: count)
+            for r in 0..<count {
+                for slot in 0..<values.count { values[slot] = defaults[slot] }
+                for (c, (slot, attribute)) in attributes.enumerated() {
+                    guard let value = columns.value(r, c) else { continue }
+                    values[slot] = try Self.batchValue(value, attribute, row: r)
+                }
+                try Self.checkRequired(values, index: r, entity, required)
+                try tx.insert(StoreRowWrite(entity: entity, primaryKey: first + Int64(r), version: 1, values: values))
+            }
+        }
+        if resultType == .count { return .count(count) }
+        return Self.result(resultType, (0..<Int64(count)).map { (entity, first + $0) }, record)
     }
 
     /// Sets attributes of the matching rows (`NSBatchUpdateRequest`); each row's version
@@ -202,30 +233,40 @@ extension ManagedObjectContext {
         return values
     }
 
-    /// Rows given column by column: each column's attribute is found once, not per row.
+    /// Rows given column by column, read a column at a time: each column's attribute is
+    /// found once, not per row.
     private static func readColumns(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription, _ required: [(Int, AttributeDescription)],
                                     into rows: inout [[AttributeValue]], named: inout [Set<Int>], recordingNames: Bool) throws(ObjectGraphError)
     {
-        var attributes: [(Int, AttributeDescription)] = []
-        for (c, name) in columns.names.enumerated() {
-            // A column the entity cannot take is reported at the first row that gives it a value.
-            let first = (0..<columns.rowCount).first { columns.value($0, c) != nil }.map { rows.count + $0 }
-            attributes.append(try batchAttribute(name, of: entity, row: first))
-        }
-        let defaults = entity.layout.defaults
-        for r in 0..<columns.rowCount {
-            let index = rows.count
-            var values = defaults
-            var given = Set<Int>()
-            for (c, (slot, attribute)) in attributes.enumerated() {
+        let first = rows.count, count = columns.rowCount
+        rows.append(contentsOf: repeatElement(entity.layout.defaults, count: count))
+        if recordingNames { named.append(contentsOf: repeatElement(Set<Int>(), count: count)) }
+        for (c, (slot, attribute)) in try columnAttributes(columns, entity, firstRow: first).enumerated() {
+            for r in 0..<count {
                 guard let value = columns.value(r, c) else { continue }
-                values[slot] = try batchValue(value, attribute, row: index)
-                if recordingNames { given.insert(slot) }
+                rows[first + r][slot] = try batchValue(value, attribute, row: first + r)
+                if recordingNames { named[first + r].insert(slot) }
             }
-            try checkRequired(values, index: index, entity, required)
-            rows.append(values)
-            if recordingNames { named.append(given) }
         }
+        for r in first..<rows.count { try checkRequired(rows[r], index: r, entity, required) }
+    }
+
+    /// The slot and attribute of each column, found once; a column the entity cannot take
+    /// is reported at the first row giving it a value (rows numbered from `firstRow`).
+    private static func columnAttributes(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription,
+                                         firstRow: Int) throws(ObjectGraphError) -> [(Int, AttributeDescription)]
+    {
+        var out: [(Int, AttributeDescription)] = []
+        for (c, name) in columns.names.enumerated() {
+            do throws(ObjectGraphError) {
+                out.append(try batchAttribute(name, of: entity, row: nil))
+            } catch {
+                let given = (0..<columns.rowCount).first { columns.value($0, c) != nil }.map { firstRow + $0 }
+                _ = try batchAttribute(name, of: entity, row: given)
+                throw error
+            }
+        }
+        return out
     }
 
     /// The stored attributes that need a value (nor optional, nor derived): checked in every row.
@@ -263,6 +304,11 @@ extension ManagedObjectContext {
     /// `value` as `attribute` stores it: coerced to its type, a transformable value as its
     /// transformer's bytes.
     private static func batchValue(_ value: AttributeValue, _ attribute: AttributeDescription, row: Int?) throws(ObjectGraphError) -> AttributeValue {
+        // Already what the attribute stores: the common case of an import, without a lookup.
+        switch (value, attribute.attributeType) {
+        case (.null, _), (.integer, .integer64), (.double, .double), (.string, .string): return value
+        default: break
+        }
         do throws(ObjectGraphError) {
             let entity = attribute.entity?.name ?? "?"
             let v = try value.coerced(to: attribute.attributeType, key: attribute.name, entity: entity)
