@@ -450,8 +450,9 @@ void og_free(void *pointer);
  * Core Data's "total fetch execution time" does:
  *   ObjectGraph: annotation: total fetch execution time: 0.0004s for 2 rows, 2 objects (Book)
  *   ObjectGraph: annotation: total save execution time: 0.0021s for 3 rows, 3 objects (1 inserted, 1 updated, 1 deleted)
- * (rows read from or written to the stores; objects returned or saved; a save
- * that reaches no store, such as a child context's, logs none). Blobs longer
+ * (rows read from or written to the stores; the objects, object IDs or
+ * dictionaries returned, or the objects saved; counting logs none, nor does a
+ * save that reaches no store, such as a child context's). Blobs longer
  * than 64 bytes are shown abbreviated: x'abab…' (1000 bytes). The environment
  * variable OBJECTGRAPH_SQL_DEBUG=1..3 sets the level when the library first
  * runs SQL. Messages go to the callback when one is set, else to standard

@@ -84,11 +84,23 @@ final class SQLDebugTests: XCTestCase {
             XCTAssertNotNil(fetch.text.range(of: #"^ObjectGraph: annotation: total fetch execution time: \d+\.\d{4}s for 2 rows, 2 objects \(Book\)$"#, options: .regularExpression), fetch.text)
         }
 
+        // Object IDs and dictionaries are counted as what they are.
+        var start = lines.all.count
+        let ids = try ManagedObjectContext(coordinator: stack.coordinator).fetchObjectIDs(request)
+        XCTAssertEqual(ids.count, 2)
+        let dictionaries = FetchRequest(entityName: "Book")
+        dictionaries.resultType = .dictionary
+        dictionaries.propertiesToFetch = [.property("title")]
+        XCTAssertEqual(try stack.context.fetchDictionaries(dictionaries).count, 3)
+        XCTAssertEqual(try stack.context.count(for: dictionaries), 3)  // counting logs nothing
+        XCTAssertEqual(summaries(lines, from: start).map { String($0.text.split(separator: " for ").last ?? "") },
+                       ["2 rows, 2 object IDs (Book)", "3 rows, 3 dictionaries (Book)"])
+
         // A save: the rows written and the objects saved, by change.
         SQLDebug.level = 1
         let context = ManagedObjectContext(coordinator: stack.coordinator)
         let books = try context.fetch(FetchRequest(entityName: "Book", sortKeys: [SortKey("title")]))
-        var start = lines.all.count
+        start = lines.all.count
         try books[0].setValue(.integer(120), forKey: "pages")
         try context.delete(books[1])
         try context.insertObject(entityName: "Book").setValue(.string("Pyramids"), forKey: "title")

@@ -7,7 +7,7 @@ extension ManagedObjectContext {
         let start = SQLDebug.summaryStart()
         var rows = 0
         let objects = try fetch(request, rows: &rows)
-        if let start { SQLDebug.logFetch(since: start, rows: rows, objects: objects.count, entity: request.entityName) }
+        if let start { SQLDebug.logFetch(since: start, rows: rows, results: objects.count, entity: request.entityName) }
         return objects
     }
 
@@ -78,7 +78,7 @@ extension ManagedObjectContext {
     public func count(for request: FetchRequest) throws(ObjectGraphError) -> Int {
         try checkThread()
         // The number of results execute(_:) gives: dictionaries (rows or groups) or objects.
-        if request.resultType == .dictionary { return try fetchDictionaries(request).count }
+        if request.resultType == .dictionary { return try storeDictionaries(request).count }
         try Self.checkGrouping(request, as: request.resultType)
         if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)

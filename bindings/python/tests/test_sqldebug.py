@@ -66,6 +66,7 @@ def test_each_fetch_and_save_logs_one_info_line(open_stack, books_model, caplog)
         assert len(og.Context(stack.coordinator).fetch("Book", "pages > %@", 150)) == 1
         ctx.insert("Book", title="Ubik", pages=200)  # unsaved: an object without a row
         assert len(ctx.fetch("Book", "pages > %@", 150)) == 2
+        assert len(ctx.fetch_ids("Author")) == 0 and ctx.count("Book") == 3  # counting logs nothing
         records = [r for r in caplog.records if r.name == "objectgraph.sql"]
         assert {r.levelno for r in records} == {logging.INFO}
         found = [SUMMARY.match(r.getMessage()) for r in records]
@@ -74,6 +75,7 @@ def test_each_fetch_and_save_logs_one_info_line(open_stack, books_model, caplog)
             ("save", "2 rows, 2 objects (2 inserted, 0 updated, 0 deleted)"),
             ("fetch", "1 row, 1 object (Book)"),
             ("fetch", "1 row, 2 objects (Book)"),
+            ("fetch", "0 rows, 0 object IDs (Author)"),
         ]
     finally:
         og.set_sql_debug(0)

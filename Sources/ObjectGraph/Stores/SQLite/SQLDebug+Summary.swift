@@ -8,10 +8,11 @@ extension SQLDebug {
         level > 0 ? ContinuousClock.now : nil
     }
 
-    /// Logs a fetch of `entity` that read `rows` rows from its stores and returned `objects`.
-    static func logFetch(since start: ContinuousClock.Instant, rows: Int, objects: Int, entity: String) {
-        emit(Message(kind: .fetch, level: 1, sql: "", duration: seconds(since: start), rows: rows, objects: objects,
-                     subject: entity))
+    /// Logs a fetch of `entity` that read `rows` rows from its stores and returned `results`
+    /// results, each a `noun` ("object", "object ID", "dictionary").
+    static func logFetch(since start: ContinuousClock.Instant, rows: Int, results: Int, noun: String = "object", entity: String) {
+        emit(Message(kind: .fetch, level: 1, sql: "", duration: seconds(since: start), rows: rows, objects: results,
+                     noun: noun, subject: entity))
     }
 
     /// Logs a save that wrote or deleted `rows` rows for its inserted, updated and deleted objects.

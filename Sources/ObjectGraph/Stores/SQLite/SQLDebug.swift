@@ -30,7 +30,8 @@ public enum SQLDebug {
             case statement
             /// The time a statement took and the rows it returned (level 3).
             case statementTime
-            /// A context's fetch: its rows, objects and time (every level).
+            /// A context's fetch: its rows, results (objects, object IDs or dictionaries) and time
+            /// (every level).
             case fetch
             /// A context's save: the rows written, the objects saved and its time (every level).
             case save
@@ -46,14 +47,19 @@ public enum SQLDebug {
         /// Rows the statement returned (level 3), the rows a fetch read from its stores, or
         /// the rows a save wrote or deleted.
         public let rows: Int?
-        /// For a summary: the objects the fetch returned or the save saved.
+        /// For a summary: the results the fetch returned (objects, object IDs or dictionaries,
+        /// as `text` says) or the objects the save saved.
         public let objects: Int?
         /// For a summary: the entity fetched, or the counts of objects saved by change.
         public let subject: String?
 
+        /// What `objects` counts, in the text ("object", "object ID", "dictionary").
+        let noun: String
+
         init(kind: Kind, level: Int, sql: String, duration: Double? = nil, rows: Int? = nil,
-             objects: Int? = nil, subject: String? = nil) {
+             objects: Int? = nil, noun: String = "object", subject: String? = nil) {
             self.kind = kind
+            self.noun = noun
             self.level = level
             self.sql = sql
             self.duration = duration
@@ -72,7 +78,7 @@ public enum SQLDebug {
                 return "ObjectGraph: annotation: sql execution time: \(seconds)s, rows: \(rows ?? 0)"
             case .fetch, .save:
                 let what = kind == .fetch ? "fetch" : "save"
-                let counts = "\(SQLDebug.counted(rows ?? 0, "row")), \(SQLDebug.counted(objects ?? 0, "object"))"
+                let counts = "\(SQLDebug.counted(rows ?? 0, "row")), \(SQLDebug.counted(objects ?? 0, noun))"
                 return "ObjectGraph: annotation: total \(what) execution time: \(SQLDebug.seconds(duration ?? 0))s for \(counts)"
                     + (subject.map { " (\($0))" } ?? "")
             }

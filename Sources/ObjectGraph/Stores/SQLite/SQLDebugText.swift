@@ -75,8 +75,11 @@ extension SQLDebug {
         return "\(tenThousandths / 10_000)." + String(repeating: "0", count: 4 - fraction.count) + fraction
     }
 
-    /// "1 row", "3 rows".
-    static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+    /// "1 row", "3 rows", "2 dictionaries".
+    static func counted(_ n: Int, _ noun: String) -> String {
+        if n == 1 { return "1 \(noun)" }
+        return noun.hasSuffix("y") ? "\(n) \(noun.dropLast())ies" : "\(n) \(noun)s"
+    }
 
     /// Past the quoted text that starts at `start` (a doubled quote stays inside it).
     private static func endOfQuoted(_ bytes: [UInt8], from start: Int, quote: UInt8) -> Int {
