@@ -141,7 +141,10 @@ def test_mypy_strict_checks_typed_code(library: ModuleType, tmp_path: Path) -> N
     }
     for name, text in programs.items():
         (tmp_path / name).write_text(text)
-    result = mypy(*programs, cwd=tmp_path)
+    # The module of every fixture model type-checks too (every attribute type, inheritance).
+    fixtures = [generate(path, tmp_path, f"fixture_{path.stem.lower()}").name
+                for path in sorted(MODELS.glob("*.xcdatamodel*"))]
+    result = mypy(*programs, *fixtures, cwd=tmp_path)
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     by_file = {name: [e for e in errors if e.startswith(name + ":")] for name in programs}
     assert by_file["good.py"] == [], result.stdout
@@ -151,7 +154,7 @@ def test_mypy_strict_checks_typed_code(library: ModuleType, tmp_path: Path) -> N
         'wrong_type.py:4: error: Incompatible types in assignment (expression has type "int", '
         'variable has type "str")  [assignment]'], result.stdout
     assert len(by_file["wrong_member.py"]) == 1 and '"Author"; expected "Book"' in by_file["wrong_member.py"][0]
-    assert len(errors) == 3 and "library_model.py" not in result.stdout
+    assert len(errors) == 3 and "library_model.py" not in result.stdout and "fixture_" not in result.stdout
 
 
 def test_subentities_are_instances_of_their_ancestors_classes(tmp_path: Path) -> None:

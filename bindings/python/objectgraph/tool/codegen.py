@@ -37,8 +37,8 @@ _PYTHON_TYPES: Dict[AttributeType, Tuple[str, str]] = {
     AttributeType.URI: ("str", ""),
     AttributeType.OBJECT_ID: ("og.ObjectID", ""),
 }
-_ANY = ("Any", "from typing import Any")
-_OPTIONAL = "from typing import Optional"
+_ANY = ("Any", "typing.Any")
+_OPTIONAL = "typing.Optional"
 
 # Names the module's annotations use besides the classes: an entity class takes a
 # trailing "_" rather than hide one, and a property named like one is left untyped.
@@ -119,7 +119,10 @@ def write_module(model: Model, source: str, out: TextIO) -> None:
               f"first object of these entities is used; then ctx.fetch({example}, ...) gives\n"
               f'{example} objects and ctx.insert({example}, ...) makes one, to mypy and at run time."""\n\n'
               "from __future__ import annotations\n\n")
-    imports = sorted(i for i in writer.imports if i)
+    # Names from typing on one line, sorted with the other imports.
+    typing = sorted(i.split(".")[1] for i in writer.imports if i.startswith("typing."))
+    imports = sorted([i for i in writer.imports if i and not i.startswith("typing.")]
+                     + ([f"from typing import {', '.join(typing)}"] if typing else []))
     out.write("".join(f"{line}\n" for line in imports) + ("\n" if imports else ""))
     out.write("import objectgraph as og\n\n")
     out.write("__all__ = [" + ", ".join(f'"{n}"' for n in sorted(names)) + "]\n")
