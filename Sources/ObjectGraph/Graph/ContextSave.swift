@@ -24,11 +24,16 @@ extension ManagedObjectContext {
         if parentContext != nil {
             try pushToParent(inserts, updates, deletes)
         } else {
-            let upserts = try write(inserts, updates, deletes)
+            // Timed from here: what reaches the stores (a child's save reaches none).
+            let start = SQLDebug.summaryStart()
+            let (upserts, rows) = try write(inserts, updates, deletes)
             if !upserts.isEmpty {
                 // Objects that gave way were never saved; those that took a row over updated it.
                 inserts.removeAll { upserts.merged[ObjectIdentifier($0)] != nil || upserts.takeovers[ObjectIdentifier($0)] != nil }
                 updates += upserts.takenOver
+            }
+            if let start {
+                SQLDebug.logSave(since: start, rows: rows, inserted: inserts.count, updated: updates.count, deleted: deletes.count)
             }
         }
         for o in inserts + updates + deletes { o.didSave() }
@@ -88,10 +93,13 @@ extension ManagedObjectContext {
     /// moved, that attempt rolls back and the save runs again checking first, so the merge
     /// policy still sees every conflict at once. Once everything commits the objects move to
     /// their new committed state.
+    /// Returns how uniqueness conflicts were resolved and how many rows were written or deleted.
     @discardableResult
-    private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) -> ConstraintResolution {
+    private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError)
+        -> (upserts: ConstraintResolution, rows: Int)
+    {
         let requestStores = persistentStoreCoordinator.objectLevelStores()
-        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return ConstraintResolution() }
+        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return (ConstraintResolution(), 0) }
         try loadVersions(updates)
         try loadVersions(deletes)
         var plan = try planSave(inserts, updates, deletes)
@@ -122,6 +130,7 @@ extension ManagedObjectContext {
             }
         }
         let written = attempt.written, resolution = attempt.resolution, upserts = attempt.upserts
+        let rows = attempt.written.count + attempt.removed.count
         // Before the objects that took rows over are registered under those rows' keys.
         if !upserts.isEmpty { finishUpserts(upserts) }
 
@@ -169,6 +178,6 @@ extension ManagedObjectContext {
         for o in resolution.resolved where !o.isDeleted { o.awakeFromSnapshotEvents(.mergePolicy) }
         // Objects that took a row over read its relationships again, as the row has them now.
         for o in upserts.takenOver { o.relations = nil }
-        return upserts
+        return (upserts, rows)
     }
 }

@@ -109,6 +109,7 @@ from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Mod
 from .objects import ManagedObject, RelatedOrderedSet, RelatedSet
 from .predicate import Predicate
 from .sqldebug import set_sql_debug, sql_debug_level
+from .typed import OrderedToMany, ToMany, TypedObject
 from .transformable import (
     register_archivable_class,
     register_value_transformer,
@@ -175,6 +176,7 @@ __all__ = [
     "Notification",
     "ObjectID",
     "Observer",
+    "OrderedToMany",
     "Predicate",
     "PredicateArgumentError",
     "PredicateError",
@@ -190,7 +192,9 @@ __all__ = [
     "SaveChangesRequest",
     "Store",
     "StoreError",
+    "ToMany",
     "TypeMismatchError",
+    "TypedObject",
     "UndoManager",
     "UnknownEntityError",
     "UnknownKeyError",

@@ -42,8 +42,9 @@ LAYERS = (
     ("_layout", "mapping"),
     # Managed objects; coordinators and their stores.
     ("objects", "coordinator"),
-    # The per-entity classes of managed objects and their accessors (the hot path).
-    ("_accessors",),
+    # The per-entity classes of managed objects and their accessors (the hot path); the
+    # bases and annotations of typed entity classes.
+    ("_accessors", "typed"),
     # Contexts, in three steps: objects, fetching, the rest.
     ("_context_base",),
     ("_context_fetch",),
