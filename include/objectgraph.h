@@ -40,8 +40,9 @@
  *    coordinators, stores, store files, store types (stores written in C)
  *    with incremental results, incremental nodes and save changes requests,
  *    contexts, notifications, changes, undo managers, objects, fetch requests,
- *    predicates, results, rows, object IDs, mapping models, entity mappings,
- *    property mappings, migration managers, migration policies.
+ *    predicates, results, results controllers, rows, object IDs, mapping
+ *    models, entity mappings, property mappings, migration managers,
+ *    migration policies.
  *  - Tags: as sqlite3.h's "METHOD:" lines, each group of declarations (a
  *    comment and the functions after it, up to a blank line) opens with a
  *    comment whose first line names the object the functions belong to:
@@ -103,6 +104,7 @@ typedef struct og_results og_results;             /* the objects a fetch or to-m
 typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
 typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
 typedef struct og_async_fetch og_async_fetch;     /* an asynchronous fetch under way, then done */
+typedef struct og_results_controller og_results_controller; /* a fetch's results kept up to date (NSFetchedResultsController) */
 typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
@@ -356,6 +358,15 @@ typedef enum og_change_kind {
     OG_CHANGE_UPDATED = 1,  /* NSUpdatedObjectsKey */
     OG_CHANGE_DELETED = 2   /* NSDeletedObjectsKey */
 } og_change_kind;
+
+/* What happened to an object or a section of a results controller
+ * (NSFetchedResultsChangeType, with Core Data's numbers). */
+typedef enum og_results_change {
+    OG_RESULTS_INSERT = 1, /* new index path only */
+    OG_RESULTS_DELETE = 2, /* old index path only */
+    OG_RESULTS_MOVE = 3,   /* both */
+    OG_RESULTS_UPDATE = 4  /* old index path only */
+} og_results_change;
 
 /* What an entity mapping does (NSEntityMappingType, with Core Data's numbers). */
 typedef enum og_entity_mapping_kind {
@@ -3020,6 +3031,131 @@ og_status og_results_read_double_columns(const og_results *results, const size_t
 /* METHOD: og_results
  * Releases results (not the objects). NULL is ignored. */
 void og_results_release(og_results *results);
+
+/* ------------------------------------------------------------------------ */
+/* Results controllers: a fetch's results kept up to date                   */
+/* ------------------------------------------------------------------------ */
+
+/* A results controller (NSFetchedResultsController, without a cache) holds the
+ * objects a fetch request matches, in the request's order, grouped in sections
+ * by a key path, and keeps them up to date as its context changes: whenever
+ * the context processes its pending changes (og_context_process_pending_changes,
+ * the end of a perform block, a save) and when it merges a save. An object that
+ * comes to match is inserted, one that stops matching or is deleted is deleted,
+ * one whose section or place among the others changes is moved, and any other
+ * change to a tracked object is an update. Changes that touch no tracked object
+ * call nothing.
+ *
+ * Index paths are (section, row). Callbacks get the old one for a delete, a
+ * move and an update, the new one for an insert and a move; an index path a
+ * change does not have is (-1, -1). For each batch: will_change, the section
+ * deletes and inserts, the object deletes, inserts, moves and updates, then
+ * did_change. When the callbacks run, the controller's objects and sections are
+ * already the new ones. The callbacks run on the context's thread; they may use
+ * the controller and the context (a save they make is reported after the
+ * current batch), and may release the controller: the release then happens
+ * when the callback returns, and no further callback of the batch runs. Objects
+ * and results passed in are LENT for the call (objects by the context handle,
+ * as everywhere); `name` is borrowed for the call. */
+
+#define OG_RESULTS_CONTROLLER_CALLBACKS_VERSION 1
+
+typedef struct og_results_controller_callbacks {
+    /* OG_RESULTS_CONTROLLER_CALLBACKS_VERSION: members are only ever added at
+     * the end, and the library reads as many as the version has. */
+    int version;
+    /* Passed to every callback. */
+    void *userdata;
+    /* Each may be NULL. */
+    void (*will_change)(og_results_controller *controller, void *userdata);
+    /* A section came or went: `index` is its new index for an insert, its old
+     * one for a delete; `objects` are its objects (the old ones for a delete). */
+    void (*did_change_section)(og_results_controller *controller, og_results_change change, const char *name,
+                               const og_results *objects, size_t index, void *userdata);
+    void (*did_change_object)(og_results_controller *controller, og_results_change change, og_object *object,
+                              int64_t old_section, int64_t old_row, int64_t new_section, int64_t new_row,
+                              void *userdata);
+    void (*did_change)(og_results_controller *controller, void *userdata);
+    /* Called with `userdata` once the table is replaced or the controller is
+     * released. */
+    void (*release)(void *userdata);
+} og_results_controller_callbacks;
+
+/* METHOD: og_results_controller
+ * A controller of `request`'s results in `context`: NEW, released with
+ * og_results_controller_release. `section_key_path` (NULL: one section, named
+ * "") names each object's section; a section's name is the value there as
+ * text ("" for nil). The controller keeps `request`: change it only before
+ * og_results_controller_perform_fetch. Errors: OG_ERROR_INVALID_ARGUMENT for a
+ * request without sort keys (Core Data requires them) or for results other
+ * than objects. The first sort key must group the sections together: see
+ * og_results_controller_perform_fetch. */
+og_results_controller *og_results_controller_new(og_context *context, og_fetch_request *request,
+                                                 const char *section_key_path, og_error **error);
+
+/* METHOD: og_results_controller
+ * Sets the callbacks (the delegate); the table is copied, and replaces the
+ * previous one. NULL clears them. OG_ERROR_INVALID_ARGUMENT for a table of an
+ * unknown version. */
+og_status og_results_controller_set_callbacks(og_results_controller *controller,
+                                              const og_results_controller_callbacks *callbacks, og_error **error);
+
+/* METHOD: og_results_controller
+ * Fetches and starts tracking the context (performFetch:); again after the
+ * request changed, it fetches again, calling nothing. Errors: the fetch's;
+ * OG_ERROR_CORE_DATA when the fetched objects are not grouped by section (the
+ * first sort key does not order as the section key path does), naming the
+ * first object out of order. Context's thread. */
+og_status og_results_controller_perform_fetch(og_results_controller *controller, og_error **error);
+
+/* METHOD: og_results_controller
+ * The fetched objects in order (fetchedObjects), as NEW og_results whose
+ * objects the context lends; NULL without an error before
+ * og_results_controller_perform_fetch. Context's thread. */
+og_results *og_results_controller_fetched_objects(const og_results_controller *controller, og_error **error);
+
+/* METHOD: og_results_controller
+ * The number of sections; OG_NULL (and 0) before
+ * og_results_controller_perform_fetch. Context's thread. */
+og_status og_results_controller_section_count(const og_results_controller *controller, size_t *out, og_error **error);
+
+/* METHOD: og_results_controller
+ * Section `section`: its name, as an owned string (og_free); its index title
+ * (by default the name's first letter, capitalised), owned, or NULL without an
+ * error when it has none (an empty name); its objects, as NEW og_results.
+ * OG_ERROR_INVALID_ARGUMENT for a section out of range. Context's thread. */
+char *og_results_controller_section_name(const og_results_controller *controller, size_t section, og_error **error);
+char *og_results_controller_section_index_title(const og_results_controller *controller, size_t section,
+                                                og_error **error);
+og_results *og_results_controller_section_objects(const og_results_controller *controller, size_t section,
+                                                  og_error **error);
+
+/* METHOD: og_results_controller
+ * The object at (section, row) (objectAtIndexPath:), LENT by the context.
+ * OG_ERROR_INVALID_ARGUMENT when there is none. Context's thread. */
+og_object *og_results_controller_object_at(const og_results_controller *controller, size_t section, size_t row,
+                                           og_error **error);
+
+/* METHOD: og_results_controller
+ * Where `object` is (indexPathForObject:): OG_OK with *section and *row, or
+ * OG_NULL when it is not in the results. Context's thread. */
+og_status og_results_controller_index_of(const og_results_controller *controller, const og_object *object,
+                                         size_t *section, size_t *row, og_error **error);
+
+/* METHOD: og_results_controller
+ * The sections' index titles, each once, in section order
+ * (sectionIndexTitles), as a NEW array value of strings; and the first section
+ * with index title `title` (sectionForSectionIndexTitle:atIndex:, `index` being
+ * the title's place in that array). OG_ERROR_INVALID_ARGUMENT when no section
+ * has that title or `index` is out of range. Context's thread. */
+og_value *og_results_controller_section_index_titles(const og_results_controller *controller, og_error **error);
+og_status og_results_controller_section_for_index_title(const og_results_controller *controller, const char *title,
+                                                        size_t index, size_t *out, og_error **error);
+
+/* METHOD: og_results_controller
+ * Releases the controller, which stops tracking; NULL does nothing. Called
+ * from one of its own callbacks, it takes effect when that callback returns. */
+void og_results_controller_release(og_results_controller *controller);
 
 /* ------------------------------------------------------------------------ */
 /* Rows: the dictionaries a dictionary fetch returned                       */

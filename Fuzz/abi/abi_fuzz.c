@@ -75,6 +75,7 @@ static void fz_end(fz_state *f);
 static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
 static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
 static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *f);
+static const og_results_controller_callbacks *fz_results_callbacks(fz_state *f);
 static const og_fetch_index *fz_fetch_indexes(fz_state *f);
 static const og_batch_column *fz_batch_columns(fz_state *f);
 
@@ -424,6 +425,34 @@ static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *
     table.version = (int)fz_below(f, 3);
     table.userdata = &fz_userdata;
     fz_argf(f, "incremental callbacks(version %d, no hooks)", table.version);
+    return &table;
+}
+
+/* ---- results controller callbacks ------------------------------------- */
+
+static void fz_results_batch(og_results_controller *c, void *user) { (void)c; (void)user; }
+static void fz_results_section(og_results_controller *c, og_results_change change, const char *name,
+                               const og_results *objects, size_t index, void *user) {
+    (void)c; (void)change; (void)name; (void)objects; (void)index; (void)user;
+}
+static void fz_results_object(og_results_controller *c, og_results_change change, og_object *object, int64_t old_section,
+                              int64_t old_row, int64_t new_section, int64_t new_row, void *user) {
+    (void)c; (void)change; (void)object; (void)old_section; (void)old_row; (void)new_section; (void)new_row; (void)user;
+}
+
+/* A table of a known or unknown version, each callback a stub or NULL. */
+static const og_results_controller_callbacks *fz_results_callbacks(fz_state *f) {
+    static og_results_controller_callbacks table;
+    if (fz_chance(f, 15)) { fz_arg(f, "NULL"); return NULL; }
+    memset(&table, 0, sizeof table);
+    table.version = (int)fz_below(f, 3);
+    table.userdata = &fz_userdata;
+    if (fz_chance(f, 50)) table.will_change = fz_results_batch;
+    if (fz_chance(f, 50)) table.did_change_section = fz_results_section;
+    if (fz_chance(f, 50)) table.did_change_object = fz_results_object;
+    if (fz_chance(f, 50)) table.did_change = fz_results_batch;
+    table.release = fz_chance(f, 50) ? fz_release : NULL;
+    fz_argf(f, "results controller callbacks(version %d)", table.version);
     return &table;
 }
 

@@ -181,6 +181,8 @@ for index, (ret, name, params) in enumerate(functions):
             b(f"const og_incremental_store_callbacks *{v} = fz_incremental_callbacks(f);")
         elif t == "const og_migration_policy_callbacks *":
             b(f"const og_migration_policy_callbacks *{v} = fz_policy_callbacks(f);")
+        elif t == "const og_results_controller_callbacks *":
+            b(f"const og_results_controller_callbacks *{v} = fz_results_callbacks(f);")
         else:
             sys.exit(f"gen_abi_calls.py: no rule for parameter '{t} {n}' of {name}; add one")
         args.append(v)

@@ -130,19 +130,22 @@ extension ManagedObjectContext {
     func sortInMemory(_ objects: [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) -> [ManagedObject] {
         try InMemoryFetch.sort(
             objects, by: keys,
-            values: { (o) throws(ObjectGraphError) in
-                var values: [AttributeValue] = []
-                for k in keys {
-                    if let slot = o.entity.slot(forKey: k.key) {
-                        // A fault whose row is here is sorted on it without firing.
-                        if let loaded = o.loadedValue(slot) { values.append(loaded) } else { values.append(try o.attribute(at: slot, key: k.key, self)) }
-                    } else {
-                        values.append(try InMemoryFetch.sortValue(k.key, of: o))
-                    }
-                }
-                return values
-            },
+            values: { (o) throws(ObjectGraphError) in try sortValues(of: o, keys) },
             tie: { o, position in Self.tie(o.objectID, sequence: position) })
+    }
+
+    /// The values `keys` sort `o` by.
+    func sortValues(of o: ManagedObject, _ keys: [SortKey]) throws(ObjectGraphError) -> [AttributeValue] {
+        var values: [AttributeValue] = []
+        for k in keys {
+            if let slot = o.entity.slot(forKey: k.key) {
+                // A fault whose row is here is sorted on it without firing.
+                if let loaded = o.loadedValue(slot) { values.append(loaded) } else { values.append(try o.attribute(at: slot, key: k.key, self)) }
+            } else {
+                values.append(try InMemoryFetch.sortValue(k.key, of: o))
+            }
+        }
+        return values
     }
 
     /// Where an object's ID goes among equals (`InMemoryFetch.Tie`).

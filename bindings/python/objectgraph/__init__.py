@@ -108,6 +108,7 @@ from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedOrderedSet, RelatedSet
 from .predicate import Predicate
+from .results_controller import FetchedResultsController, Section
 from .sqldebug import set_sql_debug, sql_debug_level
 from .typed import OrderedToMany, ToMany, TypedObject
 from .transformable import (
@@ -154,6 +155,8 @@ __all__ = [
     "BatchDeleteRequest",
     "AsynchronousFetchRequest",
     "AsynchronousFetchResult",
+    "FetchedResultsController",
+    "Section",
     "FetchRequestTemplate",
     "FetchedProperty",
     "INFER_MAPPING_OPTION",

@@ -33,8 +33,9 @@ LAYERS = (
     ("results", "_conflicts", "transformable", "predicate", "graph", "properties"),
     # Fetch requests; fetch indexes (of properties).
     ("fetch", "fetch_index"),
-    # Batch requests (built from fetch requests and predicates).
-    ("batch", "async_fetch"),
+    # Batch requests and asynchronous fetches (built from fetch requests and predicates);
+    # fetched results controllers (fetch requests and the callbacks of contexts).
+    ("batch", "async_fetch", "results_controller"),
     # Entities, then the model that holds them.
     ("entity",),
     ("model",),

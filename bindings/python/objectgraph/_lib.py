@@ -52,6 +52,11 @@ INCREMENTAL_RELATIONSHIP_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _s, _v, _v, _p(_v
 INCREMENTAL_PERMANENT_IDS_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _z, _v, _p(_v))
 INCREMENTAL_DESTROY_FN = ctypes.CFUNCTYPE(None, _v)
 INCREMENTAL_RELEASE_FN = ctypes.CFUNCTYPE(None, _v)
+# og_results_controller_callbacks (version 1), member by member.
+RESULTS_BATCH_FN = ctypes.CFUNCTYPE(None, _v, _v)
+RESULTS_SECTION_FN = ctypes.CFUNCTYPE(None, _v, _i, _s, _v, _z, _v)
+RESULTS_OBJECT_FN = ctypes.CFUNCTYPE(None, _v, _i, _v, _i64, _i64, _i64, _i64, _v)
+RESULTS_RELEASE_FN = ctypes.CFUNCTYPE(None, _v)
 
 _SIGNATURES = {
     # Library
@@ -365,6 +370,20 @@ _SIGNATURES = {
     "og_async_fetch_is_finished": (_i, [_v, _p(_b), _err]),
     "og_async_fetch_results": (_v, [_v, _err]),
     "og_async_fetch_release": (None, [_v]),
+    # Results controllers
+    "og_results_controller_new": (_v, [_v, _v, _s, _err]),
+    "og_results_controller_set_callbacks": (_i, [_v, _v, _err]),
+    "og_results_controller_perform_fetch": (_i, [_v, _err]),
+    "og_results_controller_fetched_objects": (_v, [_v, _err]),
+    "og_results_controller_section_count": (_i, [_v, _p(_z), _err]),
+    "og_results_controller_section_name": (_v, [_v, _z, _err]),
+    "og_results_controller_section_index_title": (_v, [_v, _z, _err]),
+    "og_results_controller_section_objects": (_v, [_v, _z, _err]),
+    "og_results_controller_object_at": (_v, [_v, _z, _z, _err]),
+    "og_results_controller_index_of": (_i, [_v, _v, _p(_z), _p(_z), _err]),
+    "og_results_controller_section_index_titles": (_v, [_v, _err]),
+    "og_results_controller_section_for_index_title": (_i, [_v, _s, _z, _p(_z), _err]),
+    "og_results_controller_release": (None, [_v]),
     "og_context_batch_insert": (_i, [_v, _s, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_insert_rows": (_i, [_v, _s, BATCH_ROW_FN, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_insert_columns": (_i, [_v, _s, _v, _z, _z, _i, _p(_z), _p(_v), _err]),
