@@ -25,5 +25,6 @@ let package = Package(
         .executableTarget(name: "fuzz-binary-store", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-store-metadata", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-sqlite-store", dependencies: ["FuzzSupport", "FuzzSQLite"]),
+        .executableTarget(name: "fuzz-model-cache", dependencies: ["FuzzSupport"]),
     ]
 )
