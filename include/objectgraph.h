@@ -389,6 +389,8 @@ enum {
     OG_ERROR_REFERENTIAL_INTEGRITY = 133000,     /* a fault fired for a row that is gone */
     OG_ERROR_EXTERNAL_RELATIONSHIP = 133010,
     OG_ERROR_MERGE = 133020,
+    OG_ERROR_CONSTRAINT_MERGE = 133021,          /* a save broke a uniqueness constraint; nothing
+                                                    was written */
     OG_ERROR_STORE_INVALID_TYPE = 134000,        /* unknown store type, or not a store */
     OG_ERROR_STORE_TYPE_MISMATCH = 134010,
     OG_ERROR_STORE_INCOMPATIBLE_SCHEMA = 134020,
@@ -570,6 +572,39 @@ const char *og_error_conflict_key_at(const og_error *error, size_t index, size_t
  * OG_ERROR_UNKNOWN_KEY for a key that is not one of og_error_conflict_key_at. */
 og_value *og_error_conflict_value(const og_error *error, size_t index, og_conflict_snapshot which, const char *key,
                                   og_error **err);
+
+/* ---- Uniqueness constraints: a save that failed with OG_ERROR_CONSTRAINT_MERGE */
+
+/* METHOD: og_error
+ * The uniqueness-constraint conflicts of a save that failed with
+ * OG_ERROR_CONSTRAINT_MERGE (133021), one per broken constraint and set of
+ * values (NSConstraintConflict); 0 for any other error. Any thread. */
+size_t og_error_constraint_conflict_count(const og_error *error);
+
+/* METHOD: og_error
+ * The property names of conflict `index`'s constraint, borrowed for the
+ * error's lifetime (NULL out of range). Any thread. */
+size_t og_error_constraint_conflict_property_count(const og_error *error, size_t index);
+const char *og_error_constraint_conflict_property_at(const og_error *error, size_t index, size_t property_index);
+
+/* METHOD: og_error
+ * The value the conflicting objects hold in `property`, NEW (og_value_release):
+ * an attribute's value, or for a to-one an OG_VALUE_OBJECT_ID.
+ * OG_ERROR_UNKNOWN_KEY for a property not in the constraint. Any thread. */
+og_value *og_error_constraint_conflict_value(const og_error *error, size_t index, const char *property, og_error **err);
+
+/* METHOD: og_error
+ * The save's objects holding those values, each LENT by `context`, which must
+ * be the context whose save failed (OG_ERROR_INVALID_ARGUMENT otherwise). */
+size_t og_error_constraint_conflict_object_count(const og_error *error, size_t index);
+og_object *og_error_constraint_conflict_object(const og_error *error, size_t index, size_t object_index, og_context *context,
+                                               og_error **err);
+
+/* METHOD: og_error
+ * The object of the row already stored with those values, LENT by `context`;
+ * NULL with no error when the conflict is between the save's own objects. */
+og_object *og_error_constraint_conflict_database_object(const og_error *error, size_t index, og_context *context,
+                                                        og_error **err);
 
 /* ------------------------------------------------------------------------ */
 /* Values                                                                   */

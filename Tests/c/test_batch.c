@@ -3,7 +3,7 @@
 #include "library_model.h"
 #include "og_test_cases.h"
 
-#include <sqlite3.h>
+#include "og_test_sqlite.h"
 
 static og_coordinator *coordinator;
 static og_context *ctx;
@@ -33,18 +33,6 @@ static og_value *row(const char *title, int64_t medium) {
     return d;
 }
 
-static int64_t sql_int(const char *sql) {
-    sqlite3 *db = NULL;
-    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_stmt *s = NULL;
-    CHECK(sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW);
-    int64_t n = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return n;
-}
-
 static void insert(void) {
     setup();
     og_value *rows[] = {row("Mort", 1), row("Eric", 2)};
@@ -57,11 +45,11 @@ static void insert(void) {
     bool changes = true;
     OK(og_context_has_changes(ctx, &changes, &err));
     CHECK(!changes);
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK WHERE ZSMALL = 7"), 2); /* the model's default */
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZSMALL = 7"), 2); /* the model's default */
     og_object_ids_release(ids);
     /* Status only: no IDs asked for. */
     OK(og_context_batch_insert(ctx, "Book", array, OG_BATCH_RESULT_STATUS_ONLY, NULL, NULL, &err));
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 4);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 4);
     /* A bad row fails the batch, naming it, and nothing is written. */
     const char *bad_keys[] = {"colour"};
     og_value *bad_values[] = {NN(og_value_new_string("red", &err))};
@@ -69,7 +57,7 @@ static void insert(void) {
     og_value *mixed_rows[] = {rows[0], bad};
     og_value *mixed = NN(og_value_new_array(mixed_rows, 2, &err));
     FAILS(og_context_batch_insert(ctx, "Book", mixed, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_UNKNOWN_KEY, "row 1");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 4);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 4);
     FAILS(og_context_batch_insert(ctx, "Book", array, OG_BATCH_RESULT_OBJECT_IDS, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "ids");
     FAILS(og_context_batch_insert(ctx, "Book", array, (og_batch_result_type)9, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "og_batch_result_type");
     FAILS(og_context_batch_insert(ctx, "Book", rows[0], OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_TYPE_MISMATCH, "ARRAY");
@@ -104,10 +92,10 @@ static void insert_rows(void) {
     size_t n = 0;
     OK(og_context_batch_insert_rows(ctx, "Book", next_row, &limit, OG_BATCH_RESULT_COUNT, &n, NULL, &err));
     INTEQ(n, 500);
-    INTEQ(sql_int("SELECT SUM(ZMEDIUM) FROM ZBOOK"), 500 * 501 / 2);
+    INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK"), 500 * 501 / 2);
     FAILS(og_context_batch_insert_rows(ctx, "Book", failing_row, NULL, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "ran dry");
     FAILS(og_context_batch_insert_rows(ctx, "Book", NULL, NULL, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 500);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 500);
     teardown();
 }
 
@@ -122,7 +110,7 @@ static void update_and_delete(void) {
     og_object_ids *ids = NULL;
     OK(og_context_batch_update(ctx, "Book", p, changed, OG_BATCH_RESULT_OBJECT_IDS, &n, &ids, &err));
     INTEQ(n, 2);
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Renamed' AND ZMEDIUM = 99 AND Z_OPT = 2"), 2);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Renamed' AND ZMEDIUM = 99 AND Z_OPT = 2"), 2);
     og_fetch_request *r = NN(og_fetch_request_new("Book", &err));
     og_predicate *mort = NN(og_predicate_parse("title == 'Mort'", NULL, 0, &err));
     OK(og_fetch_request_set_predicate(r, mort, &err));
@@ -133,7 +121,7 @@ static void update_and_delete(void) {
     INTEQ(n, 2);
     const char *stranger[1] = {"x-coredata://no-such-store/Book/p1"};
     FAILS(og_context_batch_delete_objects(ctx, stranger, 1, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "names no object");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 0);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 0);
     og_object_ids_release(ids);
     og_fetch_request_release(r);
     og_predicate_release(mort);

@@ -15,20 +15,36 @@ extension ManagedObjectContext {
             throw .invalidArgument("cannot batch insert into '\(entity.name)': the entity is abstract")
         }
         let record = try persistentStoreCoordinator.batchStore(for: entity, request: "batch insert")
+        let constraints = Self.keptConstraints(of: entity)
         var rows: [[AttributeValue]] = []
+        // The slots each row named, for the merge-by-property upserts of constrained entities.
+        var named: [Set<Int>] = []
         rows.reserveCapacity(request.objects.count)
-        for (i, row) in request.objects.enumerated() { rows.append(try Self.batchRow(row, index: i, entity)) }
+        func add(_ row: [String: AttributeValue]) throws(ObjectGraphError) {
+            rows.append(try Self.batchRow(row, index: rows.count, entity))
+            if !constraints.isEmpty { named.append(Set(row.keys.compactMap { entity.slot(forKey: $0) })) }
+        }
+        for row in request.objects { try add(row) }
         if let handler = request.dictionaryHandler {
             while true {
                 var row: [String: AttributeValue] = [:]
                 if try handler(&row) { break }
-                rows.append(try Self.batchRow(row, index: rows.count, entity))
+                try add(row)
             }
         }
         var keys: [Int64] = []
         keys.reserveCapacity(rows.count)
-        try persistentStoreCoordinator.save([record]) { (transactions) throws(ObjectGraphError) in
+        var updated: [RowSnapshot] = []
+        try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            for row in updated {
+                persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
+            }
+        }) { (transactions) throws(ObjectGraphError) in
             guard !rows.isEmpty, let tx = transactions.first else { return }
+            if !constraints.isEmpty {
+                keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated)
+                return
+            }
             let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
             for (i, values) in rows.enumerated() {
                 let key = first + Int64(i)
@@ -60,12 +76,20 @@ extension ManagedObjectContext {
         fetch.includesSubentities = request.includesSubentities
         try FetchValidation.check(fetch, entity)
         var written: [(EntityDescription, Int64, RowSnapshot)] = []
+        var statement: SetWriteResult?
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            if statement != nil { Self.forgetRows(of: record, persistentStoreCoordinator) }
             for (_, _, row) in written {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
+            if let sets = tx as? SetWritingTransaction,
+                let done = try sets.updateAll(matching: fetch, of: entity, setting: changes, returningRows: request.resultType == .objectIDs)
+            {
+                statement = done
+                return
+            }
             for row in try Self.matchingRows(fetch, entity, record, persistentStoreCoordinator) {
                 var values = row.values
                 for (slot, value) in changes where slot < values.count { values[slot] = value }
@@ -74,6 +98,7 @@ extension ManagedObjectContext {
                 written.append((row.entity, row.primaryKey, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: write.version, values: values)))
             }
         }
+        if let statement { return Self.result(request.resultType, statement, record) }
         return Self.result(request.resultType, written.map { ($0.0, $0.1) }, record)
     }
 
@@ -100,12 +125,26 @@ extension ManagedObjectContext {
             throw .invalidArgument("a batch delete runs on one store: \(id.uriRepresentation) is not of '\(record.store.path)'")
         }
         var deleted: [(EntityDescription, Int64, Int64)] = []
+        var statement: SetWriteResult?
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            if let statement {
+                // Tombstones for the rows read back; without them, the store answers.
+                if statement.rows.isEmpty { Self.forgetRows(of: record, persistentStoreCoordinator) }
+                for row in statement.rows {
+                    persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: nil, version: row.version == .max ? row.version : row.version + 1)
+                }
+            }
             for (entity, key, version) in deleted {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(entity, key, record.ref), row: nil, version: version == .max ? version : version + 1)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
+            if let fetch = targets.fetch, let sets = tx as? SetWritingTransaction,
+                let done = try sets.deleteAll(matching: fetch, of: targets.entity, returningRows: request.resultType == .objectIDs)
+            {
+                statement = done
+                return
+            }
             let rows: [RowSnapshot]
             if let fetch = targets.fetch {
                 rows = try Self.matchingRows(fetch, targets.entity, record, persistentStoreCoordinator)
@@ -121,6 +160,7 @@ extension ManagedObjectContext {
                 deleted.append((row.entity, row.primaryKey, row.version))
             }
         }
+        if let statement { return Self.result(request.resultType, statement, record) }
         return Self.result(request.resultType, deleted.map { ($0.0, $0.1) }, record)
     }
 
@@ -188,6 +228,18 @@ extension ManagedObjectContext {
             if let row { e.message = "row \(row) of the batch: " + e.message }
             throw e
         }
+    }
+
+    /// The result of a batch the store wrote as one statement.
+    private static func result(_ type: BatchResultType, _ written: SetWriteResult, _ record: PersistentStoreCoordinator.AttachedStore) -> BatchResult {
+        type == .count ? .count(written.count) : result(type, written.rows.map { ($0.entity, $0.primaryKey) }, record)
+    }
+
+    /// After a batch written as one statement without reading its rows back: the
+    /// coordinator forgets the rows it cached of that store, so nothing older is served
+    /// from memory (every save still checks versions in the store).
+    private static func forgetRows(of record: PersistentStoreCoordinator.AttachedStore, _ coordinator: PersistentStoreCoordinator) {
+        if !coordinator.rowCache.isEmpty { coordinator.rowCache.removeAll(store: record.ref.slot) }
     }
 
     private static func result(_ type: BatchResultType, _ rows: [(EntityDescription, Int64)], _ record: PersistentStoreCoordinator.AttachedStore?) -> BatchResult {

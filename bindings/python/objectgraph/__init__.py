@@ -60,6 +60,7 @@ from .errors import (
     DOMAIN_COCOA,
     DOMAIN_OBJECTGRAPH,
     DOMAIN_SQLITE,
+    ConstraintConflict,
     ConstraintConflictError,
     Error,
     ErrorCode,
@@ -130,6 +131,7 @@ def library_version() -> str:
 __all__ = [
     "Attribute",
     "AttributeType",
+    "ConstraintConflict",
     "ConstraintConflictError",
     "Context",
     "Coordinator",

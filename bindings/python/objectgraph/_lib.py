@@ -506,6 +506,13 @@ _SIGNATURES = {
     "og_error_conflict_key_count": (_z, [_v, _z]),
     "og_error_conflict_key_at": (_s, [_v, _z, _z]),
     "og_error_conflict_value": (_v, [_v, _z, _i, _s, _err]),
+    "og_error_constraint_conflict_count": (_z, [_v]),
+    "og_error_constraint_conflict_property_count": (_z, [_v, _z]),
+    "og_error_constraint_conflict_property_at": (_s, [_v, _z, _z]),
+    "og_error_constraint_conflict_value": (_v, [_v, _z, _s, _err]),
+    "og_error_constraint_conflict_object_count": (_z, [_v, _z]),
+    "og_error_constraint_conflict_object": (_v, [_v, _z, _z, _v, _err]),
+    "og_error_constraint_conflict_database_object": (_v, [_v, _z, _v, _err]),
     # Merging saves between contexts
     "og_notification_changes": (_v, [_v, _err]),
     "og_changes_new": (_v, [_err]),
