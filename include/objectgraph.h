@@ -315,6 +315,30 @@ typedef enum og_batch_result_type {
  * no more rows; NULL with *error set fails the batch. */
 typedef og_value *(*og_batch_row_fn)(void *userdata, og_error **error);
 
+/* How og_context_batch_insert_columns reads a column's values. */
+typedef enum og_column_type {
+    OG_COLUMN_INT64 = 1,  /* values: const int64_t * (integers, booleans 0/1) */
+    OG_COLUMN_DOUBLE = 2, /* values: const double * (doubles, floats, dates in seconds since 2001) */
+    OG_COLUMN_TEXT = 3    /* values: const char *const * (UTF-8, NUL-terminated; NULL: nil) */
+} og_column_type;
+
+/* What a row holds in a column of og_context_batch_insert_columns. */
+typedef enum og_column_state {
+    OG_COLUMN_VALUE = 0,  /* the value in `values` */
+    OG_COLUMN_NIL = 1,    /* nil */
+    OG_COLUMN_ABSENT = 2  /* the row leaves the attribute out: the model's default */
+} og_column_state;
+
+/* One attribute's values for every row of og_context_batch_insert_columns:
+ * `values` holds row_count values of `type`; `states` (NULL: every row holds
+ * a value) holds row_count og_column_state bytes. */
+typedef struct og_batch_column {
+    const char *name;
+    og_column_type type;
+    const void *values;
+    const uint8_t *states;
+} og_batch_column;
+
 /* An asynchronous fetch's completion: runs once on the context's queue with the
  * fetch (LENT for the call; the caller's own handle stays valid until released). */
 typedef void (*og_async_fetch_fn)(og_async_fetch *fetch, void *userdata);
@@ -2356,6 +2380,16 @@ og_status og_context_batch_insert(og_context *context, const char *entity, const
                                   size_t *count, og_object_ids **ids, og_error **error);
 og_status og_context_batch_insert_rows(og_context *context, const char *entity, og_batch_row_fn next, void *userdata,
                                        og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
+/* METHOD: og_context
+ * A batch insert of `row_count` rows given column by column, the bulk form of
+ * og_context_batch_insert (no value per row and key): one og_batch_column per
+ * attribute. Values are converted and checked as og_context_batch_insert's are
+ * (a double column into an integer attribute is OG_ERROR_TYPE_MISMATCH naming
+ * the row); OG_ERROR_INVALID_ARGUMENT for a NULL `values`, an unknown
+ * og_column_type or a column named twice. */
+og_status og_context_batch_insert_columns(og_context *context, const char *entity, const og_batch_column *columns, size_t column_count,
+                                          size_t row_count, og_batch_result_type result_type, size_t *count, og_object_ids **ids,
+                                          og_error **error);
 og_status og_context_batch_update(og_context *context, const char *entity, const og_predicate *predicate, const og_value *values,
                                   og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
 og_status og_context_batch_delete(og_context *context, const og_fetch_request *request, og_batch_result_type result_type,

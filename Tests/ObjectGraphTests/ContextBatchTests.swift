@@ -46,6 +46,30 @@ final class ContextBatchTests: XCTestCase {
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*), SUM(ZPAGES) FROM ZBOOK"), [["1000", "500500"]])
     }
 
+    /// Rows given column by column (the bulk form of C and Python): nil leaves the
+    /// attribute to its default, `.null` sets nil, and errors name the row.
+    func testRowsGivenByColumnInsertAsTheirDictionariesWould() throws {
+        let titles: [AttributeValue?] = [.string("Mort"), .string("Eric"), .string("Jingo")]
+        let pages: [AttributeValue?] = [.integer(300), nil, .null]
+        let request = BatchInsertRequest(entityName: "Book", columns: .init(names: ["title", "pages"], rowCount: 3) { row, column in
+            column == 0 ? titles[row] : pages[row]
+        })
+        request.resultType = .count
+        XCTAssertEqual(try stack.context.execute(request), .count(3))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZTITLE, IFNULL(ZPAGES, 'nil') FROM ZBOOK ORDER BY Z_PK"),
+                       [["Mort", "300"], ["Eric", "100"], ["Jingo", "nil"]])
+        for (names, value, code, words) in [
+            (["title", "colour"], AttributeValue.string("red"), ErrorCode.unknownKey, "row 0"),
+            (["title", "pages"], .string("many"), ErrorCode.typeMismatch, "row 0"),
+        ] {
+            let bad = BatchInsertRequest(entityName: "Book", columns: .init(names: names, rowCount: 2) { _, column in column == 0 ? .string("x") : value })
+            let error = expectError { _ = try self.stack.context.execute(bad) }
+            XCTAssertEqual(error?.code, code)
+            XCTAssertTrue(error?.message.contains(words) ?? false, error?.message ?? "")
+        }
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["3"]])
+    }
+
     func testABadRowFailsTheWholeBatchNamingItAndWritesNothing() throws {
         let good: [String: AttributeValue] = ["title": .string("Mort")]
         for (row, code, words) in [

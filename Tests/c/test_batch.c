@@ -99,6 +99,43 @@ static void insert_rows(void) {
     teardown();
 }
 
+/* Rows by column: no og_value per row; ABSENT takes the default, NIL sets nil. */
+static void insert_columns(void) {
+    setup();
+    const char *titles[] = {"Mort", "Eric", "Jingo"};
+    int64_t mediums[] = {1, 2, 3};
+    uint8_t states[] = {OG_COLUMN_VALUE, OG_COLUMN_ABSENT, OG_COLUMN_NIL};
+    double ratios[] = {0.25, 0.75, 1.5};
+    og_batch_column columns[] = {
+        {"title", OG_COLUMN_TEXT, titles, NULL},
+        {"medium", OG_COLUMN_INT64, mediums, states},
+        {"ratio", OG_COLUMN_DOUBLE, ratios, NULL},
+    };
+    size_t n = 0;
+    og_object_ids *ids = NULL;
+    OK(og_context_batch_insert_columns(ctx, "Book", columns, 3, 3, OG_BATCH_RESULT_OBJECT_IDS, &n, &ids, &err));
+    INTEQ(n, 3);
+    INTEQ(og_object_ids_count(ids), 3);
+    og_object_ids_release(ids);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZMEDIUM IS NULL"), 2); /* absent (no default) and nil */
+    INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK"), 1);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZRATIO = 1.5 AND ZTITLE = 'Jingo'"), 1);
+    /* A double column into an integer attribute, an unknown attribute, a bad type: nothing written. */
+    og_batch_column wrong[] = {{"medium", OG_COLUMN_DOUBLE, ratios, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", wrong, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_TYPE_MISMATCH, "row 0");
+    og_batch_column unknown[] = {{"colour", OG_COLUMN_TEXT, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", unknown, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_UNKNOWN_KEY, "colour");
+    og_batch_column odd[] = {{"title", (og_column_type)7, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", odd, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "og_column_type");
+    og_batch_column twice[] = {{"title", OG_COLUMN_TEXT, titles, NULL}, {"title", OG_COLUMN_TEXT, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", twice, 2, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "twice");
+    og_batch_column empty[] = {{"title", OG_COLUMN_TEXT, NULL, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", empty, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    FAILS(og_context_batch_insert_columns(ctx, "Book", NULL, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 3);
+    teardown();
+}
+
 static void update_and_delete(void) {
     setup();
     og_value *rows[] = {row("Mort", 10), row("Eric", 20), row("Jingo", 30)};
@@ -185,7 +222,7 @@ static void derived_attributes(void) {
 
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
-        {"insert", insert}, {"insert_rows", insert_rows}, {"update_and_delete", update_and_delete}, {"other_stores", other_stores},
+        {"insert", insert}, {"insert_rows", insert_rows}, {"insert_columns", insert_columns}, {"update_and_delete", update_and_delete}, {"other_stores", other_stores},
         {"derived_attributes", derived_attributes},
     };
     return OG_T_RUN(cases, argc, argv);

@@ -19,9 +19,13 @@ extension ManagedObjectContext {
         var rows: [[AttributeValue]] = []
         // The slots each row named, for the merge-by-property upserts of constrained entities.
         var named: [Set<Int>] = []
-        rows.reserveCapacity(request.objects.count)
+        let required = Self.requiredSlots(entity)
+        rows.reserveCapacity(request.objects.count + (request.columns?.rowCount ?? 0))
+        if let columns = request.columns {
+            try Self.readColumns(columns, entity, required, into: &rows, named: &named, recordingNames: !constraints.isEmpty)
+        }
         func add(_ row: [String: AttributeValue]) throws(ObjectGraphError) {
-            rows.append(try Self.batchRow(row, index: rows.count, entity))
+            rows.append(try Self.batchRow(row, index: rows.count, entity, required: required))
             if !constraints.isEmpty { named.append(Set(row.keys.compactMap { entity.slot(forKey: $0) })) }
         }
         for row in request.objects { try add(row) }
@@ -186,24 +190,65 @@ extension ManagedObjectContext {
 
     /// One row of a batch insert: the model's defaults, then the row's values in their
     /// stored form. `index` names the row in errors.
-    static func batchRow(_ row: [String: AttributeValue], index: Int, _ entity: EntityDescription) throws(ObjectGraphError) -> [AttributeValue] {
+    static func batchRow(_ row: [String: AttributeValue], index: Int, _ entity: EntityDescription,
+                         required: [(Int, AttributeDescription)]) throws(ObjectGraphError) -> [AttributeValue]
+    {
         var values = entity.layout.defaults
         for (key, value) in row {
             let (slot, attribute) = try batchAttribute(key, of: entity, row: index)
             values[slot] = try batchValue(value, attribute, row: index)
         }
-        for (slot, property) in entity.properties.enumerated() {
-            guard let a = property as? AttributeDescription, !a.isOptional, !a.isTransient, a.derivationExpression == nil, values[slot].isNull else { continue }
+        try checkRequired(values, index: index, entity, required)
+        return values
+    }
+
+    /// Rows given column by column: each column's attribute is found once, not per row.
+    private static func readColumns(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription, _ required: [(Int, AttributeDescription)],
+                                    into rows: inout [[AttributeValue]], named: inout [Set<Int>], recordingNames: Bool) throws(ObjectGraphError)
+    {
+        var attributes: [(Int, AttributeDescription)] = []
+        for (c, name) in columns.names.enumerated() {
+            // A column the entity cannot take is reported at the first row that gives it a value.
+            let first = (0..<columns.rowCount).first { columns.value($0, c) != nil }.map { rows.count + $0 }
+            attributes.append(try batchAttribute(name, of: entity, row: first))
+        }
+        let defaults = entity.layout.defaults
+        for r in 0..<columns.rowCount {
+            let index = rows.count
+            var values = defaults
+            var given = Set<Int>()
+            for (c, (slot, attribute)) in attributes.enumerated() {
+                guard let value = columns.value(r, c) else { continue }
+                values[slot] = try batchValue(value, attribute, row: index)
+                if recordingNames { given.insert(slot) }
+            }
+            try checkRequired(values, index: index, entity, required)
+            rows.append(values)
+            if recordingNames { named.append(given) }
+        }
+    }
+
+    /// The stored attributes that need a value (nor optional, nor derived): checked in every row.
+    static func requiredSlots(_ entity: EntityDescription) -> [(Int, AttributeDescription)] {
+        entity.properties.enumerated().compactMap { slot, property in
+            guard let a = property as? AttributeDescription, !a.isOptional, !a.isTransient, a.derivationExpression == nil else { return nil }
+            return (slot, a)
+        }
+    }
+
+    private static func checkRequired(_ values: [AttributeValue], index: Int, _ entity: EntityDescription,
+                                      _ required: [(Int, AttributeDescription)]) throws(ObjectGraphError)
+    {
+        for (slot, a) in required where values[slot].isNull {
             throw ObjectGraphError(code: ErrorCode.validationMissingMandatoryProperty,
                 message: "row \(index) of the batch insert into '\(entity.name)' has no value for the required attribute '\(a.name)', and it has no default",
                 userInfo: [(ErrorUserInfoKey.validationKey, a.name)])
         }
-        return values
     }
 
     /// The slot and attribute of `key`, which must be a stored attribute of `entity`.
     private static func batchAttribute(_ key: String, of entity: EntityDescription, row: Int?) throws(ObjectGraphError) -> (Int, AttributeDescription) {
-        let place = row.map { "row \($0) of the batch" } ?? "the batch update"
+        let place = row.map { "row \($0) of the batch" } ?? "the batch"
         guard let slot = entity.slot(forKey: key) else {
             var e = ObjectGraphError.unknownKey(key, entity: entity.name)
             e.message = "\(place) names '\(key)', which entity '\(entity.name)' does not have"

@@ -13,8 +13,8 @@ A new module goes into the lowest layer above everything it imports.
 """
 
 LAYERS = (
-    # Plain Python: finding the library, owned handles, object IDs, this list.
-    ("_layers", "_loader", "_handle", "_object_id"),
+    # Plain Python: finding the library, owned handles, object IDs, batch rows by column, this list.
+    ("_layers", "_loader", "_handle", "_object_id", "_batch_columns"),
     # The library, every C function of include/objectgraph.h declared.
     ("_lib",),
     # The exceptions, and an og_error turned into one.

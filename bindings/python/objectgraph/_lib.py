@@ -367,6 +367,7 @@ _SIGNATURES = {
     "og_async_fetch_release": (None, [_v]),
     "og_context_batch_insert": (_i, [_v, _s, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_insert_rows": (_i, [_v, _s, BATCH_ROW_FN, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_insert_columns": (_i, [_v, _s, _v, _z, _z, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_update": (_i, [_v, _s, _v, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_delete": (_i, [_v, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_delete_objects": (_i, [_v, _p(_s), _z, _i, _p(_z), _p(_v), _err]),
