@@ -1,69 +1,20 @@
 /*
  * ObjectGraph from C on the one-phase workloads (Benchmarks/README.md, "Other
  * workloads"): update (a predicate fetch, og_object_set_int64_at, save), indexed
- * (a predicate fetch on an attribute the model indexes) and traversal (authors
- * fetched with their books prefetched, og_object_get_related, every title read).
- * Takes the runner's flags and prints the one-phase report on its last line of
- * standard output.
+ * (a predicate fetch on an attribute the model indexes), traversal (authors
+ * fetched with their books prefetched, og_object_get_related, every title read),
+ * and the batch workloads and upsert (phase_batch.h). Takes the runner's flags and
+ * prints the one-phase report on its last line of standard output.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "bench_support.h"
+#include "phase_batch.h"
+#include "phase_stack.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-enum { ATTRIBUTES = 10 };
-
-typedef struct {
-    long update_rows, update_count, indexed_rows, indexed_start, indexed_count, authors, books_per_author;
-} sizes;
-
-typedef struct {
-    og_model *model;
-    og_coordinator *coordinator;
-    og_context *context;
-} stack;
-
-static void open_stack(stack *s, og_model *model, const char *path) {
-    og_error *error = NULL;
-    s->model = model;
-    s->coordinator = og_coordinator_new(model, &error);
-    if (!s->coordinator) fail("new coordinator", error);
-    if (!og_coordinator_add_store(s->coordinator, "SQLite", path, &error)) fail("add store", error);
-    s->context = og_context_new(s->coordinator, &error);
-    if (!s->context) fail("new context", error);
-}
-
-static void close_stack(stack *s) {
-    og_context_release(s->context);
-    og_coordinator_release(s->coordinator);
-    og_model_release(s->model);
-}
-
-/* Item with a0…a9, a0 indexed when `indexed`; slots[k] is the slot of a<k>. */
-static og_model *item_model(int indexed, size_t slots[ATTRIBUTES]) {
-    og_error *error = NULL;
-    char name[8];
-    og_model *model = og_model_new();
-    og_entity *item = og_model_add_entity(model, "Item", &error);
-    if (!item) fail("add entity", error);
-    for (int k = 0; k < ATTRIBUTES; k++) {
-        snprintf(name, sizeof name, "a%d", k);
-        og_property *attribute = og_entity_add_attribute(item, name, OG_ATTRIBUTE_INTEGER64, &error);
-        if (!attribute) fail("add attribute", error);
-        if (indexed && k == 0 && og_property_set_indexed(attribute, true, &error) != OG_OK) fail("index", error);
-    }
-    for (int k = 0; k < ATTRIBUTES; k++) {
-        snprintf(name, sizeof name, "a%d", k);
-        int64_t slot = og_entity_slot(item, name, &error);
-        if (slot < 0) fail("slot", error);
-        slots[k] = (size_t)slot;
-    }
-    return model;
-}
 
 /* Author (name, to-many books) and Book (title, to-one author), inverses. */
 static og_model *library_model(void) {
@@ -80,22 +31,6 @@ static og_model *library_model(void) {
     if (og_relationship_set_to_many(books, true, &error) != OG_OK) fail("to-many", error);
     if (og_relationship_set_inverse(books, writer, &error) != OG_OK) fail("inverse", error);
     return model;
-}
-
-/* A store of `rows` items (preparation, not timed): item i has a<k> = i*10 + k. */
-static void prepare_items(const char *path, long rows, int indexed) {
-    og_error *error = NULL;
-    size_t slots[ATTRIBUTES];
-    stack s;
-    open_stack(&s, item_model(indexed, slots), path);
-    for (long i = 0; i < rows; i++) {
-        og_object *object = og_context_insert(s.context, "Item", &error);
-        if (!object) fail("insert", error);
-        for (int k = 0; k < ATTRIBUTES; k++)
-            if (og_object_set_int64_at(object, slots[k], (int64_t)i * 10 + k, &error) != OG_OK) fail("set", error);
-    }
-    if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
-    close_stack(&s);
 }
 
 /* The objects of `entity` matching `format` (no arguments), or all when NULL. */
@@ -120,7 +55,7 @@ static double run_update(const char *path, const sizes *z, size_t *count, int64_
     og_error *error = NULL;
     size_t slots[ATTRIBUTES];
     stack s;
-    open_stack(&s, item_model(0, slots), path);
+    open_stack(&s, item_model(0, 0, slots), path);
     char format[64];
     snprintf(format, sizeof format, "a0 < %ld", z->update_count * 10);
     double start = now();
@@ -145,7 +80,7 @@ static double run_indexed(const char *path, const sizes *z, size_t *count, int64
     og_error *error = NULL;
     size_t slots[ATTRIBUTES];
     stack s;
-    open_stack(&s, item_model(1, slots), path);
+    open_stack(&s, item_model(1, 0, slots), path);
     char format[96];
     snprintf(format, sizeof format, "a0 >= %ld AND a0 < %ld", z->indexed_start * 10,
              (z->indexed_start + z->indexed_count) * 10);
@@ -229,7 +164,8 @@ static double run_traversal(const char *path, const sizes *z, size_t *count, int
 
 int main(int argc, char **argv) {
     long runs = 5, warmup = 1, update_percent = 10, indexed_percent = 1;
-    sizes z = {.update_rows = 200000, .indexed_rows = 1000000, .authors = 10000, .books_per_author = 20};
+    sizes z = {.update_rows = 200000, .indexed_rows = 1000000, .authors = 10000, .books_per_author = 20,
+               .batch_rows = 200000, .batch_insert_rows = 50000};
     const char *dir = NULL, *workload = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *flag = argv[i], *arg = argv[i + 1];
@@ -243,6 +179,8 @@ int main(int argc, char **argv) {
         else if (!strcmp(flag, "--indexed-percent")) indexed_percent = number(flag, arg);
         else if (!strcmp(flag, "--authors")) z.authors = number(flag, arg);
         else if (!strcmp(flag, "--books-per-author")) z.books_per_author = number(flag, arg);
+        else if (!strcmp(flag, "--batch-rows")) z.batch_rows = number(flag, arg);
+        else if (!strcmp(flag, "--batch-insert-rows")) z.batch_insert_rows = number(flag, arg);
         else if (strcmp(flag, "--n") && strcmp(flag, "--fetch-rows")) {
             fprintf(stderr, "og-c: unknown option '%s'\n", flag);
             return 2;
@@ -255,15 +193,25 @@ int main(int argc, char **argv) {
     z.indexed_count = z.indexed_rows * indexed_percent / 100;
     if (z.indexed_count < 1) z.indexed_count = 1;
     z.indexed_start = (z.indexed_rows - z.indexed_count) / 2;
+    z.upsert_start = z.batch_rows - z.batch_insert_rows / 2;
+    if (z.upsert_start < 0) z.upsert_start = 0;
 
-    char path[4096];
+    char path[4096], template[4096];
     snprintf(path, sizeof path, "%s/og-c-%s.sqlite", dir, workload);
+    template_path(path, template, sizeof template);
     remove_store(path);
+    remove_store(template);
     double (*run)(const char *, const sizes *, size_t *, int64_t *);
     if (!strcmp(workload, "update")) prepare_items(path, z.update_rows, 0), run = run_update;
     else if (!strcmp(workload, "indexed")) prepare_items(path, z.indexed_rows, 1), run = run_indexed;
     else if (!strcmp(workload, "traversal")) prepare_library(path, &z), run = run_traversal;
+    else if (!strcmp(workload, "batch-insert")) run = run_batch_insert;
+    else if (!strcmp(workload, "batch-update")) prepare_batch_items(path, z.batch_rows, 0), run = run_batch_update;
+    else if (!strcmp(workload, "batch-delete")) prepare_batch_items(template, z.batch_rows, 0), run = run_batch_delete;
+    else if (!strcmp(workload, "upsert")) prepare_batch_items(template, z.batch_rows, 1), run = run_upsert;
     else { printf("{\"skipped\":\"no %s workload\"}\n", workload); return 0; }
+    /* The workloads that write leave their store for the runner's check (StoreCheck.swift). */
+    int checks_store = strcmp(workload, "indexed") && strcmp(workload, "traversal");
 
     double *seconds = calloc((size_t)runs, sizeof *seconds);
     int64_t *sums = calloc((size_t)runs, sizeof *sums);
@@ -289,7 +237,8 @@ int main(int argc, char **argv) {
     printf("],\"sums\":[");
     for (long i = 0; i < runs; i++) printf("%s%lld", i ? "," : "", (long long)sums[i]);
     printf("],\"total_runs\":%ld,", warmup + runs);
-    if (!strcmp(workload, "update")) {
+    remove_store(template);
+    if (checks_store) {
         printf("\"file\":");
         print_string(path);
         printf(",\"table\":\"ZITEM\",\"columns\":[");

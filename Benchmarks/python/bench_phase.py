@@ -1,16 +1,20 @@
 """The loop shared by the Python contenders of the one-phase workloads (update,
-indexed, traversal; Benchmarks/README.md): takes the runner's flags, prepares the
-store, runs the warm-up and timed runs, and prints the JSON report as the last
-line of standard output.
+indexed, traversal, batch-insert, batch-update, batch-delete, upsert;
+Benchmarks/README.md): takes the runner's flags, prepares the store, runs the
+warm-up and timed runs, and prints the JSON report as the last line of standard
+output.
 
 A contender is an object with ``name``, ``about``, and for each workload it runs
 a ``prepare_<workload>(path, sizes)`` and a ``run_<workload>(path, sizes) ->
-(seconds, count, sum)``; the update's also has ``table`` and ``columns``.
+(seconds, count, sum)`` (``-`` in the workload's name spelled ``_``); one that
+writes also has ``table`` and ``columns``, naming where its items are for the
+runner's check of the store.
 """
 
 import argparse
 import json
 import os
+import shutil
 import sys
 
 import bench_common as common
@@ -28,6 +32,46 @@ class Sizes:
         self.indexed_range = range(start, start + count)
         self.authors = args.authors
         self.books_per_author = args.books_per_author
+        self.batch_rows = args.batch_rows
+        self.batch_insert_rows = args.batch_insert_rows
+        upsert_start = max(0, args.batch_rows - args.batch_insert_rows // 2)
+        self.upsert_range = range(upsert_start, upsert_start + args.batch_insert_rows)
+
+
+# The workloads that write: their store stays for the runner's check (StoreCheck.swift).
+CHECKS_STORE = {"update", "batch-insert", "batch-update", "batch-delete", "upsert"}
+
+# batch-update: the value every a9 is set to (Sizes.batchUpdateValue in Swift).
+BATCH_UPDATE_VALUE = -1
+
+
+def items(numbers):
+    """Main's items ``i`` in ``numbers`` as rows of a0…a9 (a_k = i*10 + k)."""
+    for i in numbers:
+        b = i * 10
+        yield (b, b + 1, b + 2, b + 3, b + 4, b + 5, b + 6, b + 7, b + 8, b + 9)
+
+
+def item_source(rows):
+    """The SELECT producing ``rows`` items: the row number (1…rows), then a0…a9 (as ItemFill.swift)."""
+    values = ", ".join(f"(value - 1) * 10 + {k}" for k in range(10))
+    return (f"WITH RECURSIVE n(value) AS (SELECT 1 UNION ALL SELECT value + 1 FROM n WHERE value < {rows}) "
+            f"SELECT value, {values} FROM n")
+
+
+def template_path(path):
+    """batch-delete and upsert change their store for good: every run starts from a
+    copy of a template built once, ``…-template.sqlite`` beside the store."""
+    return path[:-len(".sqlite")] + "-template.sqlite" if path.endswith(".sqlite") else path + "-template.sqlite"
+
+
+def restore(path):
+    """Replaces the store with a copy of its template (closed: its file and any log left)."""
+    common.remove_store(path)
+    template = template_path(path)
+    for suffix in ("", "-wal"):
+        if os.path.exists(template + suffix):
+            shutil.copyfile(template + suffix, path + suffix)
 
 
 def title(author, book):
@@ -44,18 +88,21 @@ def main(contender):
     parser.add_argument("--workload", required=True)
     for flag, default in (("--update-rows", 200_000), ("--update-percent", 10), ("--indexed-rows", 1_000_000),
                           ("--indexed-percent", 1), ("--authors", 10_000), ("--books-per-author", 20),
+                          ("--batch-rows", 200_000), ("--batch-insert-rows", 50_000),
                           ("--n", 0), ("--fetch-rows", 0), ("--runs", 5), ("--warmup", 1)):
         parser.add_argument(flag, type=int, default=default)
     parser.add_argument("--dir", required=True)
     args = parser.parse_args()
     workload, sizes = args.workload, Sizes(args)
-    prepare = getattr(contender, f"prepare_{workload}", None)
-    run = getattr(contender, f"run_{workload}", None)
+    method = workload.replace("-", "_")
+    prepare = getattr(contender, f"prepare_{method}", None)
+    run = getattr(contender, f"run_{method}", None)
     if prepare is None or run is None:
         common.skip(f"no {workload} workload")
 
     path = os.path.join(args.dir, f"{contender.name}-{workload}.sqlite")
     common.remove_store(path)
+    common.remove_store(template_path(path))
     prepare(path, sizes)
     report = {"seconds": [], "counts": [], "sums": [], "total_runs": args.warmup + args.runs}
     if getattr(contender, "about", None):
@@ -69,7 +116,8 @@ def main(contender):
             report["seconds"].append(seconds)
             report["counts"].append(count)
             report["sums"].append(total)
-    if workload == "update":
+    common.remove_store(template_path(path))
+    if workload in CHECKS_STORE:
         report.update(file=path, table=contender.table, columns=contender.columns)
     else:
         common.remove_store(path)

@@ -1,6 +1,9 @@
 """ObjectGraph from Python (bindings/python) on the one-phase workloads: update
 (a predicate fetch, attributes set, save), indexed (a predicate fetch on an
-indexed attribute) and traversal (authors fetched with their books prefetched).
+indexed attribute), traversal (authors fetched with their books prefetched),
+and the batch requests: batch-insert (``ctx.batch_insert`` fed by a generator of
+dicts), batch-update, batch-delete, and upsert (a batch insert into an entity
+with a uniqueness constraint, under MergePolicy.MERGE_BY_PROPERTY_OBJECT_TRUMP).
 Fetches use keyword arguments only (``where=``, ``prefetch=``)."""
 
 import sqlite3
@@ -13,14 +16,24 @@ import objectgraph as og
 COLUMNS = [f"ZA{k}" for k in range(10)]
 
 
-def _item_stack(path, indexed):
+def _item_stack(path, indexed, unique_a0=False):
     model = og.Model()
     item = model.add_entity("Item")
     for name in common.ATTRIBUTES:
         attribute = item.add_attribute(name, "integer64")
         if indexed and name == "a0":
             attribute.indexed = True
+    if unique_a0:
+        item.uniqueness_constraints = [["a0"]]
     return _open(model, path)
+
+
+def _item_dicts(numbers):
+    """The rows of a batch insert: main's items ``i`` in ``numbers`` as dicts."""
+    for i in numbers:
+        b = i * 10
+        yield {"a0": b, "a1": b + 1, "a2": b + 2, "a3": b + 3, "a4": b + 4,
+               "a5": b + 5, "a6": b + 6, "a7": b + 7, "a8": b + 8, "a9": b + 9}
 
 
 def _library_stack(path):
@@ -127,6 +140,60 @@ class ObjectGraphPhases:
         del authors  # released outside the timed block
         _close(*stack)
         return elapsed, count, total
+
+    def prepare_batch_insert(self, path, sizes):
+        pass  # every run makes its own empty store
+
+    def run_batch_insert(self, path, sizes):
+        common.remove_store(path)
+        stack = _item_stack(path, indexed=False)
+        start = common.clock()
+        count = stack[2].batch_insert("Item", _item_dicts(range(sizes.batch_insert_rows)))
+        elapsed = time.perf_counter() - start
+        _close(*stack)
+        return elapsed, count, 0
+
+    def prepare_batch_update(self, path, sizes):
+        _close(*_item_stack(path, indexed=False))
+        _fill(path, sizes.batch_rows)
+
+    def run_batch_update(self, path, sizes):
+        stack = _item_stack(path, indexed=False)
+        start = common.clock()
+        count = stack[2].batch_update("Item", "a0 >= %@", 0, values={"a9": phase.BATCH_UPDATE_VALUE})
+        elapsed = time.perf_counter() - start
+        _close(*stack)
+        return elapsed, count, 0
+
+    def prepare_batch_delete(self, path, sizes):
+        template = phase.template_path(path)
+        _close(*_item_stack(template, indexed=False))
+        _fill(template, sizes.batch_rows)
+
+    def run_batch_delete(self, path, sizes):
+        phase.restore(path)
+        stack = _item_stack(path, indexed=False)
+        start = common.clock()
+        count = stack[2].batch_delete("Item", "a0 >= %@", 0)
+        elapsed = time.perf_counter() - start
+        _close(*stack)
+        return elapsed, count, 0
+
+    def prepare_upsert(self, path, sizes):
+        template = phase.template_path(path)
+        _close(*_item_stack(template, indexed=False, unique_a0=True))
+        _fill(template, sizes.batch_rows)
+
+    def run_upsert(self, path, sizes):
+        phase.restore(path)
+        stack = _item_stack(path, indexed=False, unique_a0=True)
+        context = stack[2]
+        context.merge_policy = og.MergePolicy.MERGE_BY_PROPERTY_OBJECT_TRUMP
+        start = common.clock()
+        count = context.batch_insert("Item", _item_dicts(sizes.upsert_range))
+        elapsed = time.perf_counter() - start
+        _close(*stack)
+        return elapsed, count, 0
 
 
 if __name__ == "__main__":

@@ -58,6 +58,14 @@ func phaseContender(id: String, workload: WorkloadKind) -> (any PhaseContender)?
     case ("og-swift", .update): OGUpdate()
     case ("og-swift", .indexed): OGIndexed()
     case ("og-swift", .traversal): OGTraversal()
+    case ("raw-sqlite", .batchInsert): RawBatchInsert()
+    case ("raw-sqlite", .batchUpdate): RawBatchUpdate()
+    case ("raw-sqlite", .batchDelete): RawBatchDelete()
+    case ("raw-sqlite", .upsert): RawUpsert()
+    case ("og-swift", .batchInsert): OGBatchInsert()
+    case ("og-swift", .batchUpdate): OGBatchUpdate()
+    case ("og-swift", .batchDelete): OGBatchDelete()
+    case ("og-swift", .upsert): OGUpsert()
     default: nil
     }
 }
@@ -77,6 +85,9 @@ func phaseLaunch(id: String, workload: WorkloadKind, options: Options) -> PhaseL
         return options.cPhaseProgram.map { .program([$0]) }
     case "og-python" where WorkloadKind.phases.contains(workload):
         return options.pythonDir.map { .program([options.python, "\($0)/og_phase_bench.py"]) }
+    case "python-sqlite3" where [.batchInsert, .upsert].contains(workload):
+        // The anchor of the Python rows: executemany in one transaction.
+        return options.pythonDir.map { .program([options.python, "\($0)/sqlite3_phase_bench.py"]) }
     default:
         return nil
     }

@@ -32,7 +32,7 @@ struct Options: Sendable {
           --dir D            scratch directory (default: a new one under $TMPDIR, removed after)
           --keep             keep the scratch directory
           --c-program P      the built ObjectGraph-from-C contender (c/og_bench.c)
-          --c-phase-program P  the same for update, indexed and traversal (c/og_phase_bench.c)
+          --c-phase-program P  the same for the one-phase workloads (c/og_phase_bench.c)
           --python P         the Python interpreter (default python3)
           --python-dir D     the Python contenders' directory (Benchmarks/python)
           --migration ROWS   instead: migrate a store of ROWS rows in place and object by
@@ -40,13 +40,18 @@ struct Options: Sendable {
           --migration-object-rows K  rows the object-by-object migration copies (default 200000)
           --memory N         instead: bytes per live fetched object from Swift, as
                              c/og_memory.c measures them from C (BENCH_MEMORY_OBJECTS)
-          --workload W[,W]   main, update, indexed, traversal, scaling or all (BENCH_WORKLOAD; default main)
+          --workload W[,W]   main, update, indexed, traversal, batch-insert, batch-update,
+                             batch-delete, upsert, scaling or all (BENCH_WORKLOAD; default main)
           --update-rows U    update: objects in the store (BENCH_UPDATE_ROWS; default 200000)
           --update-percent P update: percent of them changed and saved (default 10)
           --indexed-rows I   indexed: objects in the store (BENCH_INDEXED_ROWS; default 1000000)
           --indexed-percent P  indexed: percent of them the predicate returns (default 1)
           --authors A        traversal: authors (BENCH_AUTHORS; default 10000)
           --books-per-author B  traversal: books of each author (default 20)
+          --batch-insert-rows R  batch-insert, upsert: rows inserted per run (BENCH_BATCH_INSERT_ROWS;
+                             default 50000)
+          --batch-rows B     batch-update, batch-delete, upsert: rows in the store (BENCH_BATCH_ROWS;
+                             default 200000)
           --scaling-sizes S  scaling: object counts, comma-separated (BENCH_SCALING_SIZES;
                              default 10000,100000,1000000)
           --out D            scaling: directory of scaling.csv and scaling.svg (default: the
@@ -64,7 +69,7 @@ struct Options: Sendable {
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
                  "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows", "--memory",
              "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
-             "--authors", "--books-per-author", "--scaling-sizes":
+             "--authors", "--books-per-author", "--scaling-sizes", "--batch-insert-rows", "--batch-rows":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
                 flags[flag] = value
             default:
@@ -93,6 +98,8 @@ struct Options: Sendable {
             ("--indexed-percent", "BENCH_INDEXED_PERCENT", { $0.sizes.indexedPercent = try count($1, "--indexed-percent", minimum: 1) }),
             ("--authors", "BENCH_AUTHORS", { $0.sizes.authors = try count($1, "--authors", minimum: 1) }),
             ("--books-per-author", "BENCH_BOOKS_PER_AUTHOR", { $0.sizes.booksPerAuthor = try count($1, "--books-per-author", minimum: 1) }),
+            ("--batch-insert-rows", "BENCH_BATCH_INSERT_ROWS", { $0.sizes.batchInsertRows = try count($1, "--batch-insert-rows", minimum: 1) }),
+            ("--batch-rows", "BENCH_BATCH_ROWS", { $0.sizes.batchRows = try count($1, "--batch-rows", minimum: 1) }),
             ("--scaling-sizes", "BENCH_SCALING_SIZES", { s, v in
                 s.sizes.scaling = try v.split(separator: ",").map { try count(String($0), "--scaling-sizes", minimum: 1) }
             }),
@@ -126,6 +133,7 @@ struct Options: Sendable {
             "--update-rows", "\(sizes.updateRows)", "--update-percent", "\(sizes.updatePercent)",
             "--indexed-rows", "\(sizes.indexedRows)", "--indexed-percent", "\(sizes.indexedPercent)",
             "--authors", "\(sizes.authors)", "--books-per-author", "\(sizes.booksPerAuthor)",
+            "--batch-insert-rows", "\(sizes.batchInsertRows)", "--batch-rows", "\(sizes.batchRows)",
         ]
     }
 

@@ -20,14 +20,16 @@ struct OGStack {
         return slot
     }
 
-    /// Item with a0…a9, a0 indexed when `indexed` (a fetch index of a0 alone).
-    static func itemModel(indexed: Bool) throws -> ManagedObjectModel {
+    /// Item with a0…a9, a0 indexed when `indexed` (a fetch index of a0 alone), and unique
+    /// when `uniqueA0` (a uniqueness constraint, which the store keeps with a unique index).
+    static func itemModel(indexed: Bool, uniqueA0: Bool = false) throws -> ManagedObjectModel {
         let model = ManagedObjectModel()
         let item = try model.addEntity(named: "Item")
         for name in Workload.attributeNames {
             let attribute = try item.addAttribute(named: name, type: .integer64)
             if indexed && name == "a0" { try attribute.setIndexed(true) }
         }
+        if uniqueA0 { try item.setUniquenessConstraints([["a0"]]) }
         return model
     }
 

@@ -9,7 +9,7 @@ struct PhaseReport: Codable {
     var sums: [Int64] = []
     /// Runs done on the store in all, warm-up included (the update's check needs it).
     var totalRuns = 0
-    /// The store, and where its items are (update only: the runner checks them).
+    /// The store, and where its items are (the workloads that write: the runner checks them).
     var file: String?
     var table: String?
     var columns: [String]?

@@ -26,32 +26,18 @@ func renderPhaseTable(_ outcomes: [PhaseOutcome], workload: WorkloadKind, option
             lines.append(title + columns(stats, reference) + "   " + (outcome.problems.isEmpty ? "ok" : "FAILED"))
         }
     }
+    lines += pythonRatio(outcomes)
     lines += tableNotes(outcomes)
     return lines.joined(separator: "\n")
 }
 
-private func describe(_ workload: WorkloadKind, _ s: Sizes) -> String {
-    switch workload {
-    case .update:
-        "change \(grouped(s.updateCount)) of \(grouped(s.updateRows)) items (\(s.updatePercent)%, a0 < \(grouped(s.updateCount * 10))) and save"
-    case .indexed:
-        "fetch \(grouped(s.indexedRange.count)) of \(grouped(s.indexedRows)) items (\(s.indexedPercent)%) by a range of the indexed a0, read every attribute"
-    case .traversal:
-        "\(grouped(s.authors)) authors × \(s.booksPerAuthor) books, read every title (\(grouped(s.books)) books)"
-    case .main, .scaling: ""
+/// Where Python's sqlite3 module runs the workload, it is the Python binding's reference:
+/// the ratio of the two medians, under the table.
+private func pythonRatio(_ outcomes: [PhaseOutcome]) -> [String] {
+    func median(_ id: String) -> Double? {
+        guard case .measured(let stats)? = outcomes.first(where: { $0.spec.id == id })?.state else { return nil }
+        return stats.median
     }
-}
-
-private func timedPart(_ workload: WorkloadKind) -> [String] {
-    switch workload {
-    case .update:
-        ["timed: finding the items, changing a9 (a9 + 1) and saving, in one transaction",
-         "  raw SQLite: one UPDATE … WHERE a0 < ?; GRDB: fetchAll, then update(db) per record; ObjectGraph: predicate fetch, setValue, save()"]
-    case .indexed:
-        ["timed: the fetch by `a0 >= ? AND a0 < ?` and reading the results; every contender's table has an index of a0 alone"]
-    case .traversal:
-        ["timed: fetching the authors and their books and reading every title",
-         "  raw SQLite: one join; GRDB: including(all:) (two queries); ObjectGraph: relationshipKeyPathsForPrefetching [\"books\"]"]
-    case .main, .scaling: []
-    }
+    guard let binding = median("og-python"), let module = median("python-sqlite3"), module > 0 else { return [] }
+    return ["", "  ObjectGraph (Python) / Python sqlite3: \(String(format: "%.2f", binding / module))×"]
 }

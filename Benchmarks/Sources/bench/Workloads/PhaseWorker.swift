@@ -18,7 +18,8 @@ func runPhaseWorker(_ contender: any PhaseContender, id: String, workload: Workl
         }
     }
     report.totalRuns = options.warmup + options.runs
-    if workload == .update {
+    removeStore(StoreTemplate.path(for: path))
+    if workload.checksStore {
         (report.file, report.table, report.columns) = (path, contender.table, contender.columns)
     } else {
         removeStore(path)

@@ -2,10 +2,21 @@
 /// fetch + read); the others each time one phase (PhaseContender), except `scaling`, which
 /// runs main's insert and fetch at several sizes.
 enum WorkloadKind: String, CaseIterable, Sendable {
-    case main, update, indexed, traversal, scaling
+    case main, update, indexed, traversal
+    case batchInsert = "batch-insert", batchUpdate = "batch-update", batchDelete = "batch-delete", upsert
+    case scaling
 
     /// The workloads with one timed phase.
-    static let phases: [WorkloadKind] = [.update, .indexed, .traversal]
+    static let phases: [WorkloadKind] = [.update, .indexed, .traversal, .batchInsert, .batchUpdate, .batchDelete, .upsert]
+
+    /// The workloads whose store the runner checks after the contender exits: the report
+    /// names it (StoreCheck.swift).
+    var checksStore: Bool {
+        switch self {
+        case .update, .batchInsert, .batchUpdate, .batchDelete, .upsert: true
+        case .main, .indexed, .traversal, .scaling: false
+        }
+    }
 
     /// `main`, `update,indexed`, or `all` (every workload, in the order above).
     static func parse(_ text: String) throws -> [WorkloadKind] {
@@ -30,9 +41,14 @@ struct Sizes: Sendable {
     var authors = 10_000
     var booksPerAuthor = 20
     var scaling = [10_000, 100_000, 1_000_000]
+    /// batch-insert and upsert: the rows one run inserts.
+    var batchInsertRows = 50_000
+    /// batch-update, batch-delete and upsert: the rows in the store.
+    var batchRows = 200_000
 
     /// The sizes of `--quick`.
-    static let quick = Sizes(updateRows: 20_000, indexedRows: 100_000, authors: 1_000, scaling: [1_000, 10_000, 50_000])
+    static let quick = Sizes(updateRows: 20_000, indexedRows: 100_000, authors: 1_000, scaling: [1_000, 10_000, 50_000],
+                             batchInsertRows: 5_000, batchRows: 20_000)
 
     /// update: the objects changed, those with `i < updateCount` (`a0 < updateCount * 10`).
     var updateCount: Int { max(1, updateRows * updatePercent / 100) }
@@ -46,4 +62,19 @@ struct Sizes: Sendable {
     }
 
     var books: Int { authors * booksPerAuthor }
+
+    /// batch-update: the value every row's a9 is set to, and the predicate's bound
+    /// (`a0 >= 0`: every row).
+    static let batchUpdateValue: Int64 = -1
+    static let batchLowerBound: Int64 = 0
+
+    /// upsert: the items a run inserts, half of them (the first) already in the store:
+    /// with the defaults 175,000 ..< 225,000.
+    var upsertRange: Range<Int> {
+        let start = max(0, batchRows - batchInsertRows / 2)
+        return start..<(start + batchInsertRows)
+    }
+
+    /// upsert: the rows in the store after a run.
+    var upsertRowsAfter: Int { max(batchRows, upsertRange.upperBound) }
 }
