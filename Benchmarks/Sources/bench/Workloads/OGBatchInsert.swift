@@ -1,7 +1,7 @@
 import ObjectGraph
 
-/// batch-insert, ObjectGraph (Swift): `execute(BatchInsertRequest(entityName:dictionaryHandler:))`
-/// with `resultType = .count`, into a new, empty store made before the timing.
+/// batch-insert, ObjectGraph (Swift): `execute(BatchInsertRequest(entityName:columns:))`
+/// (values made as the store reads them) with `resultType = .count`, into a new, empty store made before the timing.
 struct OGBatchInsert: PhaseContender {
     let table = "ZITEM"
     let columns = OGItemBatch.columns

@@ -5,17 +5,13 @@ import ObjectGraph
 enum OGItemBatch {
     static let columns = Workload.attributeNames.map { "Z" + $0.uppercased() }
 
-    /// A batch insert of the items `range` with main's values, fed row by row by its
-    /// dictionary handler, returning the count.
+    /// A batch insert of the items `range` with main's values, given by column (the bulk
+    /// form: each value made as the store reads it), returning the count.
     static func insert(_ range: Range<Int>) -> BatchInsertRequest {
-        let names = Workload.attributeNames
-        var next = range.lowerBound
-        let request = BatchInsertRequest(entityName: "Item") { (row) throws(ObjectGraphError) -> Bool in
-            guard next < range.upperBound else { return true }
-            for k in 0..<Workload.attributeCount { row[names[k]] = .integer(Workload.value(next, k)) }
-            next += 1
-            return false
-        }
+        let first = range.lowerBound
+        let request = BatchInsertRequest(entityName: "Item", columns: .init(names: Workload.attributeNames, rowCount: range.count) { row, column in
+            .integer(Workload.value(first + row, column))
+        })
         request.resultType = .count
         return request
     }
