@@ -1464,7 +1464,10 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
 /* METHOD: og_coordinator
  * Adds a store of `type` at `path`: created when missing, opened when present.
  * Types: "SQLite" (a file), "Binary" (an atomic store in one file, rewritten
- * whole at each save), "InMemory" (rows kept in memory only, lost when the
+ * whole at each save), "XML" (Apple's XML store format, NSXMLStoreType, also
+ * rewritten whole; a file that declares a DTD other than Core Data's, or an
+ * entity, is OG_ERROR_STORE_INVALID_TYPE naming the line; saved by two
+ * processes, as "Binary"), "InMemory" (rows kept in memory only, lost when the
  * coordinator goes; `path` may be NULL and is only a name), and the types
  * registered with og_atomic_store_type_register. Returns the
  * store, LENT by the coordinator.
@@ -1739,7 +1742,7 @@ typedef struct og_atomic_store_callbacks {
  * Registers `type` (registerStoreClass:forStoreType:) so og_coordinator_add_store
  * can add stores of it; the table is copied. Registering a type again replaces
  * its table. Errors: OG_ERROR_INVALID_ARGUMENT for a built-in type name
- * ("SQLite", "InMemory", "Binary"), an empty name, or a table without load or save. */
+ * ("SQLite", "InMemory", "Binary", "XML"), an empty name, or a table without load or save. */
 og_status og_atomic_store_type_register(const char *type, const og_atomic_store_callbacks *callbacks, og_error **error);
 /* Deprecated: the former name of og_atomic_store_type_register, kept for one release. */
 OG_DEPRECATED("use og_atomic_store_type_register")
