@@ -3441,12 +3441,11 @@ og_container *og_container_new(const char *name, og_model *model, og_error **err
 void og_container_release(og_container *container);
 
 /* METHOD: og_container
- * The container's name (BORROWED, valid while it lives), its model and
- * coordinator, and its view context: a main-queue context
- * (OG_CONCURRENCY_MAIN_QUEUE) with no parent. The handles are LENT by the
- * container. */
+ * The container's name (BORROWED, valid while it lives), its coordinator,
+ * and its view context: a main-queue context (OG_CONCURRENCY_MAIN_QUEUE) with
+ * no parent. The handles are LENT by the container. (Its model is the one
+ * og_container_new was given.) */
 const char *og_container_name(const og_container *container);
-og_model *og_container_model(og_container *container, og_error **error);
 og_coordinator *og_container_coordinator(og_container *container, og_error **error);
 og_context *og_container_view_context(og_container *container, og_error **error);
 

@@ -85,7 +85,6 @@ static void defaults(void) {
     INTEQ(og_value_count(all), 2);
     og_value_release(all);
     INTEQ(og_context_concurrency_type(NN(og_container_view_context(container, &err))), OG_CONCURRENCY_MAIN_QUEUE);
-    NN(og_container_model(container, &err));
     FAILS_NULL(og_container_description_at(container, 1, &err), OG_ERROR_INVALID_ARGUMENT, "range");
     og_container_release(container);
 

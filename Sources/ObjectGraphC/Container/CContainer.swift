@@ -39,14 +39,6 @@ public func og_container_name(_ c: OpaquePointer?) -> UnsafePointer<CChar>? {
     (try? handles.get(c, ContainerBox.self)).map { UnsafePointer($0.name.pointer) }
 }
 
-@_cdecl("og_container_model")
-public func og_container_model(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
-    handle(err) { () throws(ObjectGraphError) in
-        let model = try container(c).managedObjectModel
-        return try handles.lend(model, from: c) { ModelBox(model) }
-    }
-}
-
 @_cdecl("og_container_coordinator")
 public func og_container_coordinator(_ c: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in

@@ -76,7 +76,6 @@ _SIGNATURES = {
     "og_container_new": (_v, [_s, _v, _err]),
     "og_container_release": (None, [_v]),
     "og_container_name": (_s, [_v]),
-    "og_container_model": (_v, [_v, _err]),
     "og_container_coordinator": (_v, [_v, _err]),
     "og_container_view_context": (_v, [_v, _err]),
     "og_container_new_background_context": (_v, [_v, _err]),

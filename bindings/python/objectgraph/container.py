@@ -1,91 +1,277 @@
 """Persistent containers (NSPersistentContainer) and store descriptions
-(NSPersistentStoreDescription): a model, a coordinator, a view context and the
-stores to add, in one object."""
+(NSPersistentStoreDescription), over the library's og_container and
+og_store_description handles."""
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import os
 import threading
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Iterator, List, MutableMapping, Optional, Tuple
 
-from ._lib import lib
-from ._util import PathLike, take_string
+from ._call import call, call_flag, call_handle, call_optional
+from ._handle import OwnedHandle
+from ._lib import CONTAINER_LOAD_FN, CONTEXT_TASK_FN, lib
+from ._util import PathLike, decode, encode, take_string
 from .context import Context
-from .coordinator import Coordinator
-from .errors import Error, ErrorCode, make_error
+from .coordinator import (
+    INFER_MAPPING_OPTION,
+    MIGRATE_AUTOMATICALLY_OPTION,
+    READ_ONLY_OPTION,
+    TIMEOUT_OPTION,
+    Coordinator,
+)
+from .errors import Error, ErrorCode, _read, make_error
 from .model import Model
+from .values import take_value, to_value
 
 HISTORY_TRACKING_KEY = "NSPersistentHistoryTrackingKey"
+# The options that have attributes of their own; ``options`` holds the others.
+_OWN_KEYS = {READ_ONLY_OPTION, TIMEOUT_OPTION, MIGRATE_AUTOMATICALLY_OPTION, INFER_MAPPING_OPTION, HISTORY_TRACKING_KEY}
 
 
-class PersistentStoreDescription:
+class _Options(MutableMapping[str, Any]):
+    """A description's other options, by Core Data's key, read and written in
+    the library's description."""
+
+    def __init__(self, description: "PersistentStoreDescription") -> None:
+        self._description = description
+
+    def __getitem__(self, key: str) -> Any:
+        if key in _OWN_KEYS or key not in self._all():
+            raise KeyError(key)
+        return self._description._option(key)
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if not isinstance(key, str) or not key:
+            raise make_error(f"an option key must be a non-empty str, not {key!r}", ErrorCode.INVALID_ARGUMENT)
+        self._description._set_option(key, value)
+
+    def __delitem__(self, key: str) -> None:
+        if key not in self:
+            raise KeyError(key)
+        self._description._set_option(key, None)
+
+    def _all(self) -> Dict[str, Any]:
+        value = take_value(call_handle(lib.og_store_description_options, self._description._h))
+        return value if isinstance(value, dict) else {}
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([k for k in self._all() if k not in _OWN_KEYS])
+
+    def __len__(self) -> int:
+        return len([k for k in self._all() if k not in _OWN_KEYS])
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class PersistentStoreDescription(OwnedHandle):
     """A recipe for ``add_store`` (NSPersistentStoreDescription). Its attributes
     are ``add_store``'s keywords under the same names; ``migrate_automatically``
     and ``infer_mapping_automatically`` default to True, as Apple's description
     does (``add_store`` defaults them to False). ``add_asynchronously`` makes
-    ``PersistentContainer.load_stores`` add the store on a library thread."""
+    ``PersistentContainer.load_stores`` add the store on a library thread.
+    ``history_tracking`` is passed as Core Data's ``NSPersistentHistoryTrackingKey``."""
+
+    _lent = False
 
     def __init__(self, path: Optional[PathLike] = None, type: str = "SQLite") -> None:
-        self.type = type
-        self.path: Optional[str] = None if path is None else os.fspath(path)
-        self.add_asynchronously = False
-        self.configuration: Optional[str] = None
-        self.read_only = False
-        self.timeout: Optional[float] = None
-        self.migrate_automatically = True
-        self.infer_mapping_automatically = True
-        self.history_tracking = False
-        self.options: Dict[str, Any] = {}
+        self._h = call_handle(lib.og_store_description_new, None if path is None else encode(path), encode(type))
+        self._closed = False
+
+    @classmethod
+    def _borrow(cls, handle: int) -> "PersistentStoreDescription":
+        """A wrapper for a description a container lends (its default one)."""
+        description = cls.__new__(cls)
+        description._h = handle
+        description._closed = False
+        description._lent = True
+        return description
+
+    def _release(self) -> None:
+        if not self._lent:
+            lib.og_store_description_release(self._h)
+
+    def _option(self, key: str) -> Any:
+        return take_value(call_optional(lib.og_store_description_option, self._h, encode(key)))
+
+    def _set_option(self, key: str, value: Any) -> None:
+        boxed = None if value is None else to_value(value)
+        try:
+            call(lib.og_store_description_set_option, self._h, encode(key), boxed)
+        finally:
+            if boxed:
+                lib.og_value_release(boxed)
+
+    @property
+    def type(self) -> str:
+        return decode(lib.og_store_description_type(self._h)) or ""
+
+    @type.setter
+    def type(self, value: str) -> None:
+        call(lib.og_store_description_set_type, self._h, encode(value))
+
+    @property
+    def path(self) -> Optional[str]:
+        return decode(lib.og_store_description_path(self._h))
+
+    @path.setter
+    def path(self, value: Optional[PathLike]) -> None:
+        call(lib.og_store_description_set_path, self._h, None if value is None else encode(value))
+
+    @property
+    def configuration(self) -> Optional[str]:
+        return decode(lib.og_store_description_configuration(self._h))
+
+    @configuration.setter
+    def configuration(self, value: Optional[str]) -> None:
+        call(lib.og_store_description_set_configuration, self._h, None if value is None else encode(value))
+
+    @property
+    def add_asynchronously(self) -> bool:
+        return call_flag(lib.og_store_description_adds_asynchronously, self._h)
+
+    @add_asynchronously.setter
+    def add_asynchronously(self, value: bool) -> None:
+        call(lib.og_store_description_set_adds_asynchronously, self._h, bool(value))
+
+    def _flag(self, key: str) -> bool:
+        return bool(self._option(key))
+
+    @property
+    def read_only(self) -> bool:
+        return self._flag(READ_ONLY_OPTION)
+
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self._set_option(READ_ONLY_OPTION, True if value else None)
+
+    @property
+    def timeout(self) -> Optional[float]:
+        value = self._option(TIMEOUT_OPTION)
+        return None if value is None else float(value)
+
+    @timeout.setter
+    def timeout(self, value: Optional[float]) -> None:
+        self._set_option(TIMEOUT_OPTION, None if value is None else float(value))
+
+    @property
+    def migrate_automatically(self) -> bool:
+        return self._flag(MIGRATE_AUTOMATICALLY_OPTION)
+
+    @migrate_automatically.setter
+    def migrate_automatically(self, value: bool) -> None:
+        self._set_option(MIGRATE_AUTOMATICALLY_OPTION, bool(value))
+
+    @property
+    def infer_mapping_automatically(self) -> bool:
+        return self._flag(INFER_MAPPING_OPTION)
+
+    @infer_mapping_automatically.setter
+    def infer_mapping_automatically(self, value: bool) -> None:
+        self._set_option(INFER_MAPPING_OPTION, bool(value))
+
+    @property
+    def history_tracking(self) -> bool:
+        return self._flag(HISTORY_TRACKING_KEY)
+
+    @history_tracking.setter
+    def history_tracking(self, value: bool) -> None:
+        self._set_option(HISTORY_TRACKING_KEY, True if value else None)
+
+    @property
+    def options(self) -> MutableMapping[str, Any]:
+        """Any other option by Core Data's key name, read and write."""
+        return _Options(self)
+
+    @options.setter
+    def options(self, value: Optional[Dict[str, Any]]) -> None:
+        current = _Options(self)
+        for key in list(current):
+            del current[key]
+        for key, item in (value or {}).items():
+            current[key] = item
 
     def __repr__(self) -> str:
         return f"PersistentStoreDescription(path={self.path!r}, type={self.type!r})"
 
-    def _add(self, coordinator: Coordinator) -> None:
-        options = dict(self.options)
-        if self.history_tracking:
-            options[HISTORY_TRACKING_KEY] = True
-        coordinator.add_store(self.type, self.path, configuration=self.configuration, read_only=self.read_only,
-                              timeout=self.timeout, options=options or None,
-                              migrate_automatically=self.migrate_automatically,
-                              infer_mapping_automatically=self.infer_mapping_automatically)
-
-
-def _default_directory_path() -> str:
-    """default_directory() without creating it (the library's rule, read here)."""
-    base = os.environ.get("XDG_DATA_HOME", "")
-    if not base.startswith("/"):
-        base = os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(base, "objectgraph")
-
 
 Handler = Callable[[PersistentStoreDescription, Optional[Error]], Any]
 
+# Calls the library makes back, by number: (container, handler or task).
+_calls: Dict[int, Tuple["PersistentContainer", Callable[..., Any]]] = {}
+_calls_lock = threading.Lock()
+_numbers = itertools.count(1)
 
-class PersistentContainer:
+
+def _register(container: "PersistentContainer", fn: Callable[..., Any]) -> int:
+    with _calls_lock:
+        number = next(_numbers)
+        _calls[number] = (container, fn)
+    return number
+
+
+def _on_load(description: Optional[int], error: Optional[int], user: Optional[int]) -> None:
+    with _calls_lock:
+        entry = _calls.get(user or 0)
+    if entry is None:
+        return
+    container, handler = entry
+    try:
+        container._loaded(description, error, handler)
+    except BaseException as exc:  # noqa: BLE001  (kept for the container's next call)
+        container._keep(exc)
+
+
+def _on_task(context: Optional[int], user: Optional[int]) -> None:
+    with _calls_lock:
+        entry = _calls.pop(user or 0, None)
+    if entry is None or not context:
+        return
+    container, fn = entry
+    wrapper = Context._borrow(context, container.coordinator)
+    try:
+        fn(wrapper)
+    except BaseException as exc:  # noqa: BLE001
+        container._keep(exc)
+    finally:
+        wrapper.close()  # lent for the call: only the wrapper is let go
+
+
+_load_fn = CONTAINER_LOAD_FN(_on_load)
+_task_fn = CONTEXT_TASK_FN(_on_task)
+
+
+class PersistentContainer(OwnedHandle):
     """A whole stack (NSPersistentContainer): ``coordinator`` over ``model``,
-    made at once; ``view_context``, a "main" context on it; and
+    made at once; ``view_context``, a "main" context on it with no parent; and
     ``store_descriptions``, by default one SQLite store at
     ``default_directory()/<name>.sqlite``. Nothing is added until
-    ``load_stores``. Close it (or use ``with``) to release its contexts and
-    coordinator."""
+    ``load_stores``. Close it (or use ``with``) to release it; its coordinator
+    and view context go with it. An exception a handler or background task
+    raises on a library thread is re-raised by the container's next call."""
 
     def __init__(self, name: str, model: Model) -> None:
-        if not isinstance(name, str) or not name or "/" in name or "\0" in name:
-            raise make_error(f"a container's name is the file name of its store: {name!r} is empty or holds '/'",
-                             ErrorCode.INVALID_ARGUMENT)
         if not isinstance(model, Model):
             raise make_error(f"model must be a Model, not {type(model).__name__}", ErrorCode.INVALID_ARGUMENT)
-        self.name = name
+        self._h = call_handle(lib.og_container_new, encode(name), model._h)
+        self._closed = False
         self.model = model
-        self.coordinator = Coordinator(model)
-        self.view_context = Context(self.coordinator, "main")
-        # The default store's folder is made when the store is first added (load_stores).
-        self.store_descriptions: List[PersistentStoreDescription] = [
-            PersistentStoreDescription(os.path.join(_default_directory_path(), name + ".sqlite"))]
-        # A private context whose queue is the library thread that asynchronous loads and the
-        # closing of background contexts run on.
-        self._worker: Optional[Context] = None
+        self._kept: List[BaseException] = []
         self._lock = threading.Lock()
+        self.coordinator = Coordinator._borrow(call_handle(lib.og_container_coordinator, self._h), model)
+        self.view_context = Context._borrow(call_handle(lib.og_container_view_context, self._h), self.coordinator)
+        self.store_descriptions: List[PersistentStoreDescription] = [
+            PersistentStoreDescription._borrow(call_handle(lib.og_container_description_at, self._h, i))
+            for i in range(lib.og_container_description_count(self._h))]
+        self._by_handle: Dict[int, PersistentStoreDescription] = {}
+        self._handlers: List[int] = []
+
+    @property
+    def name(self) -> str:
+        return decode(lib.og_container_name(self._h)) or ""
 
     @classmethod
     def default_directory(cls) -> str:
@@ -93,11 +279,15 @@ class PersistentContainer:
         plus /objectgraph, created on first use."""
         return take_string(lib.og_container_default_directory()) or ""
 
-    def _queue(self) -> Context:
+    def _keep(self, exc: BaseException) -> None:
         with self._lock:
-            if self._worker is None:
-                self._worker = Context(self.coordinator, "private")
-            return self._worker
+            self._kept.append(exc)
+
+    def _raise_kept(self) -> None:
+        with self._lock:
+            kept, self._kept = self._kept, []
+        if kept:
+            raise kept[0]
 
     def load_stores(self, handler: Handler) -> None:
         """Adds each description's store and calls ``handler(description, error)``
@@ -105,57 +295,60 @@ class PersistentContainer:
         store errors go only to the handler. Descriptions with
         ``add_asynchronously`` are added after the others, in order, on a
         library thread where their handler runs; the call does not wait."""
-        later = []
-        for description in list(self.store_descriptions):
-            if description.add_asynchronously:
-                later.append(description)
-            else:
-                handler(description, self._add(description))
-        if later:
-            self._queue().perform(lambda: [handler(d, self._add(d)) for d in later] and None)
+        self._raise_kept()
+        descriptions = list(self.store_descriptions)
+        for d in descriptions:
+            if not isinstance(d, PersistentStoreDescription):
+                raise make_error(f"store_descriptions must hold PersistentStoreDescription objects, not "
+                                 f"{type(d).__name__}", ErrorCode.INVALID_ARGUMENT)
+        array = (ctypes.c_void_p * max(1, len(descriptions)))(*[d._h for d in descriptions])
+        call(lib.og_container_set_descriptions, self._h, array, len(descriptions))
+        # The handles the container lends for them, which the handler is given.
+        with self._lock:
+            for i, d in enumerate(descriptions):
+                self._by_handle[call_handle(lib.og_container_description_at, self._h, i)] = d
+        number = _register(self, handler)
+        self._handlers.append(number)
+        call(lib.og_container_load_stores, self._h, _load_fn, number)
+        self._raise_kept()
 
-    def _add(self, description: PersistentStoreDescription) -> Optional[Error]:
-        if description.path is not None and os.path.dirname(description.path) == _default_directory_path():
-            self.default_directory()
-        try:
-            description._add(self.coordinator)
-        except Error as error:
-            return error
-        return None
+    def _loaded(self, handle: Optional[int], error: Optional[int], handler: Handler) -> None:
+        with self._lock:
+            description = self._by_handle.get(handle or 0)
+        if description is None:
+            return
+        failure = _read(error) if error else None
+        if failure is None and description.path is not None:
+            store = call_optional(lib.og_coordinator_store_for_path, self.coordinator._h, encode(description.path))
+            if store:
+                with self._lock:
+                    self.coordinator._adopt_store(store)
+        handler(description, failure)
 
     def new_background_context(self) -> Context:
         """A new "private" context on the coordinator (newBackgroundContext)."""
-        return Context(self.coordinator, "private")
+        self._raise_kept()
+        return Context._adopt(call_handle(lib.og_container_new_background_context, self._h), self.coordinator)
 
     def perform_background_task(self, fn: Callable[[Context], Any]) -> None:
         """Runs ``fn(context)`` on a new private context's queue and returns at
-        once; the context is closed after ``fn`` (performBackgroundTask:). An
-        exception ``fn`` raises is re-raised by the next call on the container's
-        worker queue (its next asynchronous load or ``close``)."""
-        context = self.new_background_context()
-        worker = self._queue()
+        once; the context is closed after ``fn`` (performBackgroundTask:)."""
+        self._raise_kept()
+        number = _register(self, fn)
+        try:
+            call(lib.og_container_perform_background_task, self._h, _task_fn, number)
+        except BaseException:
+            with _calls_lock:
+                _calls.pop(number, None)
+            raise
 
-        def run() -> None:
-            try:
-                fn(context)
-            finally:
-                # A context cannot be closed from its own queue: the worker closes it.
-                worker.perform(context.close)
-
-        context.perform(run)
-
-    def close(self) -> None:
-        """Releases the worker queue (after what it queued), the view context and
-        the coordinator."""
-        with self._lock:
-            worker, self._worker = self._worker, None
-        if worker is not None:
-            worker.close()
+    def _release(self) -> None:
         self.view_context.close()
         self.coordinator.close()
-
-    def __enter__(self) -> "PersistentContainer":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        for d in self.store_descriptions:
+            if d._lent:
+                d.close()
+        lib.og_container_release(self._h)
+        with _calls_lock:
+            for number in self._handlers:
+                _calls.pop(number, None)

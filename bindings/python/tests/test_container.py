@@ -116,3 +116,30 @@ def test_descriptions_migrate_automatically_by_default(tmp_path: Path, data_home
         container.store_descriptions = [description]
         container.load_stores(lambda d, error: errors.append(error))
         assert isinstance(errors[-1], og.IncompatibleStoreError) and errors[-1].code == 134100
+
+
+def test_description_attributes_are_the_add_store_keywords(tmp_path: Path) -> None:
+    d = og.PersistentStoreDescription(tmp_path / "a.sqlite")
+    d.read_only, d.timeout, d.history_tracking, d.configuration = True, 2.5, True, "Audit"
+    d.options["NSSQLitePragmasOption"] = {"journal_mode": "DELETE"}
+    assert (d.read_only, d.timeout, d.history_tracking, d.configuration) == (True, 2.5, True, "Audit")
+    assert dict(d.options) == {"NSSQLitePragmasOption": {"journal_mode": "DELETE"}}
+    d.options = {"Custom": 1}
+    assert dict(d.options) == {"Custom": 1} and d.read_only
+    d.type, d.path, d.configuration = "Binary", tmp_path / "b.binary", None
+    assert (d.type, d.path, d.configuration) == ("Binary", str(tmp_path / "b.binary"), None)
+    with pytest.raises(og.UsageError):
+        d.type = ""
+    d.close()
+
+
+def test_a_handler_exception_reaches_the_caller(tmp_path: Path, data_home: Path) -> None:
+    with og.PersistentContainer("Books", build_books_model()) as container:
+        container.store_descriptions = [og.PersistentStoreDescription(tmp_path / "books.sqlite")]
+
+        def handler(d: og.PersistentStoreDescription, error: Optional[og.Error]) -> None:
+            raise KeyError("from the handler")
+
+        with pytest.raises(KeyError):
+            container.load_stores(handler)
+        assert len(container.coordinator.stores) == 1
