@@ -187,3 +187,32 @@ def test_migrate_store_to_xml_and_back_loses_nothing(tmp_path: Path) -> None:
     with og.Coordinator(library_model()) as coordinator:
         coordinator.add_store("XML", str(tmp_path / "to.xml"))
         assert snapshot(coordinator) == expected
+
+
+def test_a_file_without_version_hashes_opens_only_when_versioning_is_ignored(tmp_path: Path) -> None:
+    path = tmp_path / "nohashes.xml"
+    path.write_text('<?xml version="1.0"?>\n<!DOCTYPE database SYSTEM "file:///System/Library/DTDs/CoreData.dtd">\n'
+                    '<database><databaseInfo><version>134481920</version><UUID>343C8D7F-A000-42C4-8463-43FA1E5EF3FB</UUID>'
+                    '<nextObjectID>102</nextObjectID><metadata></metadata></databaseInfo>\n'
+                    '<object type="TAG" id="z102"><attribute name="label" type="string">kept</attribute>'
+                    '<relationship name="books" type="0/0" destination="BOOK"></relationship></object></database>\n',
+                    encoding="utf-8")
+    with og.Coordinator(library_model()) as coordinator:
+        with pytest.raises(og.IncompatibleStoreError) as info:
+            coordinator.add_store("XML", str(path))
+        assert info.value.code == 134100
+        store = coordinator.add_store("XML", str(path), ignore_versioning=True)
+        assert store.uuid == "343C8D7F-A000-42C4-8463-43FA1E5EF3FB"
+        with og.Context(coordinator) as ctx:
+            [tag] = ctx.fetch("Tag")
+            assert tag.label == "kept"
+            ctx.insert("Tag", label="new")
+            ctx.save()
+    gc.collect()
+    # Saved, the file records the model's hashes and opens without the option.
+    text = path.read_text(encoding="utf-8")
+    assert "<key>NSStoreModelVersionHashes</key>" in text and 'id="z103"' in text
+    with og.Coordinator(library_model()) as coordinator:
+        coordinator.add_store("XML", str(path))
+        with og.Context(coordinator) as ctx:
+            assert sorted(t.label for t in ctx.fetch("Tag")) == ["kept", "new"]
