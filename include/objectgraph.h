@@ -40,8 +40,9 @@
  *    coordinators, stores, store files, store types (stores written in C)
  *    with incremental results, incremental nodes and save changes requests,
  *    contexts, notifications, changes, undo managers, objects, fetch requests,
- *    predicates, results, rows, object IDs, mapping models, entity mappings,
- *    property mappings, migration managers, migration policies.
+ *    predicates, results, results controllers, rows, object IDs, mapping
+ *    models, entity mappings, property mappings, migration managers,
+ *    migration policies.
  *  - Tags: as sqlite3.h's "METHOD:" lines, each group of declarations (a
  *    comment and the functions after it, up to a blank line) opens with a
  *    comment whose first line names the object the functions belong to:
@@ -103,6 +104,7 @@ typedef struct og_results og_results;             /* the objects a fetch or to-m
 typedef struct og_predicate og_predicate;         /* a parsed predicate (NSPredicate) */
 typedef struct og_notification og_notification;   /* a context notification, lent to an observer */
 typedef struct og_async_fetch og_async_fetch;     /* an asynchronous fetch under way, then done */
+typedef struct og_results_controller og_results_controller; /* a fetch's results kept up to date (NSFetchedResultsController) */
 typedef struct og_object_ids og_object_ids;       /* the object IDs an object-ID fetch returned */
 typedef struct og_rows og_rows;                   /* the dictionaries a dictionary fetch returned */
 typedef struct og_changes og_changes;             /* the object IDs a save inserted, updated and deleted */
@@ -317,6 +319,30 @@ typedef enum og_batch_result_type {
  * no more rows; NULL with *error set fails the batch. */
 typedef og_value *(*og_batch_row_fn)(void *userdata, og_error **error);
 
+/* How og_context_batch_insert_columns reads a column's values. */
+typedef enum og_column_type {
+    OG_COLUMN_INT64 = 1,  /* values: const int64_t * (integers, booleans 0/1) */
+    OG_COLUMN_DOUBLE = 2, /* values: const double * (doubles, floats, dates in seconds since 2001) */
+    OG_COLUMN_TEXT = 3    /* values: const char *const * (UTF-8, NUL-terminated; NULL: nil) */
+} og_column_type;
+
+/* What a row holds in a column of og_context_batch_insert_columns. */
+typedef enum og_column_state {
+    OG_COLUMN_VALUE = 0,  /* the value in `values` */
+    OG_COLUMN_NIL = 1,    /* nil */
+    OG_COLUMN_ABSENT = 2  /* the row leaves the attribute out: the model's default */
+} og_column_state;
+
+/* One attribute's values for every row of og_context_batch_insert_columns:
+ * `values` holds row_count values of `type`; `states` (NULL: every row holds
+ * a value) holds row_count og_column_state bytes. */
+typedef struct og_batch_column {
+    const char *name;
+    og_column_type type;
+    const void *values;
+    const uint8_t *states;
+} og_batch_column;
+
 /* An asynchronous fetch's completion: runs once on the context's queue with the
  * fetch (LENT for the call; the caller's own handle stays valid until released). */
 typedef void (*og_async_fetch_fn)(og_async_fetch *fetch, void *userdata);
@@ -334,6 +360,15 @@ typedef enum og_change_kind {
     OG_CHANGE_UPDATED = 1,  /* NSUpdatedObjectsKey */
     OG_CHANGE_DELETED = 2   /* NSDeletedObjectsKey */
 } og_change_kind;
+
+/* What happened to an object or a section of a results controller
+ * (NSFetchedResultsChangeType, with Core Data's numbers). */
+typedef enum og_results_change {
+    OG_RESULTS_INSERT = 1, /* new index path only */
+    OG_RESULTS_DELETE = 2, /* old index path only */
+    OG_RESULTS_MOVE = 3,   /* both */
+    OG_RESULTS_UPDATE = 4  /* old index path only */
+} og_results_change;
 
 /* What an entity mapping does (NSEntityMappingType, with Core Data's numbers). */
 typedef enum og_entity_mapping_kind {
@@ -391,6 +426,8 @@ enum {
     OG_ERROR_REFERENTIAL_INTEGRITY = 133000,     /* a fault fired for a row that is gone */
     OG_ERROR_EXTERNAL_RELATIONSHIP = 133010,
     OG_ERROR_MERGE = 133020,
+    OG_ERROR_CONSTRAINT_MERGE = 133021,          /* a save broke a uniqueness constraint; nothing
+                                                    was written */
     OG_ERROR_STORE_INVALID_TYPE = 134000,        /* unknown store type, or not a store */
     OG_ERROR_STORE_TYPE_MISMATCH = 134010,
     OG_ERROR_STORE_INCOMPATIBLE_SCHEMA = 134020,
@@ -445,15 +482,24 @@ void og_free(void *pointer);
 
 /* ---- SQL logging (Core Data's -com.apple.CoreData.SQLDebug) ------------ */
 /* Every statement the SQLite stores run, at a level: 1, each statement as
- * prepared; 2, with its bound values in place; 3, then its time and rows. The
- * environment variable OBJECTGRAPH_SQL_DEBUG=1..3 sets the level when the
- * library first runs SQL. Messages go to the callback when one is set, else to
- * standard error as lines starting "ObjectGraph: sql:" (and "ObjectGraph:
- * annotation:" for times). */
+ * prepared; 2, with its bound values in place; 3, then its time and rows. At
+ * every level each fetch and save of a context also logs one summary line, as
+ * Core Data's "total fetch execution time" does:
+ *   ObjectGraph: annotation: total fetch execution time: 0.0004s for 2 rows, 2 objects (Book)
+ *   ObjectGraph: annotation: total save execution time: 0.0021s for 3 rows, 3 objects (1 inserted, 1 updated, 1 deleted)
+ * (rows read from or written to the stores; the objects, object IDs or
+ * dictionaries returned, or the objects saved; counting logs none, nor does a
+ * save that reaches no store, such as a child context's). Blobs longer
+ * than 64 bytes are shown abbreviated: x'abab…' (1000 bytes). The environment
+ * variable OBJECTGRAPH_SQL_DEBUG=1..3 sets the level when the library first
+ * runs SQL. Messages go to the callback when one is set, else to standard
+ * error as lines starting "ObjectGraph: sql:" (and "ObjectGraph:
+ * annotation:" for times and summaries). */
 
-/* Called for each message with its level (1-3) and text (lent for the call),
- * on the thread that runs the statement (any thread): it must be thread-safe
- * and must not call the library. */
+/* Called for each message with its level and text (lent for the call), on the
+ * thread that runs the statement (any thread): it must be thread-safe and must
+ * not call the library. The level is 1 or 2 for a statement, 3 for its time,
+ * and 1 for a summary line, whose text starts "ObjectGraph: annotation: total ". */
 typedef void (*og_sql_log_fn)(int level, const char *message, void *userdata);
 
 /* METHOD: library
@@ -572,6 +618,39 @@ const char *og_error_conflict_key_at(const og_error *error, size_t index, size_t
  * OG_ERROR_UNKNOWN_KEY for a key that is not one of og_error_conflict_key_at. */
 og_value *og_error_conflict_value(const og_error *error, size_t index, og_conflict_snapshot which, const char *key,
                                   og_error **err);
+
+/* ---- Uniqueness constraints: a save that failed with OG_ERROR_CONSTRAINT_MERGE */
+
+/* METHOD: og_error
+ * The uniqueness-constraint conflicts of a save that failed with
+ * OG_ERROR_CONSTRAINT_MERGE (133021), one per broken constraint and set of
+ * values (NSConstraintConflict); 0 for any other error. Any thread. */
+size_t og_error_constraint_conflict_count(const og_error *error);
+
+/* METHOD: og_error
+ * The property names of conflict `index`'s constraint, borrowed for the
+ * error's lifetime (NULL out of range). Any thread. */
+size_t og_error_constraint_conflict_property_count(const og_error *error, size_t index);
+const char *og_error_constraint_conflict_property_at(const og_error *error, size_t index, size_t property_index);
+
+/* METHOD: og_error
+ * The value the conflicting objects hold in `property`, NEW (og_value_release):
+ * an attribute's value, or for a to-one an OG_VALUE_OBJECT_ID.
+ * OG_ERROR_UNKNOWN_KEY for a property not in the constraint. Any thread. */
+og_value *og_error_constraint_conflict_value(const og_error *error, size_t index, const char *property, og_error **err);
+
+/* METHOD: og_error
+ * The save's objects holding those values, each LENT by `context`, which must
+ * be the context whose save failed (OG_ERROR_INVALID_ARGUMENT otherwise). */
+size_t og_error_constraint_conflict_object_count(const og_error *error, size_t index);
+og_object *og_error_constraint_conflict_object(const og_error *error, size_t index, size_t object_index, og_context *context,
+                                               og_error **err);
+
+/* METHOD: og_error
+ * The object of the row already stored with those values, LENT by `context`;
+ * NULL with no error when the conflict is between the save's own objects. */
+og_object *og_error_constraint_conflict_database_object(const og_error *error, size_t index, og_context *context,
+                                                        og_error **err);
 
 /* ------------------------------------------------------------------------ */
 /* Values                                                                   */
@@ -2326,6 +2405,16 @@ og_status og_context_batch_insert(og_context *context, const char *entity, const
                                   size_t *count, og_object_ids **ids, og_error **error);
 og_status og_context_batch_insert_rows(og_context *context, const char *entity, og_batch_row_fn next, void *userdata,
                                        og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
+/* METHOD: og_context
+ * A batch insert of `row_count` rows given column by column, the bulk form of
+ * og_context_batch_insert (no value per row and key): one og_batch_column per
+ * attribute. Values are converted and checked as og_context_batch_insert's are
+ * (a double column into an integer attribute is OG_ERROR_TYPE_MISMATCH naming
+ * the row); OG_ERROR_INVALID_ARGUMENT for a NULL `values`, an unknown
+ * og_column_type or a column named twice. */
+og_status og_context_batch_insert_columns(og_context *context, const char *entity, const og_batch_column *columns, size_t column_count,
+                                          size_t row_count, og_batch_result_type result_type, size_t *count, og_object_ids **ids,
+                                          og_error **error);
 og_status og_context_batch_update(og_context *context, const char *entity, const og_predicate *predicate, const og_value *values,
                                   og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
 og_status og_context_batch_delete(og_context *context, const og_fetch_request *request, og_batch_result_type result_type,
@@ -2947,6 +3036,131 @@ og_status og_results_read_double_columns(const og_results *results, const size_t
 /* METHOD: og_results
  * Releases results (not the objects). NULL is ignored. */
 void og_results_release(og_results *results);
+
+/* ------------------------------------------------------------------------ */
+/* Results controllers: a fetch's results kept up to date                   */
+/* ------------------------------------------------------------------------ */
+
+/* A results controller (NSFetchedResultsController, without a cache) holds the
+ * objects a fetch request matches, in the request's order, grouped in sections
+ * by a key path, and keeps them up to date as its context changes: whenever
+ * the context processes its pending changes (og_context_process_pending_changes,
+ * the end of a perform block, a save) and when it merges a save. An object that
+ * comes to match is inserted, one that stops matching or is deleted is deleted,
+ * one whose section or place among the others changes is moved, and any other
+ * change to a tracked object is an update. Changes that touch no tracked object
+ * call nothing.
+ *
+ * Index paths are (section, row). Callbacks get the old one for a delete, a
+ * move and an update, the new one for an insert and a move; an index path a
+ * change does not have is (-1, -1). For each batch: will_change, the section
+ * deletes and inserts, the object deletes, inserts, moves and updates, then
+ * did_change. When the callbacks run, the controller's objects and sections are
+ * already the new ones. The callbacks run on the context's thread; they may use
+ * the controller and the context (a save they make is reported after the
+ * current batch), and may release the controller: the release then happens
+ * when the callback returns, and no further callback of the batch runs. Objects
+ * and results passed in are LENT for the call (objects by the context handle,
+ * as everywhere); `name` is borrowed for the call. */
+
+#define OG_RESULTS_CONTROLLER_CALLBACKS_VERSION 1
+
+typedef struct og_results_controller_callbacks {
+    /* OG_RESULTS_CONTROLLER_CALLBACKS_VERSION: members are only ever added at
+     * the end, and the library reads as many as the version has. */
+    int version;
+    /* Passed to every callback. */
+    void *userdata;
+    /* Each may be NULL. */
+    void (*will_change)(og_results_controller *controller, void *userdata);
+    /* A section came or went: `index` is its new index for an insert, its old
+     * one for a delete; `objects` are its objects (the old ones for a delete). */
+    void (*did_change_section)(og_results_controller *controller, og_results_change change, const char *name,
+                               const og_results *objects, size_t index, void *userdata);
+    void (*did_change_object)(og_results_controller *controller, og_results_change change, og_object *object,
+                              int64_t old_section, int64_t old_row, int64_t new_section, int64_t new_row,
+                              void *userdata);
+    void (*did_change)(og_results_controller *controller, void *userdata);
+    /* Called with `userdata` once the table is replaced or the controller is
+     * released. */
+    void (*release)(void *userdata);
+} og_results_controller_callbacks;
+
+/* METHOD: og_results_controller
+ * A controller of `request`'s results in `context`: NEW, released with
+ * og_results_controller_release. `section_key_path` (NULL: one section, named
+ * "") names each object's section; a section's name is the value there as
+ * text ("" for nil). The controller keeps `request`: change it only before
+ * og_results_controller_perform_fetch. Errors: OG_ERROR_INVALID_ARGUMENT for a
+ * request without sort keys (Core Data requires them) or for results other
+ * than objects. The first sort key must group the sections together: see
+ * og_results_controller_perform_fetch. */
+og_results_controller *og_results_controller_new(og_context *context, og_fetch_request *request,
+                                                 const char *section_key_path, og_error **error);
+
+/* METHOD: og_results_controller
+ * Sets the callbacks (the delegate); the table is copied, and replaces the
+ * previous one. NULL clears them. OG_ERROR_INVALID_ARGUMENT for a table of an
+ * unknown version. */
+og_status og_results_controller_set_callbacks(og_results_controller *controller,
+                                              const og_results_controller_callbacks *callbacks, og_error **error);
+
+/* METHOD: og_results_controller
+ * Fetches and starts tracking the context (performFetch:); again after the
+ * request changed, it fetches again, calling nothing. Errors: the fetch's;
+ * OG_ERROR_CORE_DATA when the fetched objects are not grouped by section (the
+ * first sort key does not order as the section key path does), naming the
+ * first object out of order. Context's thread. */
+og_status og_results_controller_perform_fetch(og_results_controller *controller, og_error **error);
+
+/* METHOD: og_results_controller
+ * The fetched objects in order (fetchedObjects), as NEW og_results whose
+ * objects the context lends; NULL without an error before
+ * og_results_controller_perform_fetch. Context's thread. */
+og_results *og_results_controller_fetched_objects(const og_results_controller *controller, og_error **error);
+
+/* METHOD: og_results_controller
+ * The number of sections; OG_NULL (and 0) before
+ * og_results_controller_perform_fetch. Context's thread. */
+og_status og_results_controller_section_count(const og_results_controller *controller, size_t *out, og_error **error);
+
+/* METHOD: og_results_controller
+ * Section `section`: its name, as an owned string (og_free); its index title
+ * (by default the name's first letter, capitalised), owned, or NULL without an
+ * error when it has none (an empty name); its objects, as NEW og_results.
+ * OG_ERROR_INVALID_ARGUMENT for a section out of range. Context's thread. */
+char *og_results_controller_section_name(const og_results_controller *controller, size_t section, og_error **error);
+char *og_results_controller_section_index_title(const og_results_controller *controller, size_t section,
+                                                og_error **error);
+og_results *og_results_controller_section_objects(const og_results_controller *controller, size_t section,
+                                                  og_error **error);
+
+/* METHOD: og_results_controller
+ * The object at (section, row) (objectAtIndexPath:), LENT by the context.
+ * OG_ERROR_INVALID_ARGUMENT when there is none. Context's thread. */
+og_object *og_results_controller_object_at(const og_results_controller *controller, size_t section, size_t row,
+                                           og_error **error);
+
+/* METHOD: og_results_controller
+ * Where `object` is (indexPathForObject:): OG_OK with *section and *row, or
+ * OG_NULL when it is not in the results. Context's thread. */
+og_status og_results_controller_index_of(const og_results_controller *controller, const og_object *object,
+                                         size_t *section, size_t *row, og_error **error);
+
+/* METHOD: og_results_controller
+ * The sections' index titles, each once, in section order
+ * (sectionIndexTitles), as a NEW array value of strings; and the first section
+ * with index title `title` (sectionForSectionIndexTitle:atIndex:, `index` being
+ * the title's place in that array). OG_ERROR_INVALID_ARGUMENT when no section
+ * has that title or `index` is out of range. Context's thread. */
+og_value *og_results_controller_section_index_titles(const og_results_controller *controller, og_error **error);
+og_status og_results_controller_section_for_index_title(const og_results_controller *controller, const char *title,
+                                                        size_t index, size_t *out, og_error **error);
+
+/* METHOD: og_results_controller
+ * Releases the controller, which stops tracking; NULL does nothing. Called
+ * from one of its own callbacks, it takes effect when that callback returns. */
+void og_results_controller_release(og_results_controller *controller);
 
 /* ------------------------------------------------------------------------ */
 /* Rows: the dictionaries a dictionary fetch returned                       */

@@ -47,6 +47,11 @@ not_run() {
   report+=("FAILED   $1 (not run: $2)")
 }
 
+# The fixtures beside the repository are read in place or on copies, never changed:
+# their files are hashed now and compared after every step.
+fixtures="$PWD/../shared/fixtures"
+python3 scripts/lib/fixture_hashes.py "$fixtures" > "$logs/fixtures-before.txt"
+
 # swift test's last line comes from swift-testing and says "passed" even when
 # XCTest failed: only the exit code counts.
 if step "swift build --build-tests" swift build --build-tests; then
@@ -76,6 +81,20 @@ fi
 # as ctest's robust.* tests. OBJECTGRAPH_SKIP_FUZZ=1 leaves this step out.
 if [ "${OBJECTGRAPH_SKIP_FUZZ:-0}" != 1 ]; then
   step "fuzz (short)" Fuzz/run.sh all "${OBJECTGRAPH_FUZZ_SECONDS:-5}"
+fi
+
+# fixtures_unchanged: fails, naming the files, when any step changed or added a fixture file.
+fixtures_unchanged() {
+  python3 scripts/lib/fixture_hashes.py "$fixtures" > "$logs/fixtures-after.txt"
+  if diff "$logs/fixtures-before.txt" "$logs/fixtures-after.txt"; then
+    echo "the fixtures in $fixtures are as they were"
+  else
+    echo "a step changed the fixtures in $fixtures (lines above: < before, > after)"
+    return 1
+  fi
+}
+if [ -d "$fixtures" ]; then
+  step "fixtures unchanged" fixtures_unchanged
 fi
 
 # Counts of tests, from each runner's own summary (XCTest's last "Executed" line,

@@ -75,7 +75,9 @@ static void fz_end(fz_state *f);
 static const og_atomic_store_callbacks *fz_callbacks(fz_state *f);
 static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f);
 static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *f);
+static const og_results_controller_callbacks *fz_results_callbacks(fz_state *f);
 static const og_fetch_index *fz_fetch_indexes(fz_state *f);
+static const og_batch_column *fz_batch_columns(fz_state *f);
 
 /* Callbacks: accept or refuse at random (fz_refuse), never call back in. */
 static volatile int fz_refuse;
@@ -430,6 +432,34 @@ static const og_incremental_store_callbacks *fz_incremental_callbacks(fz_state *
     return &table;
 }
 
+/* ---- results controller callbacks ------------------------------------- */
+
+static void fz_results_batch(og_results_controller *c, void *user) { (void)c; (void)user; }
+static void fz_results_section(og_results_controller *c, og_results_change change, const char *name,
+                               const og_results *objects, size_t index, void *user) {
+    (void)c; (void)change; (void)name; (void)objects; (void)index; (void)user;
+}
+static void fz_results_object(og_results_controller *c, og_results_change change, og_object *object, int64_t old_section,
+                              int64_t old_row, int64_t new_section, int64_t new_row, void *user) {
+    (void)c; (void)change; (void)object; (void)old_section; (void)old_row; (void)new_section; (void)new_row; (void)user;
+}
+
+/* A table of a known or unknown version, each callback a stub or NULL. */
+static const og_results_controller_callbacks *fz_results_callbacks(fz_state *f) {
+    static og_results_controller_callbacks table;
+    if (fz_chance(f, 15)) { fz_arg(f, "NULL"); return NULL; }
+    memset(&table, 0, sizeof table);
+    table.version = (int)fz_below(f, 3);
+    table.userdata = &fz_userdata;
+    if (fz_chance(f, 50)) table.will_change = fz_results_batch;
+    if (fz_chance(f, 50)) table.did_change_section = fz_results_section;
+    if (fz_chance(f, 50)) table.did_change_object = fz_results_object;
+    if (fz_chance(f, 50)) table.did_change = fz_results_batch;
+    table.release = fz_chance(f, 50) ? fz_release : NULL;
+    fz_argf(f, "results controller callbacks(version %d)", table.version);
+    return &table;
+}
+
 /* ---- migration policy callbacks --------------------------------------- */
 
 /* A policy table with each hook a stub or NULL (the default behaviour). */
@@ -448,6 +478,29 @@ static const og_migration_policy_callbacks *fz_policy_callbacks(fz_state *f) {
     table.release = fz_chance(f, 50) ? fz_release : NULL;
     fz_arg(f, "policy callbacks");
     return &table;
+}
+
+/* FZ_CAP batch columns of fuzzed names, types (valid or not) and states, each with
+ * FZ_CAP values (row counts never exceed that: `row_count` is an FZ_CAP count). */
+static const og_batch_column *fz_batch_columns(fz_state *f) {
+    static og_batch_column columns[FZ_CAP];
+    static int64_t numbers[FZ_CAP][FZ_CAP];
+    static const char *texts[FZ_CAP][FZ_CAP];
+    static uint8_t states[FZ_CAP][FZ_CAP];
+    if (fz_chance(f, 8)) { fz_arg(f, "NULL"); return NULL; }
+    for (int i = 0; i < FZ_CAP; i++) {
+        for (int j = 0; j < FZ_CAP; j++) {
+            numbers[i][j] = fz_int64(f);
+            texts[i][j] = fz_chance(f, 10) ? NULL : fz_string(f, 0);
+            states[i][j] = (uint8_t)fz_below(f, 4);
+        }
+        columns[i].name = fz_chance(f, 50) ? fz_string(f, 0) : (const char *[]){"title", "pages", "a0", "name"}[fz_below(f, 4)];
+        columns[i].type = (og_column_type)fz_below(f, 5);
+        columns[i].values = fz_chance(f, 8) ? NULL : (columns[i].type == OG_COLUMN_TEXT ? (const void *)texts[i] : (const void *)numbers[i]);
+        columns[i].states = fz_chance(f, 50) ? NULL : states[i];
+    }
+    fz_arg(f, "[columns]");
+    return columns;
 }
 
 /* FZ_CAP fetch indexes of fuzzed names, predicates and collations; element counts up to

@@ -78,7 +78,7 @@ for index, (ret, name, params) in enumerate(functions):
     count_of = {}
     for i, (t, n, dim) in enumerate(parsed):
         is_array = (t.endswith("*const *") or t in ("const uint8_t *", "const void *", "const size_t *", "const int64_t *",
-                                                       "const bool *", "const og_fetch_index *")
+                                                       "const bool *", "const og_fetch_index *", "const og_batch_column *")
                     or (t in ("int64_t *", "double *", "uint8_t *") and n in ("values", "states"))
                     or (t == "char *" and n == "buffer")
                     or (t.endswith("**") and handle_kind(t[:-1].strip()) and n not in ("out",) and n.endswith("s")))
@@ -103,6 +103,11 @@ for index, (ret, name, params) in enumerate(functions):
             b(f"{t}{v} = fz_chance(f, 8) ? NULL : ({t}){v}b; fz_arg(f, {v} ? \"[handles]\" : \"NULL\");")
         elif i in count_of and t == "const og_fetch_index *":
             b(f"const og_fetch_index *{v} = fz_fetch_indexes(f);")
+        elif i in count_of and t == "const og_batch_column *":
+            b(f"const og_batch_column *{v} = fz_batch_columns(f);")
+        elif t == "size_t" and n == "row_count":
+            # the rows of batch columns: never more than the values each column has
+            b(f"size_t {v} = fz_count(f, FZ_CAP);")
         elif i in count_of and t == "const char *const *":
             b(f"const char *{v}b[FZ_CAP]; for (int k = 0; k < FZ_CAP; k++) {v}b[k] = fz_string(f, 0);")
             b(f"{t}{v} = fz_chance(f, 8) ? NULL : {v}b; fz_arg(f, {v} ? \"[strings]\" : \"NULL\");")
@@ -176,6 +181,8 @@ for index, (ret, name, params) in enumerate(functions):
             b(f"const og_incremental_store_callbacks *{v} = fz_incremental_callbacks(f);")
         elif t == "const og_migration_policy_callbacks *":
             b(f"const og_migration_policy_callbacks *{v} = fz_policy_callbacks(f);")
+        elif t == "const og_results_controller_callbacks *":
+            b(f"const og_results_controller_callbacks *{v} = fz_results_callbacks(f);")
         else:
             sys.exit(f"gen_abi_calls.py: no rule for parameter '{t} {n}' of {name}; add one")
         args.append(v)

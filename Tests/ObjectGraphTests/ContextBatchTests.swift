@@ -46,6 +46,30 @@ final class ContextBatchTests: XCTestCase {
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*), SUM(ZPAGES) FROM ZBOOK"), [["1000", "500500"]])
     }
 
+    /// Rows given column by column (the bulk form of C and Python): nil leaves the
+    /// attribute to its default, `.null` sets nil, and errors name the row.
+    func testRowsGivenByColumnInsertAsTheirDictionariesWould() throws {
+        let titles: [AttributeValue?] = [.string("Mort"), .string("Eric"), .string("Jingo")]
+        let pages: [AttributeValue?] = [.integer(300), nil, .null]
+        let request = BatchInsertRequest(entityName: "Book", columns: .init(names: ["title", "pages"], rowCount: 3) { row, column in
+            column == 0 ? titles[row] : pages[row]
+        })
+        request.resultType = .count
+        XCTAssertEqual(try stack.context.execute(request), .count(3))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZTITLE, IFNULL(ZPAGES, 'nil') FROM ZBOOK ORDER BY Z_PK"),
+                       [["Mort", "300"], ["Eric", "100"], ["Jingo", "nil"]])
+        for (names, value, code, words) in [
+            (["title", "colour"], AttributeValue.string("red"), ErrorCode.unknownKey, "row 0"),
+            (["title", "pages"], .string("many"), ErrorCode.typeMismatch, "row 0"),
+        ] {
+            let bad = BatchInsertRequest(entityName: "Book", columns: .init(names: names, rowCount: 2) { _, column in column == 0 ? .string("x") : value })
+            let error = expectError { _ = try self.stack.context.execute(bad) }
+            XCTAssertEqual(error?.code, code)
+            XCTAssertTrue(error?.message.contains(words) ?? false, error?.message ?? "")
+        }
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["3"]])
+    }
+
     func testABadRowFailsTheWholeBatchNamingItAndWritesNothing() throws {
         let good: [String: AttributeValue] = ["title": .string("Mort")]
         for (row, code, words) in [
@@ -101,6 +125,49 @@ final class ContextBatchTests: XCTestCase {
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT ZTITLE FROM ZBOOK"), [["Eric"]])
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZAUTHOR"), [["1"]], "no cascade runs")
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM Z_2TAGS"), [["1"]], "the deleted books' pairs are gone")
+    }
+
+    /// The SQLite store writes a batch update or delete as one statement
+    /// (`SQLiteSaveTransaction+SetWrites.swift`) whether the predicate needs a join or not,
+    /// and row by row when SQL cannot tell the rows (the results are the same).
+    func testBatchesAsOneStatementMatchWhatAFetchMatches() throws {
+        let terry = try stack.context.insertObject(entityName: "Author")
+        try terry.setValue(.string("Terry"), forKey: "name")
+        let neil = try stack.context.insertObject(entityName: "Author")
+        try neil.setValue(.string("Neil"), forKey: "name")
+        for (title, author) in [("Mort", terry), ("Eric", terry), ("Coraline", neil), ("Stardust", neil)] {
+            let b = try stack.context.insertObject(entityName: "Book")
+            try b.setValue(.string(title), forKey: "title")
+            try b.setObject(author, forKey: "author")
+        }
+        try stack.context.save()
+        // A key path through a to-one: a join.
+        let joined = BatchUpdateRequest(entityName: "Book", predicate: try ObjectPredicate(format: "author.name == 'Neil'"), propertiesToUpdate: ["pages": .integer(7)])
+        joined.resultType = .objectIDs
+        guard case .objectIDs(let ids) = try stack.context.execute(joined) else { return XCTFail("object IDs asked for") }
+        XCTAssertEqual(Set(ids.map(\.primaryKey)).count, 2)
+        XCTAssertEqual(try titles(nil, "pages == 7"), ["Coraline", "Stardust"])
+        // A predicate SQL cannot tell (arithmetic): row by row, the same outcome.
+        let inMemory = BatchUpdateRequest(entityName: "Book", predicate: try ObjectPredicate(format: "pages * 2 > 150"), propertiesToUpdate: ["pages": .integer(9)])
+        inMemory.resultType = .count
+        XCTAssertEqual(try stack.context.execute(inMemory), .count(2))
+        XCTAssertEqual(try titles(nil, "pages == 9"), ["Eric", "Mort"])
+        // A registered object refreshed after the statement reads the new row.
+        let eric = try XCTUnwrap(try stack.context.fetch(FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Eric'"))).first)
+        let counted = BatchUpdateRequest(entityName: "Book", predicate: try ObjectPredicate(format: "title == 'Eric'"), propertiesToUpdate: ["pages": .integer(11)])
+        counted.resultType = .count
+        XCTAssertEqual(try stack.context.execute(counted), .count(1))
+        try stack.context.refresh(eric, mergeChanges: false)
+        XCTAssertEqual(try eric.value(forKey: "pages"), .integer(11))
+        XCTAssertEqual(sqliteRows(stack.store.path, "SELECT Z_OPT FROM ZBOOK WHERE ZTITLE = 'Eric'"), [["3"]])
+        // Deletes, through a join and with IDs asked for.
+        let gone = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Book", predicate: try ObjectPredicate(format: "author.name == 'Terry'")))
+        gone.resultType = .objectIDs
+        guard case .objectIDs(let deleted) = try stack.context.execute(gone) else { return XCTFail("object IDs asked for") }
+        XCTAssertEqual(deleted.count, 2)
+        XCTAssertEqual(try titles(), ["Coraline", "Stardust"])
+        let fresh = ManagedObjectContext(coordinator: stack.coordinator)
+        XCTAssertEqual(expectError { _ = try fresh.existingObject(with: eric.objectID) }?.code, ErrorCode.referentialIntegrity)
     }
 
     func testStoresOtherThanSQLiteRefuseBatchesWith134091() throws {

@@ -3,7 +3,7 @@
 #include "library_model.h"
 #include "og_test_cases.h"
 
-#include <sqlite3.h>
+#include "og_test_sqlite.h"
 
 static og_coordinator *coordinator;
 static og_context *ctx;
@@ -33,18 +33,6 @@ static og_value *row(const char *title, int64_t medium) {
     return d;
 }
 
-static int64_t sql_int(const char *sql) {
-    sqlite3 *db = NULL;
-    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_stmt *s = NULL;
-    CHECK(sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW);
-    int64_t n = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return n;
-}
-
 static void insert(void) {
     setup();
     og_value *rows[] = {row("Mort", 1), row("Eric", 2)};
@@ -57,11 +45,11 @@ static void insert(void) {
     bool changes = true;
     OK(og_context_has_changes(ctx, &changes, &err));
     CHECK(!changes);
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK WHERE ZSMALL = 7"), 2); /* the model's default */
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZSMALL = 7"), 2); /* the model's default */
     og_object_ids_release(ids);
     /* Status only: no IDs asked for. */
     OK(og_context_batch_insert(ctx, "Book", array, OG_BATCH_RESULT_STATUS_ONLY, NULL, NULL, &err));
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 4);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 4);
     /* A bad row fails the batch, naming it, and nothing is written. */
     const char *bad_keys[] = {"colour"};
     og_value *bad_values[] = {NN(og_value_new_string("red", &err))};
@@ -69,7 +57,7 @@ static void insert(void) {
     og_value *mixed_rows[] = {rows[0], bad};
     og_value *mixed = NN(og_value_new_array(mixed_rows, 2, &err));
     FAILS(og_context_batch_insert(ctx, "Book", mixed, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_UNKNOWN_KEY, "row 1");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 4);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 4);
     FAILS(og_context_batch_insert(ctx, "Book", array, OG_BATCH_RESULT_OBJECT_IDS, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "ids");
     FAILS(og_context_batch_insert(ctx, "Book", array, (og_batch_result_type)9, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "og_batch_result_type");
     FAILS(og_context_batch_insert(ctx, "Book", rows[0], OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_TYPE_MISMATCH, "ARRAY");
@@ -104,10 +92,47 @@ static void insert_rows(void) {
     size_t n = 0;
     OK(og_context_batch_insert_rows(ctx, "Book", next_row, &limit, OG_BATCH_RESULT_COUNT, &n, NULL, &err));
     INTEQ(n, 500);
-    INTEQ(sql_int("SELECT SUM(ZMEDIUM) FROM ZBOOK"), 500 * 501 / 2);
+    INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK"), 500 * 501 / 2);
     FAILS(og_context_batch_insert_rows(ctx, "Book", failing_row, NULL, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "ran dry");
     FAILS(og_context_batch_insert_rows(ctx, "Book", NULL, NULL, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 500);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 500);
+    teardown();
+}
+
+/* Rows by column: no og_value per row; ABSENT takes the default, NIL sets nil. */
+static void insert_columns(void) {
+    setup();
+    const char *titles[] = {"Mort", "Eric", "Jingo"};
+    int64_t mediums[] = {1, 2, 3};
+    uint8_t states[] = {OG_COLUMN_VALUE, OG_COLUMN_ABSENT, OG_COLUMN_NIL};
+    double ratios[] = {0.25, 0.75, 1.5};
+    og_batch_column columns[] = {
+        {"title", OG_COLUMN_TEXT, titles, NULL},
+        {"medium", OG_COLUMN_INT64, mediums, states},
+        {"ratio", OG_COLUMN_DOUBLE, ratios, NULL},
+    };
+    size_t n = 0;
+    og_object_ids *ids = NULL;
+    OK(og_context_batch_insert_columns(ctx, "Book", columns, 3, 3, OG_BATCH_RESULT_OBJECT_IDS, &n, &ids, &err));
+    INTEQ(n, 3);
+    INTEQ(og_object_ids_count(ids), 3);
+    og_object_ids_release(ids);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZMEDIUM IS NULL"), 2); /* absent (no default) and nil */
+    INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK"), 1);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZRATIO = 1.5 AND ZTITLE = 'Jingo'"), 1);
+    /* A double column into an integer attribute, an unknown attribute, a bad type: nothing written. */
+    og_batch_column wrong[] = {{"medium", OG_COLUMN_DOUBLE, ratios, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", wrong, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_TYPE_MISMATCH, "row 0");
+    og_batch_column unknown[] = {{"colour", OG_COLUMN_TEXT, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", unknown, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_UNKNOWN_KEY, "colour");
+    og_batch_column odd[] = {{"title", (og_column_type)7, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", odd, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "og_column_type");
+    og_batch_column twice[] = {{"title", OG_COLUMN_TEXT, titles, NULL}, {"title", OG_COLUMN_TEXT, titles, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", twice, 2, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "twice");
+    og_batch_column empty[] = {{"title", OG_COLUMN_TEXT, NULL, NULL}};
+    FAILS(og_context_batch_insert_columns(ctx, "Book", empty, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    FAILS(og_context_batch_insert_columns(ctx, "Book", NULL, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 3);
     teardown();
 }
 
@@ -122,7 +147,7 @@ static void update_and_delete(void) {
     og_object_ids *ids = NULL;
     OK(og_context_batch_update(ctx, "Book", p, changed, OG_BATCH_RESULT_OBJECT_IDS, &n, &ids, &err));
     INTEQ(n, 2);
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Renamed' AND ZMEDIUM = 99 AND Z_OPT = 2"), 2);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZTITLE = 'Renamed' AND ZMEDIUM = 99 AND Z_OPT = 2"), 2);
     og_fetch_request *r = NN(og_fetch_request_new("Book", &err));
     og_predicate *mort = NN(og_predicate_parse("title == 'Mort'", NULL, 0, &err));
     OK(og_fetch_request_set_predicate(r, mort, &err));
@@ -133,7 +158,7 @@ static void update_and_delete(void) {
     INTEQ(n, 2);
     const char *stranger[1] = {"x-coredata://no-such-store/Book/p1"};
     FAILS(og_context_batch_delete_objects(ctx, stranger, 1, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "names no object");
-    INTEQ(sql_int("SELECT COUNT(*) FROM ZBOOK"), 0);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK"), 0);
     og_object_ids_release(ids);
     og_fetch_request_release(r);
     og_predicate_release(mort);
@@ -197,7 +222,7 @@ static void derived_attributes(void) {
 
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
-        {"insert", insert}, {"insert_rows", insert_rows}, {"update_and_delete", update_and_delete}, {"other_stores", other_stores},
+        {"insert", insert}, {"insert_rows", insert_rows}, {"insert_columns", insert_columns}, {"update_and_delete", update_and_delete}, {"other_stores", other_stores},
         {"derived_attributes", derived_attributes},
     };
     return OG_T_RUN(cases, argc, argv);

@@ -22,7 +22,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <dirent.h>
-#include <sqlite3.h>
+#include "og_test_sqlite.h"
 #include <sys/wait.h>
 
 /* ---- Helpers --------------------------------------------------------------- */
@@ -36,18 +36,6 @@ static void sql(const char *path, const char *statement) {
         CHECK(!"SQL failed");
     }
     sqlite3_close(db);
-}
-
-static long long sql_int(const char *path, const char *query) {
-    sqlite3 *db = NULL;
-    sqlite3_stmt *s = NULL;
-    CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
-    CHECK(sqlite3_prepare_v2(db, query, -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW);
-    long long n = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return n;
 }
 
 /* A whole file, or NULL (length 0) when there is none. */
@@ -143,7 +131,7 @@ static void key_counter_at_its_largest(void) {
     og_object *author = NN(og_context_insert(ctx, "Author", &err));
     OK(og_object_set_string(author, "name", "Bob", &err));
     FAILS(og_context_save(ctx, &err), OG_ERROR_STORE_SAVE, "no primary keys left");
-    INTEQ(sql_int(path, "SELECT COUNT(*) FROM ZAUTHOR"), 1);
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZAUTHOR"), 1);
     og_context_release(ctx);
     og_coordinator_release(c);
     free(path);
@@ -159,7 +147,7 @@ static void row_version_at_its_largest(void) {
     og_object *author = first(ctx, "Author");
     OK(og_object_set_string(author, "name", "Anne", &err));
     FAILS(og_context_save(ctx, &err), OG_ERROR_STORE_SAVE, "Z_OPT");
-    INTEQ(sql_int(path, "SELECT Z_OPT FROM ZAUTHOR"), 9223372036854775807LL);
+    INTEQ(og_t_sql_int(path, "SELECT Z_OPT FROM ZAUTHOR"), 9223372036854775807LL);
     og_context_release(ctx);
     og_coordinator_release(c);
     free(path);

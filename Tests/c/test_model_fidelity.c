@@ -6,7 +6,7 @@
  * (Tests/Fixtures/README.md). */
 #include "og_test_cases.h"
 
-#include <sqlite3.h>
+#include "og_test_sqlite.h"
 
 #ifndef OG_FIXTURES
 #define OG_FIXTURES "Tests/Fixtures/Models"
@@ -45,18 +45,6 @@ static char *schema_sql(const char *path, const char *name) {
     sqlite3_finalize(s);
     sqlite3_close(db);
     return out;
-}
-
-static int64_t pragma(const char *path, const char *statement) {
-    sqlite3 *db = NULL;
-    CHECK(sqlite3_open(path, &db) == SQLITE_OK);
-    sqlite3_stmt *s = NULL;
-    CHECK(sqlite3_prepare_v2(db, statement, -1, &s, NULL) == SQLITE_OK);
-    CHECK(sqlite3_step(s) == SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(s, 0);
-    sqlite3_finalize(s);
-    sqlite3_close(db);
-    return v;
 }
 
 static void sql_is(const char *path, const char *name, const char *expected) {
@@ -194,7 +182,7 @@ static void store_layout(void) {
     sql_is(path, "Z_7USERS", "CREATE TABLE Z_7USERS ( Z_7CONTAINERS INTEGER, Z_8USERS1 INTEGER, PRIMARY KEY (Z_7CONTAINERS, Z_8USERS1) )");
     sql_is(path, "ZRECORD", "CREATE TABLE ZRECORD ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCONTAINER INTEGER, "
                             "ZCONTAINER1 INTEGER, ZCREATED TIMESTAMP, ZNAME VARCHAR, ZQUERY VARCHAR, ZFIRSTNAME VARCHAR, ZNAME1 VARCHAR )");
-    INTEQ(pragma(path, "PRAGMA auto_vacuum"), 2);
+    INTEQ(og_t_sql_int(path, "PRAGMA auto_vacuum"), 2);
     og_model_release(joins);
     free(path);
 

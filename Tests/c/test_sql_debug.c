@@ -102,6 +102,54 @@ static void levels(void) {
     og_coordinator_release(coordinator);
 }
 
+/* The index of the first captured line starting with `prefix`, or -1. */
+static int find(const struct captured *c, const char *prefix) {
+    for (int i = 0; i < c->count && i < 8; i++)
+        if (strncmp(c->text[i], prefix, strlen(prefix)) == 0) return i;
+    return -1;
+}
+
+/* At level 1 each fetch and save logs one summary line (level 1) with its time,
+ * rows and objects; a 1000-byte blob is shown abbreviated at level 2. */
+static void summaries(void) {
+    og_context *ctx;
+    og_coordinator *coordinator = filled(&ctx);
+    struct captured c = {0};
+    OK(og_set_sql_log_callback(capture, &c, &err));
+    OK(og_set_sql_debug(1, &err));
+    og_object *b = NN(og_context_insert(ctx, "Book", &err));
+    OK(og_object_set_string(b, "title", "Eric", &err));
+    OK(og_object_set_int64(b, "medium", 200, &err));
+    c.count = 0;
+    OK(og_context_save(ctx, &err));
+    int save = find(&c, "ObjectGraph: annotation: total save execution time: ");
+    CHECK(save >= 0);
+    CHECK(c.levels[save] == 1);
+    CHECK(strstr(c.text[save], "s for 1 row, 1 object (1 inserted, 0 updated, 0 deleted)") != NULL);
+    c.count = 0;
+    og_context *other = NN(og_context_new(coordinator, &err));
+    INTEQ(fetch_long_books(other), 2);
+    int fetch = find(&c, "ObjectGraph: annotation: total fetch execution time: ");
+    CHECK(fetch >= 0);
+    CHECK(strstr(c.text[fetch], "s for 2 rows, 2 objects (Book)") != NULL);
+
+    OK(og_set_sql_debug(2, &err));
+    unsigned char cover[1000];
+    memset(cover, 0xab, sizeof cover);
+    OK(og_object_set_data(b, "cover", cover, sizeof cover, &err));
+    c.count = 0;
+    OK(og_context_save(ctx, &err));
+    int update = find(&c, "ObjectGraph: sql: UPDATE ZBOOK");
+    CHECK(update >= 0);
+    CHECK(strstr(c.text[update], "x'abababababababababababababababab\xe2\x80\xa6' (1000 bytes)") != NULL);
+    CHECK(strstr(c.text[update], "abababababababababababababababababab") == NULL);
+    OK(og_set_sql_log_callback(NULL, NULL, &err));
+    OK(og_set_sql_debug(0, &err));
+    og_context_release(other);
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+}
+
 static void explain(void) {
     og_context *ctx;
     og_coordinator *coordinator = filled(&ctx);
@@ -128,6 +176,7 @@ int main(int argc, char **argv) {
     static const og_t_case cases[] = {
         {"environment", environment},
         {"levels", levels},
+        {"summaries", summaries},
         {"explain", explain},
     };
     return OG_T_RUN(cases, argc, argv);

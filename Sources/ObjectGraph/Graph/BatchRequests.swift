@@ -42,6 +42,30 @@ public final class BatchInsertRequest {
         self.objects = []
         self.dictionaryHandler = dictionaryHandler
     }
+
+    /// Rows given column by column, the bulk form of C and Python (no dictionary per row):
+    /// `rowCount` rows of the attributes `columns`; `value(row, column)` is a row's value
+    /// in a column, or nil when the row leaves the attribute out (its default applies).
+    public struct Columns {
+        public let names: [String]
+        public let rowCount: Int
+        public let value: (_ row: Int, _ column: Int) -> AttributeValue?
+
+        public init(names: [String], rowCount: Int, value: @escaping (_ row: Int, _ column: Int) -> AttributeValue?) {
+            self.names = names
+            self.rowCount = rowCount
+            self.value = value
+        }
+    }
+
+    /// Rows read column by column, before `objects` and the dictionary handler's.
+    public var columns: Columns?
+
+    public init(entityName: String, columns: Columns) {
+        self.entityName = entityName
+        self.objects = []
+        self.columns = columns
+    }
 }
 
 /// Sets attributes of every row of one entity that a predicate matches

@@ -15,20 +15,43 @@ extension ManagedObjectContext {
             throw .invalidArgument("cannot batch insert into '\(entity.name)': the entity is abstract")
         }
         let record = try persistentStoreCoordinator.batchStore(for: entity, request: "batch insert")
+        let constraints = Self.keptConstraints(of: entity)
+        let required = Self.requiredSlots(entity)
+        if let columns = request.columns, request.objects.isEmpty, request.dictionaryHandler == nil, constraints.isEmpty {
+            return try insertColumns(columns, entity, required, record, request.resultType)
+        }
         var rows: [[AttributeValue]] = []
-        rows.reserveCapacity(request.objects.count)
-        for (i, row) in request.objects.enumerated() { rows.append(try Self.batchRow(row, index: i, entity)) }
+        // The slots each row named, for the merge-by-property upserts of constrained entities.
+        var named: [Set<Int>] = []
+        rows.reserveCapacity(request.objects.count + (request.columns?.rowCount ?? 0))
+        if let columns = request.columns {
+            try Self.readColumns(columns, entity, required, into: &rows, named: &named, recordingNames: !constraints.isEmpty)
+        }
+        func add(_ row: [String: AttributeValue]) throws(ObjectGraphError) {
+            rows.append(try Self.batchRow(row, index: rows.count, entity, required: required))
+            if !constraints.isEmpty { named.append(Set(row.keys.compactMap { entity.slot(forKey: $0) })) }
+        }
+        for row in request.objects { try add(row) }
         if let handler = request.dictionaryHandler {
             while true {
                 var row: [String: AttributeValue] = [:]
                 if try handler(&row) { break }
-                rows.append(try Self.batchRow(row, index: rows.count, entity))
+                try add(row)
             }
         }
         var keys: [Int64] = []
         keys.reserveCapacity(rows.count)
-        try persistentStoreCoordinator.save([record]) { (transactions) throws(ObjectGraphError) in
+        var updated: [RowSnapshot] = []
+        try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            for row in updated {
+                persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
+            }
+        }) { (transactions) throws(ObjectGraphError) in
             guard !rows.isEmpty, let tx = transactions.first else { return }
+            if !constraints.isEmpty {
+                keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated)
+                return
+            }
             let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
             for (i, values) in rows.enumerated() {
                 let key = first + Int64(i)
@@ -37,6 +60,34 @@ extension ManagedObjectContext {
             }
         }
         return Self.result(request.resultType, keys.map { (entity, $0) }, record)
+    }
+
+    /// Rows given only by column into an entity without constraints, written as they are
+    /// read: one row's values at a time (no array per row), inside the transaction, so a
+    /// bad value still writes nothing.
+    private func insertColumns(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription, _ required: [(Int, AttributeDescription)],
+                               _ record: PersistentStoreCoordinator.AttachedStore, _ resultType: BatchResultType) throws(ObjectGraphError) -> BatchResult
+    {
+        var first: Int64 = 0
+        let count = columns.rowCount
+        try persistentStoreCoordinator.save([record]) { (transactions) throws(ObjectGraphError) in
+            guard count > 0, let tx = transactions.first else { return }
+            let attributes = try Self.columnAttributes(columns, entity, firstRow: 0)
+            let defaults = entity.layout.defaults
+            var values = defaults
+            first = try tx.allocatePrimaryKeys(for: entity, count: count)
+            for r in 0..<count {
+                for slot in 0..<values.count { values[slot] = defaults[slot] }
+                for (c, (slot, attribute)) in attributes.enumerated() {
+                    guard let value = columns.value(r, c) else { continue }
+                    values[slot] = try Self.batchValue(value, attribute, row: r)
+                }
+                try Self.checkRequired(values, index: r, entity, required)
+                try tx.insert(StoreRowWrite(entity: entity, primaryKey: first + Int64(r), version: 1, values: values))
+            }
+        }
+        if resultType == .count { return .count(count) }
+        return Self.result(resultType, (0..<Int64(count)).map { (entity, first + $0) }, record)
     }
 
     /// Sets attributes of the matching rows (`NSBatchUpdateRequest`); each row's version
@@ -60,12 +111,20 @@ extension ManagedObjectContext {
         fetch.includesSubentities = request.includesSubentities
         try FetchValidation.check(fetch, entity)
         var written: [(EntityDescription, Int64, RowSnapshot)] = []
+        var statement: SetWriteResult?
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            if statement != nil { Self.forgetRows(of: record, persistentStoreCoordinator) }
             for (_, _, row) in written {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
+            if let sets = tx as? SetWritingTransaction,
+                let done = try sets.updateAll(matching: fetch, of: entity, setting: changes, returningRows: request.resultType == .objectIDs)
+            {
+                statement = done
+                return
+            }
             for row in try Self.matchingRows(fetch, entity, record, persistentStoreCoordinator) {
                 var values = row.values
                 for (slot, value) in changes where slot < values.count { values[slot] = value }
@@ -74,6 +133,7 @@ extension ManagedObjectContext {
                 written.append((row.entity, row.primaryKey, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: write.version, values: values)))
             }
         }
+        if let statement { return Self.result(request.resultType, statement, record) }
         return Self.result(request.resultType, written.map { ($0.0, $0.1) }, record)
     }
 
@@ -100,12 +160,26 @@ extension ManagedObjectContext {
             throw .invalidArgument("a batch delete runs on one store: \(id.uriRepresentation) is not of '\(record.store.path)'")
         }
         var deleted: [(EntityDescription, Int64, Int64)] = []
+        var statement: SetWriteResult?
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            if let statement {
+                // Tombstones for the rows read back; without them, the store answers.
+                if statement.rows.isEmpty { Self.forgetRows(of: record, persistentStoreCoordinator) }
+                for row in statement.rows {
+                    persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: nil, version: row.version == .max ? row.version : row.version + 1)
+                }
+            }
             for (entity, key, version) in deleted {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(entity, key, record.ref), row: nil, version: version == .max ? version : version + 1)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
+            if let fetch = targets.fetch, let sets = tx as? SetWritingTransaction,
+                let done = try sets.deleteAll(matching: fetch, of: targets.entity, returningRows: request.resultType == .objectIDs)
+            {
+                statement = done
+                return
+            }
             let rows: [RowSnapshot]
             if let fetch = targets.fetch {
                 rows = try Self.matchingRows(fetch, targets.entity, record, persistentStoreCoordinator)
@@ -121,6 +195,7 @@ extension ManagedObjectContext {
                 deleted.append((row.entity, row.primaryKey, row.version))
             }
         }
+        if let statement { return Self.result(request.resultType, statement, record) }
         return Self.result(request.resultType, deleted.map { ($0.0, $0.1) }, record)
     }
 
@@ -146,24 +221,75 @@ extension ManagedObjectContext {
 
     /// One row of a batch insert: the model's defaults, then the row's values in their
     /// stored form. `index` names the row in errors.
-    static func batchRow(_ row: [String: AttributeValue], index: Int, _ entity: EntityDescription) throws(ObjectGraphError) -> [AttributeValue] {
+    static func batchRow(_ row: [String: AttributeValue], index: Int, _ entity: EntityDescription,
+                         required: [(Int, AttributeDescription)]) throws(ObjectGraphError) -> [AttributeValue]
+    {
         var values = entity.layout.defaults
         for (key, value) in row {
             let (slot, attribute) = try batchAttribute(key, of: entity, row: index)
             values[slot] = try batchValue(value, attribute, row: index)
         }
-        for (slot, property) in entity.properties.enumerated() {
-            guard let a = property as? AttributeDescription, !a.isOptional, !a.isTransient, a.derivationExpression == nil, values[slot].isNull else { continue }
+        try checkRequired(values, index: index, entity, required)
+        return values
+    }
+
+    /// Rows given column by column, read a column at a time: each column's attribute is
+    /// found once, not per row.
+    private static func readColumns(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription, _ required: [(Int, AttributeDescription)],
+                                    into rows: inout [[AttributeValue]], named: inout [Set<Int>], recordingNames: Bool) throws(ObjectGraphError)
+    {
+        let first = rows.count, count = columns.rowCount
+        rows.append(contentsOf: repeatElement(entity.layout.defaults, count: count))
+        if recordingNames { named.append(contentsOf: repeatElement(Set<Int>(), count: count)) }
+        for (c, (slot, attribute)) in try columnAttributes(columns, entity, firstRow: first).enumerated() {
+            for r in 0..<count {
+                guard let value = columns.value(r, c) else { continue }
+                rows[first + r][slot] = try batchValue(value, attribute, row: first + r)
+                if recordingNames { named[first + r].insert(slot) }
+            }
+        }
+        for r in first..<rows.count { try checkRequired(rows[r], index: r, entity, required) }
+    }
+
+    /// The slot and attribute of each column, found once; a column the entity cannot take
+    /// is reported at the first row giving it a value (rows numbered from `firstRow`).
+    private static func columnAttributes(_ columns: BatchInsertRequest.Columns, _ entity: EntityDescription,
+                                         firstRow: Int) throws(ObjectGraphError) -> [(Int, AttributeDescription)]
+    {
+        var out: [(Int, AttributeDescription)] = []
+        for (c, name) in columns.names.enumerated() {
+            do throws(ObjectGraphError) {
+                out.append(try batchAttribute(name, of: entity, row: nil))
+            } catch {
+                let given = (0..<columns.rowCount).first { columns.value($0, c) != nil }.map { firstRow + $0 }
+                _ = try batchAttribute(name, of: entity, row: given)
+                throw error
+            }
+        }
+        return out
+    }
+
+    /// The stored attributes that need a value (nor optional, nor derived): checked in every row.
+    static func requiredSlots(_ entity: EntityDescription) -> [(Int, AttributeDescription)] {
+        entity.properties.enumerated().compactMap { slot, property in
+            guard let a = property as? AttributeDescription, !a.isOptional, !a.isTransient, a.derivationExpression == nil else { return nil }
+            return (slot, a)
+        }
+    }
+
+    private static func checkRequired(_ values: [AttributeValue], index: Int, _ entity: EntityDescription,
+                                      _ required: [(Int, AttributeDescription)]) throws(ObjectGraphError)
+    {
+        for (slot, a) in required where values[slot].isNull {
             throw ObjectGraphError(code: ErrorCode.validationMissingMandatoryProperty,
                 message: "row \(index) of the batch insert into '\(entity.name)' has no value for the required attribute '\(a.name)', and it has no default",
                 userInfo: [(ErrorUserInfoKey.validationKey, a.name)])
         }
-        return values
     }
 
     /// The slot and attribute of `key`, which must be a stored attribute of `entity`.
     private static func batchAttribute(_ key: String, of entity: EntityDescription, row: Int?) throws(ObjectGraphError) -> (Int, AttributeDescription) {
-        let place = row.map { "row \($0) of the batch" } ?? "the batch update"
+        let place = row.map { "row \($0) of the batch" } ?? "the batch"
         guard let slot = entity.slot(forKey: key) else {
             var e = ObjectGraphError.unknownKey(key, entity: entity.name)
             e.message = "\(place) names '\(key)', which entity '\(entity.name)' does not have"
@@ -178,6 +304,11 @@ extension ManagedObjectContext {
     /// `value` as `attribute` stores it: coerced to its type, a transformable value as its
     /// transformer's bytes.
     private static func batchValue(_ value: AttributeValue, _ attribute: AttributeDescription, row: Int?) throws(ObjectGraphError) -> AttributeValue {
+        // Already what the attribute stores: the common case of an import, without a lookup.
+        switch (value, attribute.attributeType) {
+        case (.null, _), (.integer, .integer64), (.double, .double), (.string, .string): return value
+        default: break
+        }
         do throws(ObjectGraphError) {
             let entity = attribute.entity?.name ?? "?"
             let v = try value.coerced(to: attribute.attributeType, key: attribute.name, entity: entity)
@@ -188,6 +319,18 @@ extension ManagedObjectContext {
             if let row { e.message = "row \(row) of the batch: " + e.message }
             throw e
         }
+    }
+
+    /// The result of a batch the store wrote as one statement.
+    private static func result(_ type: BatchResultType, _ written: SetWriteResult, _ record: PersistentStoreCoordinator.AttachedStore) -> BatchResult {
+        type == .count ? .count(written.count) : result(type, written.rows.map { ($0.entity, $0.primaryKey) }, record)
+    }
+
+    /// After a batch written as one statement without reading its rows back: the
+    /// coordinator forgets the rows it cached of that store, so nothing older is served
+    /// from memory (every save still checks versions in the store).
+    private static func forgetRows(of record: PersistentStoreCoordinator.AttachedStore, _ coordinator: PersistentStoreCoordinator) {
+        if !coordinator.rowCache.isEmpty { coordinator.rowCache.removeAll(store: record.ref.slot) }
     }
 
     private static func result(_ type: BatchResultType, _ rows: [(EntityDescription, Int64)], _ record: PersistentStoreCoordinator.AttachedStore?) -> BatchResult {

@@ -4,6 +4,16 @@
 /// returned as they are. Sort, offset and limit apply to the merged result.
 extension ManagedObjectContext {
     public func fetch(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObject] {
+        let start = SQLDebug.summaryStart()
+        var rows = 0
+        let objects = try fetch(request, rows: &rows)
+        if let start { SQLDebug.logFetch(since: start, rows: rows, results: objects.count, entity: request.entityName) }
+        return objects
+    }
+
+    /// `fetch(_:)` without its summary line, adding the rows read from the stores to `rows`
+    /// (a parent answering its child's fetch: the child logs it).
+    func fetch(_ request: FetchRequest, rows: inout Int) throws(ObjectGraphError) -> [ManagedObject] {
         try checkThread()
         // Other result types are run by execute(_:), fetchObjectIDs(_:) and fetchDictionaries(_:).
         guard request.resultType == .managedObject else { throw Self.notObjects(request) }
@@ -11,16 +21,16 @@ extension ManagedObjectContext {
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
         return try RequestingContext.with(self) { () throws(ObjectGraphError) -> [ManagedObject] in
-            let objects = try fetchObjects(request, entity)
+            let objects = try fetchObjects(request, entity, rows: &rows)
             try prefetch(request.relationshipKeyPathsForPrefetching, of: objects)
             return objects
         }
     }
 
-    private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObject] {
+    private func fetchObjects(_ request: FetchRequest, _ entity: EntityDescription, rows: inout Int) throws(ObjectGraphError) -> [ManagedObject] {
         if let parent = parentContext {
             // A child: the parent answers (its unsaved changes included); ours go over it.
-            let parts = [(objects: try childObjects(try parent.fetchForChild(request)), isExact: true)]
+            let parts = [(objects: try childObjects(try parent.fetchForChild(request, rows: &rows)), isExact: true)]
             return try mergePending(request, entity, parts, pending: request.includesPendingChanges)
         }
         let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
@@ -30,6 +40,7 @@ extension ManagedObjectContext {
         let parts = try storeRows(storeRequest, entity, stores)
         var fetched: [(objects: [ManagedObject], isExact: Bool)] = []
         for (store, result) in parts {
+            rows += result.rows.count
             // Rows without values (an incremental store's) asked for loaded: read in one batch.
             let loads = !result.hasValues && !request.returnsObjectsAsFaults
             let made = objects(
@@ -67,7 +78,7 @@ extension ManagedObjectContext {
     public func count(for request: FetchRequest) throws(ObjectGraphError) -> Int {
         try checkThread()
         // The number of results execute(_:) gives: dictionaries (rows or groups) or objects.
-        if request.resultType == .dictionary { return try fetchDictionaries(request).count }
+        if request.resultType == .dictionary { return try storeDictionaries(request).count }
         try Self.checkGrouping(request, as: request.resultType)
         if request.resultType != .managedObject { return try count(for: request.withResultType(.managedObject)) }
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
@@ -78,7 +89,8 @@ extension ManagedObjectContext {
             return n
         }
         // Counted over what fetching gives, without its prefetching.
-        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try fetchObjects(request, entity).count }
+        var rows = 0
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try fetchObjects(request, entity, rows: &rows).count }
     }
 
     private func matches(_ o: ManagedObject, _ p: ObjectPredicate) throws(ObjectGraphError) -> Bool {
@@ -118,19 +130,22 @@ extension ManagedObjectContext {
     func sortInMemory(_ objects: [ManagedObject], _ keys: [SortKey]) throws(ObjectGraphError) -> [ManagedObject] {
         try InMemoryFetch.sort(
             objects, by: keys,
-            values: { (o) throws(ObjectGraphError) in
-                var values: [AttributeValue] = []
-                for k in keys {
-                    if let slot = o.entity.slot(forKey: k.key) {
-                        // A fault whose row is here is sorted on it without firing.
-                        if let loaded = o.loadedValue(slot) { values.append(loaded) } else { values.append(try o.attribute(at: slot, key: k.key, self)) }
-                    } else {
-                        values.append(try InMemoryFetch.sortValue(k.key, of: o))
-                    }
-                }
-                return values
-            },
+            values: { (o) throws(ObjectGraphError) in try sortValues(of: o, keys) },
             tie: { o, position in Self.tie(o.objectID, sequence: position) })
+    }
+
+    /// The values `keys` sort `o` by.
+    func sortValues(of o: ManagedObject, _ keys: [SortKey]) throws(ObjectGraphError) -> [AttributeValue] {
+        var values: [AttributeValue] = []
+        for k in keys {
+            if let slot = o.entity.slot(forKey: k.key) {
+                // A fault whose row is here is sorted on it without firing.
+                if let loaded = o.loadedValue(slot) { values.append(loaded) } else { values.append(try o.attribute(at: slot, key: k.key, self)) }
+            } else {
+                values.append(try InMemoryFetch.sortValue(k.key, of: o))
+            }
+        }
+        return values
     }
 
     /// Where an object's ID goes among equals (`InMemoryFetch.Tie`).

@@ -128,14 +128,14 @@ extension ManagedObjectContext {
     }
 
     /// The objects a fetch in the parent returns, as rows for a child.
-    func fetchForChild(_ request: FetchRequest) throws(ObjectGraphError) -> [ParentRow] {
+    func fetchForChild(_ request: FetchRequest, rows storeRows: inout Int) throws(ObjectGraphError) -> [ParentRow] {
         try withAccessFromChild { () throws(ObjectGraphError) -> [ParentRow] in
             let r = request.withoutWindow()
             r.includesPendingChanges = true
             r.returnsObjectsAsFaults = true
             r.relationshipKeyPathsForPrefetching = []
             var rows: [ParentRow] = []
-            for o in try fetch(r) {
+            for o in try fetch(r, rows: &storeRows) {
                 try o.fireFault(self)
                 if !o.isDeleted { rows.append(try parentRow(o)) }
             }

@@ -20,34 +20,54 @@ extension ManagedObjectContext {
 
     /// The IDs of the objects `request` matches, whatever its result type.
     public func fetchObjectIDs(_ request: FetchRequest) throws(ObjectGraphError) -> [ManagedObjectID] {
+        let start = SQLDebug.summaryStart()
+        var rows = 0
+        let ids = try fetchObjectIDs(request, rows: &rows)
+        if let start { SQLDebug.logFetch(since: start, rows: rows, results: ids.count, noun: "object ID", entity: request.entityName) }
+        return ids
+    }
+
+    private func fetchObjectIDs(_ request: FetchRequest, rows: inout Int) throws(ObjectGraphError) -> [ManagedObjectID] {
         try checkThread()
         try Self.checkGrouping(request, as: .managedObjectID)
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         try FetchValidation.check(request, entity)
         if parentContext != nil {
             // A child sees its parent's unsaved objects: the IDs of what fetching gives.
-            return try fetch(request.withResultType(.managedObject)).map(\.objectID)
+            return try fetch(request.withResultType(.managedObject), rows: &rows).map(\.objectID)
         }
-        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try storeObjectIDs(request, entity) }
+        return try RequestingContext.with(self) { () throws(ObjectGraphError) in try storeObjectIDs(request, entity, rows: &rows) }
     }
 
     /// The object IDs of a root context's fetch: the store's, with pending changes laid over them.
-    private func storeObjectIDs(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError) -> [ManagedObjectID] {
+    private func storeObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, rows: inout Int) throws(ObjectGraphError) -> [ManagedObjectID] {
         let pending = request.includesPendingChanges && hasPendingChanges(of: entity)
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         if !pending, stores.count == 1,
             let ids = try persistentStoreCoordinator.fetchIdentities(MemoryAggregation.rowRequest(request, window: true), entity: entity, from: stores[0])
         {
+            rows += ids.count
             let storeIdentifier = stores[0].ref.identifier
             return ids.map { ManagedObjectID(entity: $0.entity, primaryKey: $0.primaryKey, storeIdentifier: storeIdentifier) }
         }
-        return try mergedObjectIDs(request, entity, stores, pending: pending)
+        return try mergedObjectIDs(request, entity, stores, pending: pending, rows: &rows)
     }
 
     /// One dictionary per result row (or group) over the request's `propertiesToFetch`,
     /// whatever its result type. The store's committed state only: pending changes are not
     /// reflected (save first to see them).
     public func fetchDictionaries(_ request: FetchRequest) throws(ObjectGraphError) -> [ResultDictionary] {
+        let start = SQLDebug.summaryStart()
+        let dictionaries = try storeDictionaries(request)
+        if let start {
+            // One dictionary per row the store returned (a group is one row).
+            SQLDebug.logFetch(since: start, rows: dictionaries.count, results: dictionaries.count, noun: "dictionary", entity: request.entityName)
+        }
+        return dictionaries
+    }
+
+    /// `fetchDictionaries(_:)` without its summary line (counting is not a fetch).
+    func storeDictionaries(_ request: FetchRequest) throws(ObjectGraphError) -> [ResultDictionary] {
         try checkThread()
         let entity = try persistentStoreCoordinator.entity(named: request.entityName)
         let asDictionaries = request.resultType == .dictionary ? request : request.withResultType(.dictionary)
@@ -104,7 +124,7 @@ extension ManagedObjectContext {
     /// The IDs of store rows and pending changes merged: rows whose object is in memory
     /// are judged on the object, the others on the stored row; nothing new is registered.
     private func mergedObjectIDs(_ request: FetchRequest, _ entity: EntityDescription, _ stores: [PersistentStoreCoordinator.AttachedStore],
-        pending: Bool) throws(ObjectGraphError) -> [ManagedObjectID]
+        pending: Bool, rows: inout Int) throws(ObjectGraphError) -> [ManagedObjectID]
     {
         var items: [(reader: any KeyValueReading, id: ManagedObjectID)] = []
         var seen = Set<ObjectIdentifier>()
@@ -113,6 +133,7 @@ extension ManagedObjectContext {
             var result = try persistentStoreCoordinator.fetchRows(MemoryAggregation.rowRequest(request, window: false), entity: entity, from: record)
             let source = persistentStoreCoordinator.rowSource(record)
             allExact = allExact && result.isExact
+            rows += result.rows.count
             if !result.hasValues {
                 // Identities only (an incremental store): the rows are read to be judged and sorted.
                 let keys = result.rows.map(\.primaryKey)

@@ -8,6 +8,7 @@ extension ManagedObjectContext {
         var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
         var removed: [(ManagedObject, StoreRef)] = []
         var resolution = ConflictResolution()
+        var upserts = ConstraintResolution()
         /// Set when a write found its row no longer at the version read: the attempt ends
         /// and the save runs again, checking first.
         var versionMoved = false
@@ -31,14 +32,20 @@ extension ManagedObjectContext {
         for (share, tx) in zip(plan, transactions) {
             keys.append(try allocateKeys(share.inserts, tx, &attempt.newKeys))
         }
+        let upserts = try checkConstraints(plan, transactions, skipped: skipped, attempt.newKeys)
+        attempt.upserts = upserts
+        if !upserts.isEmpty { takeKeys(upserts, plan, &attempt.newKeys) }
         let newKeys = attempt.newKeys
-        for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
+        for (share, tx) in zip(plan, transactions) {
             let ref = share.store.ref
-            for (o, key) in zip(share.inserts, keys[shareIndex]) {
-                let values = try rowValues(o, newKeys)
-                let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
-                try tx.insert(row)
-                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+            // Deletes and updates first: a new row may take values a changed or deleted row gives up.
+            for o in share.deletes where o.isDeleted {
+                if checksWhileWriting, let version = expectedVersion(o) {
+                    try requireWritten(try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version), o, &attempt)
+                } else {
+                    try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
+                }
+                attempt.removed.append((o, ref))
             }
             for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {
                 let values = try rowValues(o, newKeys)
@@ -50,18 +57,48 @@ extension ManagedObjectContext {
                 }
                 attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
             }
-            for o in share.deletes where o.isDeleted {
-                if checksWhileWriting, let version = expectedVersion(o) {
-                    try requireWritten(try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey, ifVersion: version), o, &attempt)
-                } else {
-                    try tx.delete(entity: o.entity, primaryKey: o.objectID.primaryKey)
+        }
+        for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
+            let ref = share.store.ref
+            for (o, key) in zip(share.inserts, keys[shareIndex]) {
+                if !upserts.isEmpty {
+                    if upserts.merged[ObjectIdentifier(o)] != nil { continue }
+                    if let stored = upserts.takeovers[ObjectIdentifier(o)] {
+                        try writeUpsert(o, over: stored, upserts.policy, newKeys, tx, ref, &attempt)
+                        continue
+                    }
                 }
-                attempt.removed.append((o, ref))
+                let values = try rowValues(o, newKeys)
+                let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
+                try tx.insert(row)
+                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
             }
             // Each list on its own: concatenating them copied (and retained) every new object.
-            try writeMembers(share.inserts, newKeys, tx)
+            try writeMembers(share.inserts, newKeys, tx, upserts: upserts)
             try writeMembers(skipped.isEmpty ? share.updates : share.updates.filter { !skipped.contains(ObjectIdentifier($0)) }, newKeys, tx)
         }
+    }
+
+    /// New objects take the keys of the rows they take over; those that gave way, the key
+    /// of the object they gave way to (so what related to them relates to it).
+    private func takeKeys(_ upserts: ConstraintResolution, _ plan: [StoreShare], _ newKeys: inout NewPrimaryKeys) {
+        for share in plan {
+            for o in share.inserts { if let row = upserts.takeovers[ObjectIdentifier(o)] { newKeys[o] = row.primaryKey } }
+        }
+        for o in upserts.mergedObjects {
+            if let winner = upserts.merged[ObjectIdentifier(o)], let key = newKeys[winner] { newKeys[o] = key }
+        }
+    }
+
+    /// A new object written over the stored row it takes over, the policy deciding each value.
+    private func writeUpsert(_ o: ManagedObject, over stored: RowSnapshot, _ policy: MergePolicyType, _ newKeys: NewPrimaryKeys,
+                             _ tx: StoreSaveTransaction, _ ref: StoreRef, _ attempt: inout SaveAttempt) throws(ObjectGraphError)
+    {
+        let values = upsertValues(o, over: stored, try rowValues(o, newKeys), policy)
+        let (version, overflow) = stored.version.addingReportingOverflow(1)
+        let row = StoreRowWrite(entity: o.entity, primaryKey: stored.primaryKey, version: overflow ? stored.version : version, values: try o.storedForm(values))
+        try tx.update(row)
+        attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
     }
 
     /// A write that checked the version and found the row moved ends the attempt.
@@ -73,12 +110,20 @@ extension ManagedObjectContext {
 
     /// Writes the contents of changed to-many relationships the members' rows do not
     /// carry: many-to-many and inverse-less ones (join tables) and the order of ordered ones.
-    func writeMembers(_ objects: [ManagedObject], _ newKeys: NewPrimaryKeys, _ tx: StoreSaveTransaction) throws(ObjectGraphError) {
+    func writeMembers(_ objects: [ManagedObject], _ newKeys: NewPrimaryKeys, _ tx: StoreSaveTransaction,
+                      upserts: ConstraintResolution = ConstraintResolution()) throws(ObjectGraphError)
+    {
         for o in objects {
+            var takesOver = false
+            if !upserts.isEmpty {
+                if upserts.merged[ObjectIdentifier(o)] != nil { continue }
+                takesOver = upserts.takeovers[ObjectIdentifier(o)] != nil
+            }
             let layout = o.layout
             for slot in layout.toManySlots {
                 guard case .toMany(let r) = layout.kinds[slot], !r.isTransient, let s = o.state(slot) else { continue }
                 guard o.isInserted || o.changedSlots.contains(slot) else { continue }
+                if takesOver && !upsertWritesMembers(o, slot, upserts.policy) { continue }
                 let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
                 guard explicit || r.isOrdered else { continue }
                 let owner = newKeys[o] ?? o.objectID.primaryKey

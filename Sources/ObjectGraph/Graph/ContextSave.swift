@@ -20,11 +20,21 @@ extension ManagedObjectContext {
         try runWillSave()
         try processPendingChanges()
         try validatePendingChanges()
-        let inserts = inserted.objects, updates = updated.objects, deletes = deleted.objects
+        var inserts = inserted.objects, updates = updated.objects, deletes = deleted.objects
         if parentContext != nil {
             try pushToParent(inserts, updates, deletes)
         } else {
-            try write(inserts, updates, deletes)
+            // Timed from here: what reaches the stores (a child's save reaches none).
+            let start = SQLDebug.summaryStart()
+            let (upserts, rows) = try write(inserts, updates, deletes)
+            if !upserts.isEmpty {
+                // Objects that gave way were never saved; those that took a row over updated it.
+                inserts.removeAll { upserts.merged[ObjectIdentifier($0)] != nil || upserts.takeovers[ObjectIdentifier($0)] != nil }
+                updates += upserts.takenOver
+            }
+            if let start {
+                SQLDebug.logSave(since: start, rows: rows, inserted: inserts.count, updated: updates.count, deleted: deletes.count)
+            }
         }
         for o in inserts + updates + deletes { o.didSave() }
         var n = ContextNotification(name: .didSave, context: self)
@@ -37,6 +47,16 @@ extension ManagedObjectContext {
         n.changes = changes
         post(n)
         distribute(changes)
+    }
+
+    /// An object whose row a save found gone or handed to another object leaves the context
+    /// with no changes (as a deleted object when `deleted`).
+    func leaveContext(_ o: ManagedObject, deleted: Bool) {
+        unregister(o, key(for: o.objectID))
+        o.current = nil
+        o.changedSlots.removeAll()
+        if deleted { o.isDeleted = true }
+        o.managedObjectContext = nil
     }
 
     /// The bound on `willSave` rounds: a hook that changes its object every time stops here.
@@ -73,9 +93,13 @@ extension ManagedObjectContext {
     /// moved, that attempt rolls back and the save runs again checking first, so the merge
     /// policy still sees every conflict at once. Once everything commits the objects move to
     /// their new committed state.
-    private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError) {
+    /// Returns how uniqueness conflicts were resolved and how many rows were written or deleted.
+    @discardableResult
+    private func write(_ inserts: [ManagedObject], _ updates: [ManagedObject], _ deletes: [ManagedObject]) throws(ObjectGraphError)
+        -> (upserts: ConstraintResolution, rows: Int)
+    {
         let requestStores = persistentStoreCoordinator.objectLevelStores()
-        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return }
+        guard !(inserts.isEmpty && updates.isEmpty && deletes.isEmpty && requestStores.isEmpty) else { return (ConstraintResolution(), 0) }
         try loadVersions(updates)
         try loadVersions(deletes)
         var plan = try planSave(inserts, updates, deletes)
@@ -105,7 +129,10 @@ extension ManagedObjectContext {
                 attempt = SaveAttempt(inserts: inserts.count, updates: updates.count)
             }
         }
-        let written = attempt.written, resolution = attempt.resolution
+        let written = attempt.written, resolution = attempt.resolution, upserts = attempt.upserts
+        let rows = attempt.written.count + attempt.removed.count
+        // Before the objects that took rows over are registered under those rows' keys.
+        if !upserts.isEmpty { finishUpserts(upserts) }
 
         // Committed: the objects now match their rows.
         let keepsFormerIDs = childCount.load(ordering: .relaxed) > 0
@@ -120,6 +147,9 @@ extension ManagedObjectContext {
                     } else {
                         o.becomePermanent(primaryKey: snapshot.primaryKey, store: store.name)
                     }
+                } else if o.objectID.primaryKey != snapshot.primaryKey {
+                    // A permanent ID obtained before the save gives way to the row taken over.
+                    o.objectID = ManagedObjectID(entity: o.entity, primaryKey: snapshot.primaryKey, storeIdentifier: store.identifier)
                 }
                 // No sweep while registering: every saved object is still listed as inserted,
                 // so a sweep here would visit them all and free none; the next operation's does.
@@ -141,16 +171,13 @@ extension ManagedObjectContext {
             }
         }
         // Rows another writer deleted: their objects leave the context as deleted ones.
-        for o in resolution.forgotten {
-            unregister(o, key(for: o.objectID))
-            o.current = nil
-            o.changedSlots.removeAll()
-            o.isDeleted = true
-            o.managedObjectContext = nil
-        }
+        for o in resolution.forgotten { leaveContext(o, deleted: true) }
         inserted.removeAll()
         updated.removeAll()
         deleted.removeAll()
         for o in resolution.resolved where !o.isDeleted { o.awakeFromSnapshotEvents(.mergePolicy) }
+        // Objects that took a row over read its relationships again, as the row has them now.
+        for o in upserts.takenOver { o.relations = nil }
+        return (upserts, rows)
     }
 }

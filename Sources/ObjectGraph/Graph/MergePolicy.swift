@@ -46,6 +46,15 @@ open class MergePolicy: @unchecked Sendable {
         guard mergeType != .error else { throw MergeConflict.error(conflicts) }
         for conflict in conflicts { conflict.resolve(mergeType) }
     }
+
+    /// Resolves the uniqueness-constraint conflicts of a save, inside its store transaction,
+    /// before anything is written. Throwing fails the save with nothing written; the
+    /// default throws 133021 under `.error`. Returning lets the save upsert by `mergeType`:
+    /// a new object takes over the stored row and its ID (the policy deciding each
+    /// property), and of new objects holding the same values the one changed last stays.
+    open func resolve(constraintConflicts conflicts: [ConstraintConflict]) throws(ObjectGraphError) {
+        guard mergeType != .error else { throw ConstraintConflict.error(conflicts, why: "and the merge policy is error") }
+    }
 }
 
 /// A value of a conflict's snapshot: an attribute's value, or a to-one's destination ID.

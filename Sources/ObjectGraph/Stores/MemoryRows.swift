@@ -209,6 +209,31 @@ final class MemorySaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         state.row(entity.rootEntity, primaryKey)
     }
 
+    /// Uniqueness constraints, checked in memory: each hierarchy's rows are indexed by a
+    /// constraint's values once per save (the save looks up before it writes).
+    private var constraintIndexes: [ConstraintIndexKey: [[AttributeValue]: [Int64]]] = [:]
+    private struct ConstraintIndexKey: Hashable {
+        let root: ObjectIdentifier
+        let properties: [ObjectIdentifier]
+    }
+
+    func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
+        let root = entity.rootEntity
+        let properties = slots.map { entity.layout.properties[$0] }
+        let key = ConstraintIndexKey(root: ObjectIdentifier(root), properties: properties.map(ObjectIdentifier.init))
+        if constraintIndexes[key] == nil {
+            var index: [[AttributeValue]: [Int64]] = [:]
+            for row in (state.rows[ObjectIdentifier(root)] ?? [:]).values {
+                // A row of another branch of the hierarchy may not have these properties.
+                let rowSlots = properties.map { p in row.entity.slot(forKey: p.name).flatMap { row.entity.layout.properties[$0] === p ? $0 : nil } }
+                guard rowSlots.allSatisfy({ $0 != nil }) else { continue }
+                index[rowSlots.map { row[$0!] }, default: []].append(row.primaryKey)
+            }
+            constraintIndexes[key] = index
+        }
+        return (constraintIndexes[key]?[values] ?? []).compactMap { state.row(root, $0) }
+    }
+
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
         guard state.row(row.entity.rootEntity, row.primaryKey) != nil else { return }
         state.put(row)

@@ -165,6 +165,11 @@ public protocol StoreSaveTransaction {
     /// Deletes the row only if its version is still `expectedVersion`; false, deleting
     /// nothing, when the version moved or the row is gone.
     func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool
+    /// Uniqueness constraints: the rows in the hierarchy of `entity`, as this transaction
+    /// sees them now, whose values in `slots` (slots of `entity`) equal `values` (stored
+    /// form, none null). nil when the store cannot tell: the save then checks its pending
+    /// objects against each other only.
+    func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]?
 }
 
 extension StoreSaveTransaction {
@@ -172,6 +177,7 @@ extension StoreSaveTransaction {
     public func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? { nil }
     public func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? { nil }
     public var checksVersionsWhileWriting: Bool { false }
+    public func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? { nil }
 
     public func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
         guard try hasVersion(expectedVersion, row.entity, row.primaryKey) else { return false }
@@ -189,6 +195,30 @@ extension StoreSaveTransaction {
     private func hasVersion(_ expected: Int64, _ entity: EntityDescription, _ primaryKey: Int64) throws(ObjectGraphError) -> Bool {
         guard let versions = try currentVersions(of: entity, primaryKeys: [primaryKey]) else { return true }
         return versions[primaryKey] == expected
+    }
+}
+
+/// A save transaction that writes a batch update or delete as one statement over the rows
+/// a fetch request matches, instead of row by row. Each call returns nil, writing nothing,
+/// when it cannot do that exactly (a predicate SQL cannot express, derived attributes to
+/// compute): the batch then writes row by row.
+public protocol SetWritingTransaction {
+    /// Sets `changes` (slots of `entity`) on every matching row and moves its version on.
+    func updateAll(matching request: FetchRequest, of entity: EntityDescription, setting changes: [(slot: Int, value: AttributeValue)],
+                   returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
+    /// Deletes every matching row (and its many-to-many pairs).
+    func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
+}
+
+/// What a set write changed: how many rows, and (when asked for) which, with their
+/// entities and their versions after the write (before it, for a delete).
+public struct SetWriteResult {
+    public var count: Int
+    public var rows: [(entity: EntityDescription, primaryKey: Int64, version: Int64)]
+
+    public init(count: Int, rows: [(entity: EntityDescription, primaryKey: Int64, version: Int64)]) {
+        self.count = count
+        self.rows = rows
     }
 }
 

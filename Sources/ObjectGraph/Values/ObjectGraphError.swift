@@ -59,6 +59,9 @@ public enum ErrorCode {
     public static let referentialIntegrity = 133000
     public static let externalRelationship = 133010
     public static let merge = 133020
+    /// `NSManagedObjectConstraintMergeError`: a save broke a uniqueness constraint under
+    /// the error merge policy (or in a way no policy resolves); nothing was written.
+    public static let constraintMerge = 133021
     public static let storeInvalidType = 134000
     public static let storeTypeMismatch = 134010
     public static let storeIncompatibleSchema = 134020

@@ -88,16 +88,22 @@ private func finish<R: AnyObject>(_ x: ManagedObjectContext, _ request: R, _ res
                                   _ run: (R) throws(ObjectGraphError) -> BatchResult) throws(ObjectGraphError) -> Int32 {
     let type: BatchResultType = try cEnum(resultType)
     if type == .objectIDs { _ = try required(ids, "ids") }
-    // IDs are always asked for, so that the count is known whatever the result type.
+    // A count is always asked for (`count` is filled whatever the result type); IDs only
+    // when wanted, as making them costs an object per row.
+    let asked: BatchResultType = type == .objectIDs ? .objectIDs : .count
     switch request {
-    case let r as BatchInsertRequest: r.resultType = .objectIDs
-    case let r as BatchUpdateRequest: r.resultType = .objectIDs
-    case let r as BatchDeleteRequest: r.resultType = .objectIDs
+    case let r as BatchInsertRequest: r.resultType = asked
+    case let r as BatchUpdateRequest: r.resultType = asked
+    case let r as BatchDeleteRequest: r.resultType = asked
     default: break
     }
-    guard case .objectIDs(let written) = try run(request) else { return OG_OK }
-    count?.pointee = written.count
-    if type == .objectIDs, let ids { ids.pointee = handles.make(ObjectIDsBox(written)) }
+    switch try run(request) {
+    case .objectIDs(let written):
+        count?.pointee = written.count
+        if let ids { ids.pointee = handles.make(ObjectIDsBox(written)) }
+    case .count(let n): count?.pointee = n
+    case .status: break
+    }
     return OG_OK
 }
 
@@ -118,4 +124,64 @@ private func batchRow(_ content: PredicateValue, index: Int?) throws(ObjectGraph
         }
     }
     return out
+}
+
+// MARK: Columns
+
+/// `og_batch_column`, read field by field at the offsets C gives it on the LP64 targets
+/// the library is built for: name (0), type (8), values (16), states (24); 32 bytes each.
+private struct BatchColumn {
+    static let stride = 32
+    let name: String
+    let type: Int32
+    let values: UnsafeRawPointer
+    let states: UnsafePointer<UInt8>?
+
+    init(_ base: UnsafeRawPointer, index: Int) throws(ObjectGraphError) {
+        let at = base + index * Self.stride
+        name = try string(at.load(as: UnsafePointer<CChar>?.self), "column \(index)'s name")
+        type = at.load(fromByteOffset: 8, as: Int32.self)
+        guard (1...3).contains(type) else { throw .invalidArgument("column \(index) ('\(name)') has the og_column_type \(type), which is none of OG_COLUMN_INT64, _DOUBLE, _TEXT") }
+        guard let values = at.load(fromByteOffset: 16, as: UnsafeRawPointer?.self) else {
+            throw .invalidArgument("column \(index) ('\(name)') has NULL values")
+        }
+        self.values = values
+        states = at.load(fromByteOffset: 24, as: UnsafePointer<UInt8>?.self)
+    }
+
+    /// Row `row`'s value; nil when the row leaves the attribute out.
+    func value(_ row: Int) -> AttributeValue? {
+        switch states?[row] ?? 0 {
+        case 0: break
+        case 1: return .null
+        default: return nil
+        }
+        switch type {
+        case 1: return .integer(values.load(fromByteOffset: row * 8, as: Int64.self))
+        case 2: return .double(values.load(fromByteOffset: row * 8, as: Double.self))
+        default:
+            guard let text = values.load(fromByteOffset: row * 8, as: UnsafePointer<CChar>?.self) else { return .null }
+            return .string(String(cString: text))
+        }
+    }
+}
+
+@_cdecl("og_context_batch_insert_columns")
+public func og_context_batch_insert_columns(_ c: OpaquePointer?, _ entity: UnsafePointer<CChar>?, _ columns: UnsafeRawPointer?, _ columnCount: Int,
+                                            _ rowCount: Int, _ resultType: Int32, _ count: UnsafeMutablePointer<Int>?,
+                                            _ ids: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        guard rowCount >= 0, columnCount >= 0 else { throw .invalidArgument("negative row or column count") }
+        guard columnCount == 0 || columns != nil else { throw .invalidArgument("the columns are NULL") }
+        var list: [BatchColumn] = []
+        for i in 0..<columnCount {
+            let column = try BatchColumn(columns!, index: i)
+            if list.contains(where: { $0.name == column.name }) { throw .invalidArgument("the column '\(column.name)' is given twice") }
+            list.append(column)
+        }
+        let request = BatchInsertRequest(entityName: try string(entity, "the entity"), columns: BatchInsertRequest.Columns(
+            names: list.map(\.name), rowCount: rowCount, value: { row, column in list[column].value(row) }))
+        return try finish(x, request, resultType, count, ids) { (r) throws(ObjectGraphError) in try x.execute(r) }
+    }
 }

@@ -33,6 +33,8 @@ final class ErrorBox: HandleBox {
         names.formUnion(c.persistedSnapshot?.keys ?? [:].keys)
         return names.sorted().map(CString.init)
     }
+    /// Each uniqueness-constraint conflict's property names, lent for the error's lifetime.
+    lazy var constraintNames: [[CString]] = error.constraintConflicts.map { $0.constraint.map(CString.init) }
     init(_ error: ObjectGraphError) { self.error = error }
 }
 

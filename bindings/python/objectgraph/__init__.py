@@ -60,6 +60,7 @@ from .errors import (
     DOMAIN_COCOA,
     DOMAIN_OBJECTGRAPH,
     DOMAIN_SQLITE,
+    ConstraintConflict,
     ConstraintConflictError,
     Error,
     ErrorCode,
@@ -108,7 +109,9 @@ from .results import Expression, ObjectID
 from .model import Attribute, Entity, FetchedProperty, FetchRequestTemplate, Model, Property, Relationship
 from .objects import ManagedObject, RelatedOrderedSet, RelatedSet
 from .predicate import Predicate
+from .results_controller import FetchedResultsController, Section
 from .sqldebug import set_sql_debug, sql_debug_level
+from .typed import OrderedToMany, ToMany, TypedObject
 from .transformable import (
     register_archivable_class,
     register_value_transformer,
@@ -131,6 +134,7 @@ def library_version() -> str:
 __all__ = [
     "Attribute",
     "AttributeType",
+    "ConstraintConflict",
     "ConstraintConflictError",
     "Context",
     "Coordinator",
@@ -152,6 +156,8 @@ __all__ = [
     "BatchDeleteRequest",
     "AsynchronousFetchRequest",
     "AsynchronousFetchResult",
+    "FetchedResultsController",
+    "Section",
     "FetchRequestTemplate",
     "FetchedProperty",
     "INFER_MAPPING_OPTION",
@@ -176,6 +182,7 @@ __all__ = [
     "Notification",
     "ObjectID",
     "Observer",
+    "OrderedToMany",
     "Predicate",
     "PredicateArgumentError",
     "PredicateError",
@@ -191,7 +198,9 @@ __all__ = [
     "SaveChangesRequest",
     "Store",
     "StoreError",
+    "ToMany",
     "TypeMismatchError",
+    "TypedObject",
     "UndoManager",
     "UnknownEntityError",
     "UnknownKeyError",

@@ -2,7 +2,8 @@
 path of attribute access.
 
 ``class_for(layout)`` makes an entity's class once, with one property per attribute
-and relationship. Integers and doubles are read and written, and strings read,
+and relationship, derived from the class declared for the entity (or for its nearest
+superentity that has one) when that class fits the entity. Integers and doubles are read and written, and strings read,
 through the slot calls without an error slot (numbers through the fetch result's
 columns too, _columns.py): a failed call goes the general way
 (ManagedObject._read/_write), which repeats it through the _call.py helpers and
@@ -13,37 +14,65 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from . import _layout
 from ._columns import NOT_READ
 from ._lib import NULL, OK, lib
 from .enums import AttributeType
-from .objects import ManagedObject
+from .objects import ManagedObject, declared_class
 from .values import INT64_MAX, INT64_MIN
 
-__all__ = ["class_for"]
+__all__ = ["class_for", "undeclared"]
 
 
 def class_for(layout: _layout.Layout) -> type:
     """The ManagedObject subclass for an entity: one property per attribute or
-    relationship whose name does not hide a member of ManagedObject."""
+    relationship whose name does not hide a member of its base (ManagedObject, or
+    the class declared for the entity, whose own properties and methods win)."""
     cls = layout.cls
     if cls is None:
         # Made once, under a lock: contexts of several threads may wrap their first object
         # of the entity at once, and their objects must share one class.
         with _classes_lock:
             if layout.cls is None:
+                base = _declared_base(layout)
                 # The module ManagedObject names, as the classes always have.
                 namespace: Dict[str, Any] = {"__slots__": (), "__module__": ManagedObject.__module__}
                 for name, slot in layout.slots.items():
                     read, write = layout.accessors[name] = _accessors(slot, layout)
-                    if not hasattr(ManagedObject, name):
+                    if not hasattr(base, name):
                         kind = "relationship" if slot.type is None else slot.type.name.lower() + " attribute"
                         namespace[name] = property(read, write, doc=f"The {kind} {name!r}.")
-                layout.cls = type(layout.name, (ManagedObject,), namespace)
+                layout.cls = type(layout.name, (base,), namespace)
             cls = layout.cls
     return cls
+
+
+def _declared_base(layout: _layout.Layout) -> type:
+    """The class declared for the entity, else for its nearest superentity, that fits
+    it; ManagedObject when there is none. A class declared for an entity of the same
+    name in another model, with properties this one lacks, does not fit."""
+    entity: Any = layout.entity
+    while entity is not None:
+        declared = declared_class(entity.name)
+        if declared is not None and not undeclared(declared, layout):
+            return declared
+        entity = entity.superentity
+    return ManagedObject
+
+
+def undeclared(cls: type, layout: _layout.Layout) -> List[str]:
+    """The properties ``cls`` declares (annotated names without a value, its bases'
+    included) that the entity of ``layout`` does not have."""
+    missing: List[str] = []
+    for klass in cls.__mro__:
+        if klass is ManagedObject:
+            break
+        for name in vars(klass).get("__annotations__", {}):
+            if name not in layout.slots and name not in vars(klass) and name not in missing:
+                missing.append(name)
+    return missing
 
 
 _classes_lock = threading.Lock()

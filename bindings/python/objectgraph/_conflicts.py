@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional
 from ._call import call_quietly
 from ._lib import lib
 from ._object_id import ObjectID
-from .errors import MergeConflict, set_conflict_reader
+from .errors import ConstraintConflict, MergeConflict, set_conflict_reader
 from .values import take_value
 
 if TYPE_CHECKING:
     from ._context_base import ContextBase
 
-__all__ = ["read_conflicts"]
+__all__ = ["read_conflicts", "read_constraint_conflicts"]
 
 # og_conflict_snapshot
 _SNAPSHOT_OBJECT, _SNAPSHOT_CACHED, _SNAPSHOT_PERSISTED = 0, 1, 2
@@ -70,4 +70,33 @@ def _conflict(handle: int, index: int, context: Optional["ContextBase"]) -> Merg
                          snapshot(_SNAPSHOT_PERSISTED), int(old.value), int(new.value), object_id)
 
 
-set_conflict_reader(read_conflicts)
+def read_constraint_conflicts(handle: int, context: Optional["ContextBase"]) -> List[ConstraintConflict]:
+    """Every conflict of the uniqueness-constraint error ``handle`` (NSConstraintConflict);
+    ``context`` lends their objects (without it the object lists are empty)."""
+    out = []
+    for index in range(lib.og_error_constraint_conflict_count(handle)):
+        names = []
+        for k in range(lib.og_error_constraint_conflict_property_count(handle, index)):
+            name = lib.og_error_constraint_conflict_property_at(handle, index, k)
+            if name is not None:
+                names.append(_text(name))
+        values: Dict[str, Any] = {}
+        for name in names:
+            value, _ = call_quietly(lib.og_error_constraint_conflict_value, handle, index, name.encode())
+            if value:
+                values[name] = take_value(value, context)
+        objects = []
+        database = None
+        if context is not None:
+            for k in range(lib.og_error_constraint_conflict_object_count(handle, index)):
+                lent, _ = call_quietly(lib.og_error_constraint_conflict_object, handle, index, k, context._h)
+                if lent:
+                    objects.append(context._wrap(lent))
+            lent, _ = call_quietly(lib.og_error_constraint_conflict_database_object, handle, index, context._h)
+            if lent:
+                database = context._wrap(lent)
+        out.append(ConstraintConflict(names, values, objects, database))
+    return out
+
+
+set_conflict_reader(read_conflicts, read_constraint_conflicts)

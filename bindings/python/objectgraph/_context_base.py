@@ -10,9 +10,9 @@ import collections
 import ctypes
 import struct
 import weakref
-from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, TypeVar
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, Type, TypeVar, Union, overload
 
-from ._accessors import class_for
+from ._accessors import class_for, undeclared
 from ._call import call, call_handle, call_quietly, check, check_handle
 from ._columns import MIN_OBJECTS, Columns
 from ._handle import OwnedHandle
@@ -27,6 +27,7 @@ from .values import INT64_MAX, INT64_MIN
 __all__ = ["ContextBase"]
 
 _T = TypeVar("_T")
+_O = TypeVar("_O", bound=ManagedObject)
 
 
 class ContextBase(OwnedHandle):
@@ -249,15 +250,43 @@ class ContextBase(OwnedHandle):
                 wrapper._row = row
             append(wrapper)
 
-    def insert(self, entity: str, **values: Any) -> ManagedObject:
-        """Inserts a new object of ``entity`` with its default values, then
-        sets the attributes and relationships given as keywords."""
+    def _entity_name(self, entity: Any) -> Any:
+        """The entity a class declared for one stands for (``ctx.fetch(Book)``); any
+        other argument as it is. Raises UsageError for a class declared for no entity,
+        or one whose objects here are not its instances."""
+        if not isinstance(entity, type):
+            return entity
+        name = entity._declared_entity if issubclass(entity, ManagedObject) else None
+        if name is None:
+            raise make_error(f"{entity.__qualname__} is not declared for an entity: declare it as "
+                             f"class {entity.__name__}(og.TypedObject, entity=\"...\")", ErrorCode.INVALID_ARGUMENT)
+        layout = self._coordinator._layouts.by_name.get(name)
+        if layout is not None and not issubclass(class_for(layout), entity):
+            missing = undeclared(entity, layout)
+            why = (f"it declares {', '.join(map(repr, missing))}, which entity {name!r} of this model does not have"
+                   if missing else f"objects of {name!r} were used before the class was declared: import "
+                                   f"{entity.__module__} before the coordinator's first object of {name!r}")
+            raise make_error(f"{entity.__qualname__} is not the class of entity {name!r} here: {why}",
+                             ErrorCode.INVALID_ARGUMENT)
+        return name
+
+    @overload
+    def insert(self, entity: Type[_O], **values: Any) -> _O: ...
+
+    @overload
+    def insert(self, entity: str, **values: Any) -> ManagedObject: ...
+
+    def insert(self, entity: Union[str, Type[ManagedObject]], **values: Any) -> ManagedObject:
+        """Inserts a new object of ``entity`` (its name, or the class declared for
+        it) with its default values, then sets the attributes and relationships
+        given as keywords."""
+        name = entity if type(entity) is str else self._entity_name(entity)  # (one check on the hot path)
         # A new object's entity is the one named: no need to ask the library for it.
-        layout = self._coordinator._layouts.by_name.get(entity) if type(entity) is str else None
+        layout = self._coordinator._layouts.by_name.get(name) if type(name) is str else None
         err = ctypes.c_void_p()
         try:
             # A direct call, not call_handle: inserting is a hot path (_call.py).
-            handle = check_handle(lib.og_context_insert(self._h, layout.key if layout is not None else encode(entity),
+            handle = check_handle(lib.og_context_insert(self._h, layout.key if layout is not None else encode(name),
                                                         ctypes.byref(err)), err, self)
         except UnknownEntityError as error:
             suggest(error, self._coordinator.model)

@@ -6,9 +6,10 @@ from __future__ import annotations
 import ctypes
 from typing import Any, Iterable, List, Mapping, Optional, Sequence, Union
 
+from ._batch_columns import pack_columns
 from ._call import call, call_handle
 from ._context_fetch import FetchingContext
-from ._lib import ASYNC_FETCH_FN, BATCH_ROW_FN, lib
+from ._lib import ASYNC_FETCH_FN, lib
 from ._object_id import ObjectID
 from ._util import encode, keep
 from .async_fetch import AsynchronousFetchRequest, AsynchronousFetchResult, pending, pending_lock
@@ -83,32 +84,18 @@ class BatchingContext(FetchingContext):
     # Parts
 
     def _batch_insert(self, request: BatchInsertRequest) -> BatchResult:
-        rows = request.rows
-        if isinstance(rows, Sequence):
-            boxed = _Boxed(list(rows))
+        # Every row is read before anything is written (a generator that raises writes
+        # nothing); columns of plain numbers and strings then go in bulk, anything else
+        # row by row.
+        rows = request.rows if isinstance(request.rows, Sequence) else list(request.rows)
+        packed = pack_columns(rows)
+        if packed is not None:
             return self._run(request.result_type, lambda count, ids, code: call(
-                lib.og_context_batch_insert, self._h, encode(request.entity_name), boxed.handle, code, count, ids, context=self))
-        iterator = iter(rows)
-
-        def next_row(user: Any, error: Any) -> Optional[int]:
-            try:
-                row = next(iterator)
-            except StopIteration:
-                return None
-            except BaseException as exc:  # kept: raised once the library returns
-                keep(exc)
-                error[0] = lib.og_error_new(ErrorCode.INVALID_ARGUMENT, b"the rows' generator raised", None)
-                return None
-            try:
-                return to_value(dict(row))
-            except BaseException as exc:
-                keep(exc)
-                error[0] = lib.og_error_new(ErrorCode.INVALID_ARGUMENT, b"a row could not be boxed", None)
-                return None
-
-        callback = BATCH_ROW_FN(next_row)
+                lib.og_context_batch_insert_columns, self._h, encode(request.entity_name), packed.array, packed.count,
+                packed.row_count, code, count, ids, context=self))
+        boxed = _Boxed([dict(row) for row in rows])
         return self._run(request.result_type, lambda count, ids, code: call(
-            lib.og_context_batch_insert_rows, self._h, encode(request.entity_name), callback, None, code, count, ids, context=self))
+            lib.og_context_batch_insert, self._h, encode(request.entity_name), boxed.handle, code, count, ids, context=self))
 
     def _fetch_async(self, request: AsynchronousFetchRequest) -> AsynchronousFetchResult:
         result = AsynchronousFetchResult(self, request)
@@ -154,6 +141,8 @@ class BatchingContext(FetchingContext):
 
 class _Boxed:
     """A NEW og_value for a Python list or dict, released when this goes away."""
+
+    handle = 0  # until to_value returns (it raises for a value it cannot box)
 
     def __init__(self, value: Any) -> None:
         self.handle = to_value(value)

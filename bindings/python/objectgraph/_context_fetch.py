@@ -6,7 +6,7 @@ from their arguments. Context (context.py) inherits them from FetchingContext.
 from __future__ import annotations
 
 import ctypes
-from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, Union, overload
+from typing import Any, Dict, Iterable, List, Literal, Optional, Tuple, Type, TypeVar, Union, overload
 
 from ._call import call_handle, call_out
 from ._context_base import ContextBase
@@ -21,13 +21,27 @@ from .results import take_column, take_object_ids, take_rows
 
 __all__ = ["FetchingContext"]
 
+_O = TypeVar("_O", bound=ManagedObject)
+# What names the entity of a fetch: its name, a FetchRequest, or the class declared for it.
+Entity = Union[str, FetchRequest, Type[ManagedObject]]
+
 
 class FetchingContext(ContextBase):
     """The fetching methods of a context."""
 
-    # Fetching. Every method takes the entity (or a FetchRequest), then the
-    # predicate and its %@ arguments, then keyword-only options:
+    # Fetching. Every method takes the entity (its name, the class declared for it, or a
+    # FetchRequest), then the predicate and its %@ arguments, then keyword-only options:
     # ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10).
+
+    @overload
+    def fetch(self, entity: Type[_O], where: Where = None, *args: Any, sort: SortSpec = None,
+              limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
+              include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
+              include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
+              prefetch: Optional[Iterable[str]] = None, refresh_refetched_objects: Optional[bool] = None,
+              result_type: Literal["object", None] = None, properties: Optional[Iterable[Property]] = None,
+              distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
+              stores: Optional[Iterable[Any]] = None) -> List[_O]: ...
 
     @overload
     def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
@@ -40,7 +54,7 @@ class FetchingContext(ContextBase):
               stores: Optional[Iterable[Any]] = None) -> List[ManagedObject]: ...
 
     @overload
-    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+    def fetch(self, entity: Entity, where: Where = None, *args: Any, sort: SortSpec = None,
               limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
               include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
               include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
@@ -49,7 +63,7 @@ class FetchingContext(ContextBase):
               distinct: bool = False, group_by: Optional[Iterable[str]] = None, having: Where = None,
               stores: Optional[Iterable[Any]] = None) -> Any: ...
 
-    def fetch(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+    def fetch(self, entity: Entity, where: Where = None, *args: Any, sort: SortSpec = None,
               limit: Optional[int] = None, offset: Optional[int] = None, batch_size: Optional[int] = None,
               include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
               include_property_values: Optional[bool] = None, as_faults: Optional[bool] = None,
@@ -60,6 +74,8 @@ class FetchingContext(ContextBase):
         """The objects of ``entity`` (subentities included) that satisfy
         ``where``: a Predicate, or a format string whose ``%@`` arguments follow
         (``ctx.fetch("Book", "pages > %@", 300, sort=["title"], limit=10)``).
+        ``entity`` is a name, a FetchRequest, or the class declared for the
+        entity (``ctx.fetch(Book, ...)``, typed as a list of ``Book``).
 
         The options are keyword-only. ``sort`` is a key or a list of keys; a
         "-" prefix sorts that key descending. ``limit``, ``offset``,
@@ -87,7 +103,7 @@ class FetchingContext(ContextBase):
                 return self._count(request)
             return self._take_results(call_handle(lib.og_context_fetch, self._h, request._h, context=self))
 
-    def fetch_ids(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+    def fetch_ids(self, entity: Entity, where: Where = None, *args: Any, sort: SortSpec = None,
                   limit: Optional[int] = None, offset: Optional[int] = None,
                   include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
                   refresh_refetched_objects: Optional[bool] = None,
@@ -101,7 +117,7 @@ class FetchingContext(ContextBase):
         with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_ids(request)
 
-    def fetch_dicts(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+    def fetch_dicts(self, entity: Entity, where: Where = None, *args: Any, sort: SortSpec = None,
                     properties: Optional[Iterable[Property]] = None, distinct: bool = False,
                     group_by: Optional[Iterable[str]] = None, having: Where = None,
                     limit: Optional[int] = None, offset: Optional[int] = None,
@@ -116,7 +132,7 @@ class FetchingContext(ContextBase):
         with _request(self, entity, sort, where, args, options) as request:
             return self._fetch_dicts(request)
 
-    def fetch_values(self, entity: str, key: str, where: Where = None, *args: Any, sort: SortSpec = None,
+    def fetch_values(self, entity: Union[str, Type[ManagedObject]], key: str, where: Where = None, *args: Any, sort: SortSpec = None,
                      distinct: bool = False) -> List[Any]:
         """The values of one property (a key path, or a to-one as ObjectIDs) of
         the saved objects ``fetch`` would match: ``ctx.fetch_values("Book",
@@ -126,7 +142,7 @@ class FetchingContext(ContextBase):
             rows = call_handle(lib.og_context_fetch_dictionaries, self._h, request._h, context=self)
             return take_column(rows, key, self)
 
-    def explain(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any, sort: SortSpec = None,
+    def explain(self, entity: Entity, where: Where = None, *args: Any, sort: SortSpec = None,
                 limit: Optional[int] = None, offset: Optional[int] = None,
                 include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
                 result_type: Union[str, int, None] = None, properties: Optional[Iterable[Property]] = None,
@@ -153,7 +169,7 @@ class FetchingContext(ContextBase):
         count: int = call_out(lib.og_context_count, ctypes.c_size_t, self._h, request._h, context=self)
         return count
 
-    def count(self, entity: Union[str, FetchRequest], where: Where = None, *args: Any,
+    def count(self, entity: Entity, where: Where = None, *args: Any,
               limit: Optional[int] = None, offset: Optional[int] = None,
               include_subentities: Optional[bool] = None, include_pending_changes: Optional[bool] = None,
               refresh_refetched_objects: Optional[bool] = None, result_type: Union[str, int, None] = None,
@@ -175,19 +191,20 @@ class FetchingContext(ContextBase):
 class _request:
     """A FetchRequest to run: the caller's own, or a temporary one released after use."""
 
-    def __init__(self, context: ContextBase, entity: Union[str, FetchRequest], sort: SortSpec, where: Where,
+    def __init__(self, context: ContextBase, entity: Entity, sort: SortSpec, where: Where,
                  args: Tuple[Any, ...], options: Optional[Dict[str, Any]] = None) -> None:
         self.context = context
-        if isinstance(entity, FetchRequest):
+        target: Union[str, FetchRequest] = context._entity_name(entity)
+        if isinstance(target, FetchRequest):
             if sort is not None or where is not None or options:
                 raise make_error("give the sort order, predicate and options to the FetchRequest, not to fetch()",
                                  ErrorCode.INVALID_ARGUMENT)
-            self.request, self.owned = entity, False
+            self.request, self.owned = target, False
         else:
             if args and not isinstance(where, str):
                 raise make_error("format arguments need a format string in `where`", ErrorCode.INVALID_ARGUMENT)
             predicate = Predicate(where, *args) if isinstance(where, str) else where
-            request = FetchRequest(entity, sort, predicate)
+            request = FetchRequest(target, sort, predicate)
             self.request, self.owned = request, True
             try:
                 _apply_options(request, options or {})

@@ -13,8 +13,8 @@ A new module goes into the lowest layer above everything it imports.
 """
 
 LAYERS = (
-    # Plain Python: finding the library, owned handles, object IDs, this list.
-    ("_layers", "_loader", "_handle", "_object_id"),
+    # Plain Python: finding the library, owned handles, object IDs, batch rows by column, this list.
+    ("_layers", "_loader", "_handle", "_object_id", "_batch_columns"),
     # The library, every C function of include/objectgraph.h declared.
     ("_lib",),
     # The exceptions, and an og_error turned into one.
@@ -33,8 +33,9 @@ LAYERS = (
     ("results", "_conflicts", "transformable", "predicate", "graph", "properties"),
     # Fetch requests; fetch indexes (of properties).
     ("fetch", "fetch_index"),
-    # Batch requests (built from fetch requests and predicates).
-    ("batch", "async_fetch"),
+    # Batch requests and asynchronous fetches (built from fetch requests and predicates);
+    # fetched results controllers (fetch requests and the callbacks of contexts).
+    ("batch", "async_fetch", "results_controller"),
     # Entities, then the model that holds them.
     ("entity",),
     ("model",),
@@ -42,8 +43,9 @@ LAYERS = (
     ("_layout", "mapping"),
     # Managed objects; coordinators and their stores.
     ("objects", "coordinator"),
-    # The per-entity classes of managed objects and their accessors (the hot path).
-    ("_accessors",),
+    # The per-entity classes of managed objects and their accessors (the hot path); the
+    # bases and annotations of typed entity classes.
+    ("_accessors", "typed"),
     # Contexts, in three steps: objects, fetching, the rest.
     ("_context_base",),
     ("_context_fetch",),

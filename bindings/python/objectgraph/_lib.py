@@ -54,6 +54,11 @@ INCREMENTAL_RELATIONSHIP_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _s, _v, _v, _p(_v
 INCREMENTAL_PERMANENT_IDS_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _z, _v, _p(_v))
 INCREMENTAL_DESTROY_FN = ctypes.CFUNCTYPE(None, _v)
 INCREMENTAL_RELEASE_FN = ctypes.CFUNCTYPE(None, _v)
+# og_results_controller_callbacks (version 1), member by member.
+RESULTS_BATCH_FN = ctypes.CFUNCTYPE(None, _v, _v)
+RESULTS_SECTION_FN = ctypes.CFUNCTYPE(None, _v, _i, _s, _v, _z, _v)
+RESULTS_OBJECT_FN = ctypes.CFUNCTYPE(None, _v, _i, _v, _i64, _i64, _i64, _i64, _v)
+RESULTS_RELEASE_FN = ctypes.CFUNCTYPE(None, _v)
 
 _SIGNATURES = {
     # Library
@@ -393,8 +398,23 @@ _SIGNATURES = {
     "og_async_fetch_is_finished": (_i, [_v, _p(_b), _err]),
     "og_async_fetch_results": (_v, [_v, _err]),
     "og_async_fetch_release": (None, [_v]),
+    # Results controllers
+    "og_results_controller_new": (_v, [_v, _v, _s, _err]),
+    "og_results_controller_set_callbacks": (_i, [_v, _v, _err]),
+    "og_results_controller_perform_fetch": (_i, [_v, _err]),
+    "og_results_controller_fetched_objects": (_v, [_v, _err]),
+    "og_results_controller_section_count": (_i, [_v, _p(_z), _err]),
+    "og_results_controller_section_name": (_v, [_v, _z, _err]),
+    "og_results_controller_section_index_title": (_v, [_v, _z, _err]),
+    "og_results_controller_section_objects": (_v, [_v, _z, _err]),
+    "og_results_controller_object_at": (_v, [_v, _z, _z, _err]),
+    "og_results_controller_index_of": (_i, [_v, _v, _p(_z), _p(_z), _err]),
+    "og_results_controller_section_index_titles": (_v, [_v, _err]),
+    "og_results_controller_section_for_index_title": (_i, [_v, _s, _z, _p(_z), _err]),
+    "og_results_controller_release": (None, [_v]),
     "og_context_batch_insert": (_i, [_v, _s, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_insert_rows": (_i, [_v, _s, BATCH_ROW_FN, _v, _i, _p(_z), _p(_v), _err]),
+    "og_context_batch_insert_columns": (_i, [_v, _s, _v, _z, _z, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_update": (_i, [_v, _s, _v, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_delete": (_i, [_v, _v, _i, _p(_z), _p(_v), _err]),
     "og_context_batch_delete_objects": (_i, [_v, _p(_s), _z, _i, _p(_z), _p(_v), _err]),
@@ -534,6 +554,13 @@ _SIGNATURES = {
     "og_error_conflict_key_count": (_z, [_v, _z]),
     "og_error_conflict_key_at": (_s, [_v, _z, _z]),
     "og_error_conflict_value": (_v, [_v, _z, _i, _s, _err]),
+    "og_error_constraint_conflict_count": (_z, [_v]),
+    "og_error_constraint_conflict_property_count": (_z, [_v, _z]),
+    "og_error_constraint_conflict_property_at": (_s, [_v, _z, _z]),
+    "og_error_constraint_conflict_value": (_v, [_v, _z, _s, _err]),
+    "og_error_constraint_conflict_object_count": (_z, [_v, _z]),
+    "og_error_constraint_conflict_object": (_v, [_v, _z, _z, _v, _err]),
+    "og_error_constraint_conflict_database_object": (_v, [_v, _z, _v, _err]),
     # Merging saves between contexts
     "og_notification_changes": (_v, [_v, _err]),
     "og_changes_new": (_v, [_err]),

@@ -40,6 +40,7 @@ __all__ = [
     "WrongThreadError",
     "MergeConflictError",
     "MergeConflict",
+    "ConstraintConflict",
     "ConstraintConflictError",
     "MigrationError",
 ]
@@ -273,8 +274,40 @@ class MergeConflictError(Error):
         self.conflicts: List[MergeConflict] = list(conflicts)
 
 
+@dataclass(frozen=True)
+class ConstraintConflict:
+    """One broken uniqueness constraint of a save (NSConstraintConflict).
+
+    ``constraint`` lists the constraint's property names and
+    ``constraint_values`` the values the conflicting objects share (a to-one's
+    as the destination's ObjectID). ``conflicting_objects`` are the save's
+    objects holding them; ``database_object`` is the object of the row already
+    stored with them, or None when the conflict is between the save's objects.
+    """
+
+    constraint: List[str]
+    constraint_values: Dict[str, Any]
+    conflicting_objects: List["ManagedObject"]
+    database_object: Optional["ManagedObject"]
+
+
 class ConstraintConflictError(Error):
-    """Objects broke a uniqueness constraint under MergePolicy.ERROR (133021)."""
+    """A save broke a uniqueness constraint under MergePolicy.ERROR, or in a
+    way no policy resolves (133021, NSManagedObjectConstraintMergeError).
+    ``conflicts`` holds one ConstraintConflict per constraint and values;
+    nothing was written and every change is still pending."""
+
+    def __init__(
+        self,
+        message: str,
+        code: int = 133021,
+        domain: str = DOMAIN_COCOA,
+        user_info: Optional[Mapping[str, str]] = None,
+        details: Sequence["Error"] = (),
+        conflicts: Sequence[ConstraintConflict] = (),
+    ) -> None:
+        super().__init__(message, code, domain, user_info, details)
+        self.conflicts: List[ConstraintConflict] = list(conflicts)
 
 
 class PredicateError(UsageError):
@@ -374,6 +407,8 @@ def _read(handle: int, context: Optional["ContextBase"] = None) -> Error:
     error = error_class(domain, code)(message, code, domain, user_info, details)
     if isinstance(error, MergeConflictError) and _conflict_reader is not None:
         error.conflicts = _conflict_reader(handle, context)
+    if isinstance(error, ConstraintConflictError) and _constraint_conflict_reader is not None:
+        error.conflicts = _constraint_conflict_reader(handle, context)
     return error
 
 
@@ -381,13 +416,17 @@ def _read(handle: int, context: Optional["ContextBase"] = None) -> Error:
 # objects, or None) -> one MergeConflict per object. Their snapshots hold values, which
 # only a higher layer converts: _conflicts.py installs the reader when the package loads.
 ConflictReader = Callable[[int, Optional["ContextBase"]], List[MergeConflict]]
+ConstraintConflictReader = Callable[[int, Optional["ContextBase"]], List[ConstraintConflict]]
 _conflict_reader: Optional[ConflictReader] = None
+_constraint_conflict_reader: Optional[ConstraintConflictReader] = None
 
 
-def set_conflict_reader(reader: ConflictReader) -> None:
-    """Installs the function that reads a merge error's conflicts (_conflicts.py)."""
-    global _conflict_reader
+def set_conflict_reader(reader: ConflictReader, constraint_reader: Optional[ConstraintConflictReader] = None) -> None:
+    """Installs the functions that read a merge error's conflicts and a
+    constraint error's (_conflicts.py)."""
+    global _conflict_reader, _constraint_conflict_reader
     _conflict_reader = reader
+    _constraint_conflict_reader = constraint_reader
 
 
 def unreported() -> Error:

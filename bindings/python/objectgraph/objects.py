@@ -3,7 +3,9 @@
 A ManagedObject wraps an og_object lent by its Context. Each entity gets a
 subclass with one property per attribute and relationship, made from the slot
 layout once, so reading ``book.pages`` is one property call and one typed
-foreign call.
+foreign call. A class declared for an entity (``class Book(og.TypedObject,
+entity="Book")``, typed.py) is registered here, and the entity's class derives
+from it (_accessors.py).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import datetime as _dt
 from collections.abc import MutableSet
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Iterator, List, Optional, TypeVar, Union, cast, overload
 
 from . import _layout
 from ._call import call, call_flag, call_handle, call_out, call_owned, check
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from .context import Context
     from .entity import Entity
 
-__all__ = ["ManagedObject", "RelatedSet", "RelatedOrderedSet"]
+__all__ = ["ManagedObject", "RelatedSet", "RelatedOrderedSet", "declared_class"]
 
 _byref = ctypes.byref
 _c_int64 = ctypes.c_int64
@@ -40,9 +42,25 @@ class ManagedObject(Boxable):
     as Python attributes (``book.title``) or items (``book["title"]``); items
     always work, even for a property named like a method here.
 
-    Objects are instances of a subclass named after their entity."""
+    Objects are instances of a subclass named after their entity. A subclass
+    declared with ``entity=`` (``class Book(og.TypedObject, entity="Book")``) is
+    that entity's class: its objects are instances of it, in every coordinator
+    whose entity of that name has the properties it declares."""
 
     __slots__ = ("_h", "_context", "_layout", "_columns", "_row", "__weakref__")
+
+    # The entity a subclass was declared for (``entity=``); inherited by its subclasses.
+    _declared_entity: ClassVar[Optional[str]] = None
+
+    def __init_subclass__(cls, *, entity: Optional[str] = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if entity is None:
+            return
+        if not isinstance(entity, str) or not entity:
+            raise make_error(f"entity= names an entity, not {entity!r}", ErrorCode.INVALID_ARGUMENT)
+        cls._declared_entity = entity
+        # The last class declared for a name wins, as a module imported again replaces its classes.
+        _declared[entity] = cls
 
     def __init__(self, context: "Context", handle: int, layout: _layout.Layout) -> None:
         # Context._take_bulk sets these same fields without calling here: keep them in step.
@@ -230,7 +248,8 @@ class ManagedObject(Boxable):
 
     if TYPE_CHECKING:
         # Writes of the entity's properties are typed as its reads are (Any), so
-        # `book.title = "Mort"` passes mypy --strict; stubs (objectgraph stubs) type them exactly.
+        # `book.title = "Mort"` passes mypy --strict; typed classes (og.TypedObject, written by
+        # `objectgraph codegen`) type them exactly.
         def __setattr__(self, name: str, value: Any) -> None: ...
 
     def __dir__(self) -> Iterable[str]:
@@ -417,6 +436,18 @@ class ManagedObject(Boxable):
         call(lib.og_object_set_related, self._h, key, handles, len(others), context=self._context)
 
 
+# Classes declared for entities, by entity name (ManagedObject.__init_subclass__).
+_declared: Dict[str, type] = {}
+
+
+def declared_class(entity: str) -> Optional[type]:
+    """The class declared for entities named ``entity``, or None."""
+    return _declared.get(entity)
+
+
+_O = TypeVar("_O", bound=ManagedObject)
+
+
 def _target(value: Any) -> Optional[int]:
     """The handle to pass for a managed object argument (None passes NULL)."""
     if value is None:
@@ -428,9 +459,11 @@ def _target(value: Any) -> Optional[int]:
     return value._h
 
 
-class RelatedSet(MutableSet):  # type: ignore[type-arg]
+class RelatedSet(MutableSet[_O]):
     """A live, set-like view of a to-many relationship. Adding and removing
-    update the inverse relationship too."""
+    update the inverse relationship too. Generic in the destination's class:
+    typed entity classes declare ``books: og.ToMany[Book]``, read as a
+    ``RelatedSet[Book]``."""
 
     __slots__ = ("_owner", "_slot")
 
@@ -438,10 +471,10 @@ class RelatedSet(MutableSet):  # type: ignore[type-arg]
         self._owner = owner
         self._slot = slot
 
-    def _members(self) -> List[ManagedObject]:
-        return self._owner._related(self._slot.key)
+    def _members(self) -> List[_O]:
+        return cast(List[_O], self._owner._related(self._slot.key))
 
-    def __iter__(self) -> Iterator[ManagedObject]:
+    def __iter__(self) -> Iterator[_O]:
         return iter(self._members())
 
     def __len__(self) -> int:
@@ -450,14 +483,14 @@ class RelatedSet(MutableSet):  # type: ignore[type-arg]
     def __contains__(self, item: object) -> bool:
         return any(member is item for member in self._members())
 
-    def add(self, item: ManagedObject) -> None:
+    def add(self, item: _O) -> None:
         self._owner._add_related(self._slot.key, item)
 
-    def discard(self, item: ManagedObject) -> None:
+    def discard(self, item: _O) -> None:
         if item in self:
             self._owner._remove_related(self._slot.key, item)
 
-    def update(self, items: Iterable[ManagedObject]) -> None:
+    def update(self, items: Iterable[_O]) -> None:
         for item in items:
             self.add(item)
 
@@ -480,7 +513,7 @@ class RelatedSet(MutableSet):  # type: ignore[type-arg]
             return f"{type(self).__name__}(<inaccessible>)"
 
 
-class RelatedOrderedSet(RelatedSet):
+class RelatedOrderedSet(RelatedSet[_O]):
     """A live view of an ordered to-many relationship (NSOrderedSet): a set
     whose members keep their order, read and edited by index. Every edit keeps
     the inverse relationship and marks the owner updated. Adding or inserting an
@@ -489,13 +522,19 @@ class RelatedOrderedSet(RelatedSet):
 
     __slots__ = ()
 
-    def __getitem__(self, index: Union[int, slice]) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> _O: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> List[_O]: ...
+
+    def __getitem__(self, index: Union[int, slice]) -> Union[_O, List[_O]]:
         members = self._members()
         if isinstance(index, slice):
             return members[index]
         return members[_position(index, len(members))]
 
-    def __setitem__(self, index: int, item: ManagedObject) -> None:
+    def __setitem__(self, index: int, item: _O) -> None:
         members = self._members()
         i = _position(index, len(members))
         _target(item)
@@ -507,30 +546,30 @@ class RelatedOrderedSet(RelatedSet):
     def __delitem__(self, index: int) -> None:
         self._owner._remove_related_at(self._slot.key, _position(index, len(self)))
 
-    def __reversed__(self) -> Iterator[ManagedObject]:
+    def __reversed__(self) -> Iterator[_O]:
         return reversed(self._members())
 
-    def index(self, item: ManagedObject) -> int:
+    def index(self, item: _O) -> int:
         for i, member in enumerate(self._members()):
             if member is item:
                 return i
         raise ValueError(f"{item!r} is not a member")
 
-    def append(self, item: ManagedObject) -> None:
+    def append(self, item: _O) -> None:
         self.add(item)
 
-    def extend(self, items: Iterable[ManagedObject]) -> None:
+    def extend(self, items: Iterable[_O]) -> None:
         for item in items:
             self.add(item)
 
-    def insert(self, index: int, item: ManagedObject) -> None:
+    def insert(self, index: int, item: _O) -> None:
         if item in self:
             return
         count = len(self)
         i = max(0, min(count, index + count if index < 0 else index))  # as list.insert clamps
         self._owner._insert_related_at(self._slot.key, item, i)
 
-    def remove(self, item: ManagedObject) -> None:
+    def remove(self, item: _O) -> None:
         self.discard(item)
 
 

@@ -144,3 +144,29 @@ def test_derived_attributes_are_computed_when_rows_are_written(tmp_path: Path) -
         with pytest.raises(og.ModelError) as info:
             coordinator.add_store("SQLite", str(tmp_path / "bad.sqlite"))
         assert info.value.code == 140009
+
+
+def test_rows_of_plain_columns_go_in_bulk_and_others_row_by_row(shelf) -> None:
+    """objectgraph/_batch_columns.py: integer, float and string columns (with None and
+    absent keys) are packed; any other value sends the batch row by row, with the
+    same outcome either way."""
+    from objectgraph._batch_columns import pack_columns
+
+    plain = [{"title": "Mort", "pages": 300}, {"title": "Eric"}, {"title": "Jingo", "pages": None}]
+    assert pack_columns(plain) is not None
+    assert pack_columns([{"title": "x", "pages": 1}, {"title": "y", "pages": 2.5}]) is None   # mixed
+    assert pack_columns([{"title": "x", "pages": 2 ** 70}]) is None                             # beyond 64 bits
+    assert pack_columns([{"title": b"bytes"}]) is None
+    ctx, path = shelf
+    assert ctx.batch_insert("Book", plain) == 3
+    assert rows(path, "SELECT ZTITLE, ZPAGES FROM ZBOOK ORDER BY Z_PK") == [("Mort", 300), ("Eric", 100), ("Jingo", None)]
+    with pytest.raises(og.UnknownKeyError, match="row 1"):
+        ctx.batch_insert("Book", [{"title": "ok"}, {"title": "x", "colour": "red"}])
+    with pytest.raises(og.ValidationError, match="row 0"):
+        ctx.batch_insert("Book", [{"pages": 3}])
+    with pytest.raises(og.Error):
+        ctx.batch_insert("Book", [{"title": "big", "pages": 2 ** 70}])
+    with pytest.raises(og.TypeMismatchError, match="row 0"):   # a float is not an integer, in bulk as row by row
+        ctx.batch_insert("Book", ({"title": t, "pages": float(n)} for n, t in enumerate(["a", "b"])))
+    assert ctx.batch_insert("Book", ({"title": t, "pages": n} for n, t in enumerate(["a", "b"]))) == 2
+    assert rows(path, "SELECT COUNT(*) FROM ZBOOK") == [(5,)]

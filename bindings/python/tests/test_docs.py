@@ -16,6 +16,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from conftest import REPO
+from objectgraph import objects
 
 DOCS = [REPO / "README.md"] + sorted((REPO / "docs").glob("*.md"))
 
@@ -34,12 +35,16 @@ def run_blocks(path: Path, folder: Path) -> Tuple[List[str], Dict[str, object]]:
     out = io.StringIO()
     saved = sys.modules.get("doc_example")
     sys.modules["doc_example"] = module
+    # Classes a doc declares for entities (og.TypedObject) are forgotten after it.
+    declared = dict(objects._declared)
     try:
         with contextlib.redirect_stdout(out):
             for line, code in python_blocks(path):
                 # Padding keeps the file's line numbers in tracebacks.
                 exec(compile("\n" * (line - 1) + code, str(path), "exec"), namespace)
     finally:
+        objects._declared.clear()
+        objects._declared.update(declared)
         if saved is None:
             del sys.modules["doc_example"]
         else:

@@ -42,6 +42,8 @@ SUPERSEDED = {
     "og_object_get_string": "og_object_get_string_n",
     "og_object_set_string": "og_object_set_string_n",
     "og_coordinator_add_store": "og_coordinator_add_store_n",
+    # The binding reads a generator of rows whole, then sends them by column.
+    "og_context_batch_insert_rows": "og_context_batch_insert_columns",
     # The former register/unregister names, kept one release as deprecated aliases.
     "og_register_atomic_store_type": "og_atomic_store_type_register",
     "og_unregister_store_type": "og_store_type_unregister",

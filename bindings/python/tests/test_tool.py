@@ -135,14 +135,14 @@ def test_convert_and_migrate(books, tmp_path) -> None:
     assert status == 0 and run("check", str(changed_path), str(store))[0] == 0
 
 
-def test_stubs_type_each_entity(books, tmp_path) -> None:
+def test_codegen_types_each_entity(books, tmp_path) -> None:
     model_path, _ = books
-    out = tmp_path / "books_model.pyi"
-    assert run("stubs", str(model_path), "-o", str(out))[0] == 0
+    out = tmp_path / "books_model.py"
+    assert run("codegen", str(model_path), "-o", str(out))[0] == 0
     text = out.read_text()
-    assert "class Book(og.ManagedObject):" in text
+    assert 'class Book(og.TypedObject, entity="Book"):' in text
     assert "    title: str\n" in text and "    pages: Optional[int]\n" in text
-    assert "    author: Optional[Author]\n" in text and "    books: og.RelatedSet\n" in text
+    assert "    author: Optional[Author]\n" in text and "    books: og.ToMany[Book]\n" in text
 
 
 def test_errors_are_one_line_and_status_2(tmp_path, capsys) -> None:

@@ -334,6 +334,10 @@ final class AtomicSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         try inner.currentRow(of: entity, primaryKey: primaryKey)
     }
 
+    func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
+        try inner.rows(of: entity, slots: slots, holding: values)
+    }
+
     func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
         if let row = inner.state.row(entity, primaryKey) {
             deleted.append(AtomicStoreCacheNode(entity: row.entity, referenceObject: primaryKey, version: row.version, values: row.values))

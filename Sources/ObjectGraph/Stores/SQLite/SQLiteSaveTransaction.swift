@@ -43,7 +43,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     /// Writes touch only tables this store has; another hierarchy is a routing mistake.
-    private func checkStored(_ entity: EntityDescription) throws(ObjectGraphError) {
+    func checkStored(_ entity: EntityDescription) throws(ObjectGraphError) {
         guard store.schema.isStored(entity) else {
             throw ObjectGraphError(
                 code: ErrorCode.storeIncompatibleSchema,
@@ -102,6 +102,22 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     var checksVersionsWhileWriting: Bool { true }
+
+    /// One lookup through the unique index the schema made of the constraint.
+    func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
+        try checkStored(entity)
+        let schema = store.schema
+        let table = schema.table(entity), mapping = schema.mapping(entity)
+        var conditions: [String] = []
+        for slot in slots {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { return [] }  // not stored: nothing can hold it
+            conditions.append("\(sqlIdentifier(table.columns[c].name)) = ?")
+        }
+        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE \(conditions.joined(separator: " AND "))")
+        for (i, value) in values.enumerated() { s.bind(Int32(i + 1), storing: value) }
+        return try store.readRows(s, table: table)
+    }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
         _ = try updateRow(row, expectingVersion: nil)

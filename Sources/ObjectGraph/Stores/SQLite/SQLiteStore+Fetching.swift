@@ -100,7 +100,7 @@ extension SQLiteStore {
 
     /// The parts of a SELECT for a request: joins, WHERE (entity and predicate), ORDER BY,
     /// bindings, and whether SQL expresses the predicate and the order exactly.
-    private struct SelectQuery {
+    struct SelectQuery {
         var joins = ""
         var whereClause = ""
         var orderClause = ""
@@ -112,7 +112,7 @@ extension SQLiteStore {
         var ordersByKeyAfterReading = false
     }
 
-    private func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
+    func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
         var query = SelectQuery()
         var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
         let scope = translator.makeScope(entity)

@@ -1,0 +1,82 @@
+/// Batch inserts into entities with uniqueness constraints: under the error merge policy
+/// a batch whose rows share a constraint's values, or hold a stored row's, writes nothing
+/// (133021 naming the rows); under the other policies each row upserts as a saved new
+/// object does, over a stored row or an earlier row of the same batch.
+extension ManagedObjectContext {
+    /// Writes `rows` (slot values; `named`: the slots each row gave) through `tx`; returns
+    /// the key of each row written, the key of the row it upserted over for an upsert.
+    func insertBatchKeepingConstraints(_ rows: [[AttributeValue]], named: [Set<Int>], _ entity: EntityDescription, _ constraints: [CheckedConstraint],
+                                      _ tx: StoreSaveTransaction, _ record: PersistentStoreCoordinator.AttachedStore,
+                                      updated: inout [RowSnapshot]) throws(ObjectGraphError) -> [Int64]
+    {
+        let policy = mergePolicy.mergeType
+        if policy == .error { try refuseBatchConflicts(rows, entity, constraints, tx, record) }
+        let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
+        var keys: [Int64] = []
+        keys.reserveCapacity(rows.count)
+        var seen = Set<Int64>()
+        for (i, values) in rows.enumerated() {
+            // The row already holding this row's values, if any (an earlier row of the batch too).
+            var target: RowSnapshot?
+            for c in constraints {
+                let held = c.slots.map { values[$0] }
+                if held.contains(.null) { continue }
+                guard let found = try tx.rows(of: entity, slots: c.slots, holding: held)?.first else { continue }
+                guard target == nil || target!.primaryKey == found.primaryKey, found.entity === entity else {
+                    let conflict = ConstraintConflict(constraint: c.names, values: Self.constraintValues(c, held, entity, record.ref), objects: [],
+                                                      databaseObject: nil, databaseRow: found, batchRows: [i])
+                    throw ConstraintConflict.error([conflict], why: "that no merge policy resolves (one row meets two stored rows, or a row of another entity)")
+                }
+                target = found
+            }
+            guard let stored = target else {
+                let key = first + Int64(i)
+                try tx.insert(StoreRowWrite(entity: entity, primaryKey: key, version: 1, values: values))
+                keys.append(key)
+                seen.insert(key)
+                continue
+            }
+            if seen.insert(stored.primaryKey).inserted { keys.append(stored.primaryKey) }
+            if policy == .rollback { continue }  // the stored row stays as it is
+            var merged = values
+            for slot in 0..<merged.count where !entity.layout.properties[slot].isTransient {
+                switch policy {
+                case .error, .overwrite, .rollback: break
+                case .mergeByPropertyObjectTrump: if !named[i].contains(slot) { merged[slot] = stored[slot] }
+                case .mergeByPropertyStoreTrump: if stored[slot] != .null { merged[slot] = stored[slot] }
+                }
+            }
+            let version = stored.version == .max ? stored.version : stored.version + 1
+            try tx.update(StoreRowWrite(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
+            updated.append(RowSnapshot.make(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
+        }
+        return keys
+    }
+
+    /// Under the error policy: every group of rows sharing a constraint's values, and every
+    /// row holding a stored row's, is a conflict; any conflict fails the batch unwritten.
+    private func refuseBatchConflicts(_ rows: [[AttributeValue]], _ entity: EntityDescription, _ constraints: [CheckedConstraint],
+                                      _ tx: StoreSaveTransaction, _ record: PersistentStoreCoordinator.AttachedStore) throws(ObjectGraphError)
+    {
+        var conflicts: [ConstraintConflict] = []
+        for c in constraints {
+            var rowsHolding: [[AttributeValue]: [Int]] = [:]
+            var order: [[AttributeValue]] = []
+            for (i, values) in rows.enumerated() {
+                let held = c.slots.map { values[$0] }
+                if held.contains(.null) { continue }
+                if rowsHolding[held] == nil { order.append(held) }
+                rowsHolding[held, default: []].append(i)
+            }
+            for held in order {
+                let indexes = rowsHolding[held]!
+                let stored = try tx.rows(of: entity, slots: c.slots, holding: held)?.first
+                guard indexes.count > 1 || stored != nil else { continue }
+                let database = try stored.map { r throws(ObjectGraphError) in try object(entity: r.entity, primaryKey: r.primaryKey, in: record.ref) }
+                conflicts.append(ConstraintConflict(constraint: c.names, values: Self.constraintValues(c, held, entity, record.ref), objects: [],
+                                                    databaseObject: database, databaseRow: stored, batchRows: indexes))
+            }
+        }
+        if !conflicts.isEmpty { throw ConstraintConflict.error(conflicts, why: "in a batch insert and the merge policy is error") }
+    }
+}
