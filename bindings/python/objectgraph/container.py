@@ -318,8 +318,9 @@ class PersistentContainer(OwnedHandle):
         if description is None:
             return
         failure = _read(error) if error else None
-        if failure is None and description.path is not None:
-            store = call_optional(lib.og_coordinator_store_for_path, self.coordinator._h, encode(description.path))
+        if failure is None:
+            # An in-memory store's path is empty.
+            store = call_optional(lib.og_coordinator_store_for_path, self.coordinator._h, encode(description.path or ""))
             if store:
                 with self._lock:
                     self.coordinator._adopt_store(store)

@@ -49,6 +49,10 @@ def test_load_stores_calls_the_handler_per_description_and_never_raises(tmp_path
         container.store_descriptions = [og.PersistentStoreDescription(data_home / "objectgraph" / "other.sqlite")]
         container.load_stores(lambda d, error: seen.append((d.type, error)))
         assert seen[-1] == ("SQLite", None) and len(container.coordinator.stores) == 2
+        container.store_descriptions = [og.PersistentStoreDescription(type="InMemory")]
+        container.load_stores(lambda d, error: seen.append((d.type, error)))
+        assert seen[-1] == ("InMemory", None)
+        assert [s.type for s in container.coordinator.stores] == ["XML", "SQLite", "InMemory"]
 
 
 def test_asynchronous_loading_runs_the_handler_on_a_library_thread(tmp_path: Path, data_home: Path) -> None:
