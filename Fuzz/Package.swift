@@ -26,5 +26,6 @@ let package = Package(
         .executableTarget(name: "fuzz-xml-store", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-store-metadata", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-sqlite-store", dependencies: ["FuzzSupport", "FuzzSQLite"]),
+        .executableTarget(name: "fuzz-model-cache", dependencies: ["FuzzSupport"]),
     ]
 )

@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/deps.sh
 
 og_ensure_swift &&
-  og_ensure_tools cc pkg-config sqlite cmake valgrind python3 &&
+  og_ensure_tools cc pkg-config sqlite zlib cmake valgrind python3 &&
   og_ensure_pytest && og_ensure_mypy || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
 
 build=${OBJECTGRAPH_BUILD_DIR:-build}

@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/deps.sh
 og_ensure_swift || exit 1
-og_ensure_tools cc pkg-config sqlite || exit 1
+og_ensure_tools cc pkg-config sqlite zlib || exit 1
 soak=${1:-30}
 out=Fuzz/findings/tsan
 mkdir -p "$out"

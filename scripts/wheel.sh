@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the Python wheel: the objectgraph package with the library inside,
 # stripped, with the Swift runtime linked in (no Swift needed where it is
-# installed) and the SQLite library it links beside it. Tagged manylinux for
-# the newest glibc symbol version the bundled libraries use.
+# installed) and SQLite beside it under a private name. Tagged manylinux for
+# the newest glibc symbol version the bundled libraries use (2.28 for a library
+# linked with cmake/link/glibc_compat.c, the CMake default on x86_64).
 #
 #   scripts/wheel.sh [--library PATH] [--out DIR]
 #
@@ -26,6 +27,7 @@ done
 og_ensure_tools python3 >&2
 og_ensure_wheel_tools >&2
 command -v strip >/dev/null && command -v readelf >/dev/null || og_apt_install binutils >&2
+og_ensure_tools cc sqlite patchelf >&2
 
 if [ -z "$library" ]; then
   og_ensure_swift >&2
@@ -53,14 +55,15 @@ rm -f "$work/src/objectgraph/"lib*.so*
 package="$work/src/objectgraph"
 strip --strip-unneeded -o "$package/libobjectgraph.so.0" "$library"
 
-# SQLite is not on manylinux's list of libraries every system has: carry the
-# one the library was linked with; its RUNPATH ($ORIGIN) finds it there.
-sqlite=$(ldd "$library" | awk '$1 == "libsqlite3.so.0" { print $3 }')
-[ -n "$sqlite" ] && [ -f "$sqlite" ] || { echo "wheel: libsqlite3.so.0 not found for $library" >&2; exit 1; }
-cp "$(readlink -f "$sqlite")" "$package/libsqlite3.so.0"
-strip --strip-unneeded "$package/libsqlite3.so.0"
+# SQLite is not on manylinux's list of libraries every system has: carry it,
+# under a private name (scripts/lib/private-sqlite.sh says why), which the
+# library then asks for; its RUNPATH ($ORIGIN) finds it there.
+sqlite=$(scripts/lib/private-sqlite.sh "$package")
+patchelf --replace-needed libsqlite3.so.0 "$sqlite" "$package/libobjectgraph.so.0"
+LC_ALL=C readelf -d "$package/libobjectgraph.so.0" | grep -q "NEEDED.*\[$sqlite\]" ||
+  { echo "wheel: the library does not ask for $sqlite" >&2; exit 1; }
 LC_ALL=C readelf -d "$package/libobjectgraph.so.0" | grep -q 'R.*PATH.*\$ORIGIN' ||
-  { echo "wheel: the library has no \$ORIGIN RUNPATH to find libsqlite3.so.0 beside it" >&2; exit 1; }
+  { echo "wheel: the library has no \$ORIGIN RUNPATH to find $sqlite beside it" >&2; exit 1; }
 
 # The platform tag: the newest GLIBC_x.y any bundled library asks for.
 glibc=$(for f in "$package"/*.so*; do LC_ALL=C readelf -V --wide "$f"; done |

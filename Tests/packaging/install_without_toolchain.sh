@@ -1,6 +1,7 @@
 #!/bin/sh
-# Installs the build into a temporary prefix, checks that the installed
-# library needs no Swift library and names its licence, then builds the C
+# Installs the build into a temporary prefix with `cmake --install --strip`,
+# checks that the installed library is stripped, exports only the og_
+# functions, needs no Swift library and names its licence, then builds the C
 # quickstart against it with pkg-config and runs it with the toolchain hidden.
 # Usage: install_without_toolchain.sh CMAKE BUILD_DIR SOURCE_DIR CC PKG_CONFIG TOOLCHAIN_USR STATIC
 set -eu
@@ -15,10 +16,18 @@ trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 fail() { echo "FAILED: $*"; exit 1; }
 
-"$cmake" --install "$build" --prefix "$prefix" >/dev/null
+"$cmake" --install "$build" --prefix "$prefix" --strip >/dev/null
 pc=$(find "$prefix" -name objectgraph.pc | head -n 1)
 libdir=$(dirname "$(dirname "$pc")")
 lib=$libdir/libobjectgraph.so.0
+
+echo "== stripped, exporting the C ABI only"
+built=$build/swiftpm/release/libobjectgraph.so
+! LC_ALL=C readelf -S --wide "$lib" | grep -q ' \.symtab ' || fail "the installed library has a symbol table (not stripped)"
+echo "built $(wc -c < "$built") bytes, installed $(wc -c < "$lib") bytes"
+[ "$(wc -c < "$lib")" -lt "$(wc -c < "$built")" ] || fail "the installed library is not smaller than the built one"
+sh "$source/Tests/c/check_exports.sh" "$cc" nm "$source/include/objectgraph.h" "$lib" ||
+  fail "the installed library exports other symbols than the header's functions"
 
 echo "== what the installed library needs"
 LC_ALL=C readelf -d "$lib" | grep -E 'NEEDED|RPATH|RUNPATH'

@@ -47,7 +47,8 @@ og_ensure_swift() {
   og_have swift || { echo "deps: swift not found (expected on PATH or in /opt/swift)" >&2; return 1; }
 }
 
-# og_ensure_tools NEED...: cc, pkg-config, sqlite (headers), cmake, valgrind, python3.
+# og_ensure_tools NEED...: cc, pkg-config, sqlite (headers and libsqlite3.a), zlib
+# (headers, for the XCTests), cmake, valgrind, patchelf (the wheel), python3.
 og_ensure_tools() {
   local need missing=()
   for need in "$@"; do
@@ -59,6 +60,9 @@ og_ensure_tools() {
           missing+=(libsqlite3-dev) ;;
       cmake) og_have cmake || missing+=(cmake) ;;
       valgrind) og_have valgrind || missing+=(valgrind) ;;
+      patchelf) og_have patchelf || missing+=(patchelf) ;;
+      zlib)  # the XCTest target checks the DEFLATE decoder against zlib
+        og_deb_installed zlib1g-dev || [ -f /usr/include/zlib.h ] || missing+=(zlib1g-dev) ;;
       python3) og_have python3 || missing+=(python3 python3-pip) ;;
       *) echo "deps: unknown need '$need'" >&2; return 1 ;;
     esac

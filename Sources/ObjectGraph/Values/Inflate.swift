@@ -60,7 +60,9 @@ enum Inflate {
         var counts = [Int](repeating: 0, count: 16)
         var symbols: [Int] = []
 
-        init(lengths: [Int]) throws(Failure) {
+        /// Refuses over-subscribed codes, and incomplete ones as zlib does: all but a
+        /// literal/length or distance code of a single one-bit code.
+        init(lengths: [Int], codeLengths: Bool = false) throws(Failure) {
             for l in lengths { counts[l] += 1 }
             counts[0] = 0
             var left = 1
@@ -68,6 +70,10 @@ enum Inflate {
                 left <<= 1
                 left -= counts[length]
                 if left < 0 { throw Failure(description: "an over-subscribed DEFLATE code") }
+            }
+            let longest = counts.lastIndex { $0 > 0 } ?? 0
+            if left > 0, longest > 0, codeLengths || longest != 1 {
+                throw Failure(description: "an incomplete DEFLATE code")
             }
             var offsets = [Int](repeating: 0, count: 16)
             for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
@@ -106,7 +112,8 @@ enum Inflate {
         for i in 256..<280 { lengths[i] = 7 }
         return try! Huffman(lengths: lengths)  // a constant table, valid by construction
     }()
-    private static let fixedDistances: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 30))
+    // 32 codes (RFC 1951 §3.2.6), so the code is complete; 30 and 31 are refused when used.
+    private static let fixedDistances: Huffman = try! Huffman(lengths: [Int](repeating: 5, count: 32))
 
     private static func storedBlock(_ reader: inout BitReader, _ out: inout [UInt8], _ limit: Int) throws(Failure) {
         reader.alignToByte()
@@ -129,7 +136,7 @@ enum Inflate {
         let order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
         var codeLengths = [Int](repeating: 0, count: 19)
         for i in 0..<codeCount { codeLengths[order[i]] = try reader.bits(3) }
-        let lengthCode = try Huffman(lengths: codeLengths)
+        let lengthCode = try Huffman(lengths: codeLengths, codeLengths: true)
         var lengths: [Int] = []
         while lengths.count < literalCount + distanceCount {
             let symbol = try lengthCode.decode(&reader)
