@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "fuzz-mapping-model", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-plist", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-binary-store", dependencies: ["FuzzSupport"]),
+        .executableTarget(name: "fuzz-xml-store", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-store-metadata", dependencies: ["FuzzSupport"]),
         .executableTarget(name: "fuzz-sqlite-store", dependencies: ["FuzzSupport", "FuzzSQLite"]),
         .executableTarget(name: "fuzz-model-cache", dependencies: ["FuzzSupport"]),

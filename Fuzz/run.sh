@@ -21,7 +21,7 @@ cd "$(dirname "$0")"
 fuzz_dir=$PWD
 root=$(cd .. && pwd)
 
-targets=(predicate plist xcode-model json-model compiled-model mapping-model binary-store store-metadata sqlite-store model-cache)
+targets=(predicate plist xcode-model json-model compiled-model mapping-model binary-store xml-store store-metadata sqlite-store model-cache)
 # `run.sh SECONDS` (the older form) fuzzes the predicate parser.
 if [[ ${1:-} =~ ^[0-9]+$ ]]; then set -- predicate "$@"; fi
 what=${1:-}

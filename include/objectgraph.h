@@ -116,6 +116,8 @@ typedef struct og_migration_manager og_migration_manager; /* migrates a store be
 typedef struct og_incremental_result og_incremental_result; /* IDs, dictionaries or a count a callback answers */
 typedef struct og_incremental_node og_incremental_node;     /* one object's values, filled by new_values */
 typedef struct og_save_changes_request og_save_changes_request; /* a save's objects (NSSaveChangesRequest) */
+typedef struct og_store_description og_store_description; /* a recipe for adding a store (NSPersistentStoreDescription) */
+typedef struct og_container og_container;                 /* a model, coordinator and contexts (NSPersistentContainer) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -1543,7 +1545,10 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
 /* METHOD: og_coordinator
  * Adds a store of `type` at `path`: created when missing, opened when present.
  * Types: "SQLite" (a file), "Binary" (an atomic store in one file, rewritten
- * whole at each save), "InMemory" (rows kept in memory only, lost when the
+ * whole at each save), "XML" (Apple's XML store format, NSXMLStoreType, also
+ * rewritten whole; a file that declares a DTD other than Core Data's, or an
+ * entity, is OG_ERROR_STORE_INVALID_TYPE naming the line; saved by two
+ * processes, as "Binary"), "InMemory" (rows kept in memory only, lost when the
  * coordinator goes; `path` may be NULL and is only a name), and the types
  * registered with og_atomic_store_type_register. Returns the
  * store, LENT by the coordinator.
@@ -1818,7 +1823,7 @@ typedef struct og_atomic_store_callbacks {
  * Registers `type` (registerStoreClass:forStoreType:) so og_coordinator_add_store
  * can add stores of it; the table is copied. Registering a type again replaces
  * its table. Errors: OG_ERROR_INVALID_ARGUMENT for a built-in type name
- * ("SQLite", "InMemory", "Binary"), an empty name, or a table without load or save. */
+ * ("SQLite", "InMemory", "Binary", "XML"), an empty name, or a table without load or save. */
 og_status og_atomic_store_type_register(const char *type, const og_atomic_store_callbacks *callbacks, og_error **error);
 /* Deprecated: the former name of og_atomic_store_type_register, kept for one release. */
 OG_DEPRECATED("use og_atomic_store_type_register")
@@ -3579,6 +3584,122 @@ og_status og_migration_policy_unregister(const char *name, og_error **error);
 /* Deprecated: the former name of og_migration_policy_unregister, kept for one release. */
 OG_DEPRECATED("use og_migration_policy_unregister")
 og_status og_unregister_migration_policy(const char *name, og_error **error);
+
+/* ---- Persistent containers (NSPersistentContainer) -------------------- */
+
+/* METHOD: og_store_description
+ * A NEW description of a store to add (NSPersistentStoreDescription): `type`
+ * (NULL: "SQLite") at `path` (may be NULL: set it before loading a file
+ * store). It starts with OG_OPTION_MIGRATE_AUTOMATICALLY and
+ * OG_OPTION_INFER_MAPPING_MODEL set to true, as Apple's does (an
+ * og_coordinator_add_store_with_options without them does neither). Release
+ * with og_store_description_release. Errors: OG_ERROR_INVALID_UTF8. */
+og_store_description *og_store_description_new(const char *path, const char *type, og_error **error);
+void og_store_description_release(og_store_description *description);
+
+/* METHOD: og_store_description
+ * The description's type, path and configuration (NULL when none), BORROWED:
+ * valid while the description lives, also after a setter changed them. */
+const char *og_store_description_type(const og_store_description *description);
+const char *og_store_description_path(const og_store_description *description);
+const char *og_store_description_configuration(const og_store_description *description);
+
+/* METHOD: og_store_description
+ * Sets the type (not empty), the path and the configuration (NULL: none).
+ * Errors: OG_ERROR_INVALID_ARGUMENT (a NULL or empty type), OG_ERROR_INVALID_UTF8. */
+og_status og_store_description_set_type(og_store_description *description, const char *type, og_error **error);
+og_status og_store_description_set_path(og_store_description *description, const char *path, og_error **error);
+og_status og_store_description_set_configuration(og_store_description *description, const char *configuration,
+                                                 og_error **error);
+
+/* METHOD: og_store_description
+ * Whether og_container_load_stores adds this store on a library thread and
+ * returns at once (shouldAddStoreAsynchronously; default false). */
+og_status og_store_description_adds_asynchronously(const og_store_description *description, bool *out, og_error **error);
+og_status og_store_description_set_adds_asynchronously(og_store_description *description, bool value, og_error **error);
+
+/* METHOD: og_store_description
+ * The options, by Core Data's keys ("NSReadOnlyPersistentStoreOption",
+ * "NSPersistentStoreTimeoutOption", OG_OPTION_MIGRATE_AUTOMATICALLY,
+ * OG_OPTION_INFER_MAPPING_MODEL, "NSPersistentHistoryTrackingKey", any other):
+ * og_store_description_option returns a NEW value, or NULL without an error
+ * when the key is not set; og_store_description_set_option sets it (a NULL
+ * value removes it); og_store_description_options returns a NEW
+ * OG_VALUE_DICTIONARY of them all. The store is added with these options.
+ * Errors: OG_ERROR_INVALID_ARGUMENT (an empty key, a value that is no
+ * property-list value). */
+og_value *og_store_description_option(const og_store_description *description, const char *key, og_error **error);
+og_status og_store_description_set_option(og_store_description *description, const char *key, const og_value *value,
+                                          og_error **error);
+og_value *og_store_description_options(const og_store_description *description, og_error **error);
+
+/* The handler og_container_load_stores calls once per description: `error`
+ * is NULL when its store was added, else the store's error, LENT for the call.
+ * `description` is the handle og_container_description_at lends. Called on
+ * the calling thread, or on a library thread for descriptions that add
+ * asynchronously. */
+typedef void (*og_container_load_fn)(og_store_description *description, const og_error *error, void *userdata);
+/* A background task: `context` is a private-queue context, LENT for the call;
+ * the function runs on that context's queue. */
+typedef void (*og_context_task_fn)(og_context *context, void *userdata);
+
+/* METHOD: og_container
+ * A NEW container named `name` over `model` (NSPersistentContainer): a
+ * coordinator made at once, a main-queue view context on it, and one SQLite
+ * description at <og_container_default_directory()>/<name>.sqlite. Nothing is
+ * added until og_container_load_stores. Release with og_container_release;
+ * its coordinator, contexts and descriptions then go unless handles of their
+ * own hold them. Errors: OG_ERROR_INVALID_ARGUMENT (a name that is empty or
+ * holds '/'), the model's errors as og_coordinator_new gives them. */
+og_container *og_container_new(const char *name, og_model *model, og_error **error);
+void og_container_release(og_container *container);
+
+/* METHOD: og_container
+ * The container's name (BORROWED, valid while it lives), its coordinator,
+ * and its view context: a main-queue context (OG_CONCURRENCY_MAIN_QUEUE) with
+ * no parent. The handles are LENT by the container. (Its model is the one
+ * og_container_new was given.) */
+const char *og_container_name(const og_container *container);
+og_coordinator *og_container_coordinator(og_container *container, og_error **error);
+og_context *og_container_view_context(og_container *container, og_error **error);
+
+/* METHOD: og_container
+ * A NEW private-queue context on the container's coordinator
+ * (newBackgroundContext); release with og_context_release. */
+og_context *og_container_new_background_context(og_container *container, og_error **error);
+
+/* METHOD: og_container
+ * Runs `task` with a new private-queue context on that context's queue and
+ * returns at once (performBackgroundTask:); the context is released after
+ * the task. Errors: OG_ERROR_INVALID_ARGUMENT (a NULL task). */
+og_status og_container_perform_background_task(og_container *container, og_context_task_fn task, void *userdata,
+                                               og_error **error);
+
+/* METHOD: og_container
+ * The descriptions og_container_load_stores adds, in order: their count, one
+ * LENT by the container, and a new list (the container keeps the
+ * descriptions themselves: a change made through a handle after this call
+ * is seen by the next load). Errors: OG_ERROR_INVALID_ARGUMENT (an index out
+ * of range, a NULL list with a count). */
+size_t og_container_description_count(const og_container *container);
+og_store_description *og_container_description_at(og_container *container, size_t index, og_error **error);
+og_status og_container_set_descriptions(og_container *container, og_store_description *const *descriptions, size_t count,
+                                        og_error **error);
+
+/* METHOD: og_container
+ * Adds a store for each description, in order (loadPersistentStores:), and
+ * calls `handler` once per description with NULL or the error its store
+ * gave; a store's error goes only to the handler, and the call still
+ * succeeds. Descriptions that add asynchronously are added after the others
+ * on a library thread, their handler called there; the call does not wait
+ * for them. Errors: OG_ERROR_INVALID_ARGUMENT (a NULL handler). */
+og_status og_container_load_stores(og_container *container, og_container_load_fn handler, void *userdata, og_error **error);
+
+/* METHOD: og_container
+ * The folder new containers keep their stores in, NEW (free with og_free):
+ * $XDG_DATA_HOME/objectgraph when XDG_DATA_HOME is an absolute path, else
+ * ~/.local/share/objectgraph; created when missing (defaultDirectoryURL). */
+char *og_container_default_directory(void);
 
 #ifdef __cplusplus
 }

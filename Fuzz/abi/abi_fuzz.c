@@ -99,6 +99,10 @@ static void fz_stub_og_sql_log_fn(int level, const char *message, void *user) { 
 /* A batch insert's row source with no rows. */
 static og_value *fz_stub_og_batch_row_fn(void *user, og_error **error) { (void)user; (void)error; return NULL; }
 static void fz_stub_og_async_fetch_fn(og_async_fetch *fetch, void *user) { (void)fetch; (void)user; }
+static void fz_stub_og_container_load_fn(og_store_description *description, const og_error *error, void *user) {
+    (void)description; (void)error; (void)user;
+}
+static void fz_stub_og_context_task_fn(og_context *context, void *user) { (void)context; (void)user; }
 static void fz_stub_og_migration_progress_fn(double fraction, void *user) { (void)fraction; (void)user; }
 static og_status fz_stub_og_migration_stage_fn(og_migration_manager *manager, og_entity_mapping *mapping, og_error **error,
                                                void *user) {
@@ -623,6 +627,8 @@ static void fz_child(uint64_t seed, long calls, unsigned seconds) {
     snprintf(dir, sizeof dir, "%s/batch-%llu", fz_dir, (unsigned long long)seed);
     mkdir(dir, 0700);
     if (chdir(dir) != 0) _exit(4);
+    /* Containers keep their default stores under XDG_DATA_HOME: here, not in $HOME. */
+    setenv("XDG_DATA_HOME", dir, 1);
     struct rlimit memory = {(rlim_t)4 << 30, (rlim_t)4 << 30};
     setrlimit(RLIMIT_AS, &memory);
     struct rlimit files = {0, 0};
@@ -672,6 +678,7 @@ int main(int argc, char **argv) {
         snprintf(dir, sizeof dir, "%s/replay", fz_dir);
         mkdir(dir, 0700);
         if (chdir(dir) != 0) return 2;
+        setenv("XDG_DATA_HOME", dir, 1);
         fprintf(stderr, "abi_fuzz: replaying seed %llu, %ld calls, in %s\n", (unsigned long long)seed, calls, dir);
         fz_batch(seed, calls, trace);
         fprintf(stderr, "abi_fuzz: the batch finished without a crash\n");

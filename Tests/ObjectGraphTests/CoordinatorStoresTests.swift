@@ -56,7 +56,7 @@ final class CoordinatorStoresTests: XCTestCase {
         try memory.context.save()
         XCTAssertEqual(try memory.context.count(for: FetchRequest(entityName: "Author")), 1)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix("t.") }, [], "an in-memory store writes no file")
-        let unknown = expectError { _ = try Stack(model: try makeLibraryModel(), path: dir + "/t.xml", type: "XML") }
+        let unknown = expectError { _ = try Stack(model: try makeLibraryModel(), path: dir + "/t.xml", type: "Plist") }
         XCTAssertEqual(unknown?.code, ErrorCode.storeInvalidType)
         XCTAssertTrue(unknown?.message.contains("SQLite") ?? false, "the error names the registered types")
     }

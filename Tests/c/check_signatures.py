@@ -115,6 +115,8 @@ CALLBACKS = {
     "og_migration_object_fn": "MigrationObjectCallback",
     "og_batch_row_fn": "BatchRowCallback",
     "og_async_fetch_fn": "AsyncFetchCallback",
+    "og_container_load_fn": "ContainerLoadCallback",
+    "og_context_task_fn": "ContextTaskCallback",
 }
 
 # The ctypes CFUNCTYPE the binding declares for each C callback type.
@@ -127,6 +129,8 @@ PY_CALLBACKS = {
     "og_sql_log_fn": "SQL_LOG_FN",
     "og_batch_row_fn": "BATCH_ROW_FN",
     "og_async_fetch_fn": "ASYNC_FETCH_FN",
+    "og_container_load_fn": "CONTAINER_LOAD_FN",
+    "og_context_task_fn": "CONTEXT_TASK_FN",
     "og_migration_progress_fn": "MIGRATION_PROGRESS_FN",
     "og_migration_stage_fn": "MIGRATION_STAGE_FN",
     "og_migration_object_fn": "MIGRATION_OBJECT_FN",

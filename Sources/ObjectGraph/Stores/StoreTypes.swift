@@ -16,10 +16,13 @@ public enum StoreTypes {
     /// SQLite, Core Data's default.
     public static let defaultName = StoreType.sqlite
 
-    private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory]
+    private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory, XMLStore.typeName]
 
     private static func builtIn() -> [String: PersistentStoreType] {
-        [StoreType.sqlite: SQLiteStoreType(), StoreType.binary: BinaryStoreType(), StoreType.inMemory: InMemoryStoreType()]
+        [
+            StoreType.sqlite: SQLiteStoreType(), StoreType.binary: BinaryStoreType(), StoreType.inMemory: InMemoryStoreType(),
+            XMLStore.typeName: XMLStoreType(),
+        ]
     }
 
     /// Registers `type` under its name. 140002 for an empty name or a built-in one (they

@@ -86,6 +86,7 @@ from .errors import (
 )
 from .async_fetch import AsynchronousFetchRequest, AsynchronousFetchResult
 from .batch import BatchDeleteRequest, BatchInsertRequest, BatchUpdateRequest
+from .container import PersistentContainer, PersistentStoreDescription
 from .fetch import FetchRequest
 from .fetch_index import FetchIndex, FetchIndexElement
 from .incremental import (
@@ -164,6 +165,8 @@ __all__ = [
     "IncrementalStore",
     "IncrementalStoreNode",
     "InvalidHandleError",
+    "PersistentContainer",
+    "PersistentStoreDescription",
     "LibraryNotFoundError",
     "MIGRATE_AUTOMATICALLY_OPTION",
     "ManagedObject",

@@ -53,9 +53,9 @@ LAYERS = (
     ("_context_batch",),
     ("context",),
     # What runs through contexts: the classes of incremental stores, migration; then the
-    # registration of incremental store types and their callbacks.
+    # registration of incremental store types and their callbacks; persistent containers.
     ("_incremental_store", "migration"),
-    ("incremental",),
+    ("incremental", "container"),
     # The package's names; the store tool (objectgraph.tool, a client of the package); its
     # command line (python -m objectgraph).
     ("__init__",),

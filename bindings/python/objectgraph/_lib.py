@@ -42,6 +42,8 @@ MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
 MIGRATION_OBJECT_FN = ctypes.CFUNCTYPE(_i, _v, _v, _v, _p(_v), _v)
 BATCH_ROW_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
 ASYNC_FETCH_FN = ctypes.CFUNCTYPE(None, _v, _v)
+CONTAINER_LOAD_FN = ctypes.CFUNCTYPE(None, _v, _v, _v)
+CONTEXT_TASK_FN = ctypes.CFUNCTYPE(None, _v, _v)
 # og_incremental_store_callbacks (version 1), member by member.
 INCREMENTAL_CREATE_FN = ctypes.CFUNCTYPE(_v, _v, _s, _s, _p(_v))
 INCREMENTAL_LOAD_METADATA_FN = ctypes.CFUNCTYPE(_v, _v, _p(_v))
@@ -62,6 +64,32 @@ _SIGNATURES = {
     # Library
     "og_version": (_s, []),
     "og_free": (None, [_v]),
+    # Persistent containers and store descriptions
+    "og_store_description_new": (_v, [_s, _s, _err]),
+    "og_store_description_release": (None, [_v]),
+    "og_store_description_type": (_s, [_v]),
+    "og_store_description_path": (_s, [_v]),
+    "og_store_description_configuration": (_s, [_v]),
+    "og_store_description_set_type": (_i, [_v, _s, _err]),
+    "og_store_description_set_path": (_i, [_v, _s, _err]),
+    "og_store_description_set_configuration": (_i, [_v, _s, _err]),
+    "og_store_description_adds_asynchronously": (_i, [_v, _p(_b), _err]),
+    "og_store_description_set_adds_asynchronously": (_i, [_v, _b, _err]),
+    "og_store_description_option": (_v, [_v, _s, _err]),
+    "og_store_description_set_option": (_i, [_v, _s, _v, _err]),
+    "og_store_description_options": (_v, [_v, _err]),
+    "og_container_new": (_v, [_s, _v, _err]),
+    "og_container_release": (None, [_v]),
+    "og_container_name": (_s, [_v]),
+    "og_container_coordinator": (_v, [_v, _err]),
+    "og_container_view_context": (_v, [_v, _err]),
+    "og_container_new_background_context": (_v, [_v, _err]),
+    "og_container_perform_background_task": (_i, [_v, CONTEXT_TASK_FN, _v, _err]),
+    "og_container_description_count": (_z, [_v]),
+    "og_container_description_at": (_v, [_v, _z, _err]),
+    "og_container_set_descriptions": (_i, [_v, _p(_v), _z, _err]),
+    "og_container_load_stores": (_i, [_v, CONTAINER_LOAD_FN, _v, _err]),
+    "og_container_default_directory": (_v, []),
     # Errors
     "og_error_domain": (_s, [_v]),
     "og_error_code": (_i64, [_v]),

@@ -117,6 +117,15 @@ class Context(BatchingContext):
             _graph.track_queue_context(self)
 
     @classmethod
+    def _adopt(cls, handle: int, coordinator: Coordinator) -> "Context":
+        """A wrapper that owns a queue context the library made (a container's
+        background context)."""
+        context = cls.__new__(cls)
+        context._setup(handle, coordinator, None)
+        _graph.track_queue_context(context)
+        return context
+
+    @classmethod
     def _borrow(cls, handle: int, coordinator: Coordinator) -> "Context":
         """A wrapper for a context the library lends (a migration's): never
         released from here. ``coordinator`` gives the layouts of its model."""

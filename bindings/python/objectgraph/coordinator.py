@@ -428,10 +428,39 @@ class Coordinator(OwnedHandle):
             raise make_error(f"the library returned an object of unknown entity {name!r}", ErrorCode.UNKNOWN_ENTITY)
         return layout
 
+    # True for a coordinator the library lends (a container's), which is never released here.
+    _lent = False
+
+    @classmethod
+    def _borrow(cls, handle: int, model: Model) -> "Coordinator":
+        """A wrapper for a coordinator the library lends (a persistent
+        container's): never released from here."""
+        coordinator = cls.__new__(cls)
+        coordinator._model = model
+        coordinator._versions = []
+        coordinator._mappings = []
+        coordinator._stores = []
+        coordinator._h = handle
+        coordinator._closed = False
+        coordinator._lent = True
+        coordinator._layouts = Layouts(model)
+        return coordinator
+
+    def _adopt_store(self, handle: int) -> Store:
+        """The Store for a store handle the coordinator lends, listed once in
+        ``stores`` (stores a container added)."""
+        for store in self._stores:
+            if store._h == handle:
+                return store
+        store = Store(self, handle)
+        self._stores.append(store)
+        return store
+
     def _release(self) -> None:
         """Releases the coordinator. Contexts using it keep it alive; its
         stores close when the last user is gone. Closing twice is harmless."""
-        lib.og_coordinator_release(self._h)
+        if not self._lent:
+            lib.og_coordinator_release(self._h)
 
     def __repr__(self) -> str:
         state = "closed" if self._closed else f"stores={len(self._stores)}"

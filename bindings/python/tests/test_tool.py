@@ -114,6 +114,13 @@ def test_convert_and_migrate(books, tmp_path) -> None:
     status, text = run("entities", str(binary), "--model", str(model_path))
     assert status == 0 and "Book    3" in text
     assert run("convert", str(store), str(binary), "--to", "Binary")[0] == 2  # exists: --force needed
+    xml = tmp_path / "books.xml"
+    assert run("convert", str(store), str(xml), "--to", "XML")[0] == 0
+    assert xml.read_text(encoding="utf-8").count('<object type="BOOK"') == 3
+    back = tmp_path / "back.sqlite"
+    assert run("convert", str(xml), str(back), "--model", str(model_path), "--to", "SQLite")[0] == 0
+    status, text = run("entities", str(back), "--model", str(model_path))
+    assert status == 0 and "Book    3" in text
 
     changed = build_books_model()
     changed["Book"].add_attribute("isbn", "string")

@@ -8,7 +8,9 @@ import Glibc
 /// the metadata, the key counters and every record. Saves write a temporary file next
 /// to the store and rename it over the store, so the file is always whole.
 /// Subclasses keep the document format and store its bytes elsewhere (`readDocument`,
-/// `writeDocument`), as stores implemented through the C callback table do.
+/// `writeDocument`), as stores implemented through the C callback table do; or keep the
+/// file, its lock and its conflict check and write another format (`load`, `save`), as
+/// the XML store does.
 ///
 /// Several processes may share the file. Each store remembers the document it last read
 /// or wrote (`knownDocument`: size and digest). A save takes an exclusive lock on the

@@ -78,7 +78,7 @@ def _parser() -> argparse.ArgumentParser:
 
     sub = command("convert", "copy a store into a store of another type (same model, a new UUID)")
     sub.add_argument("destination", help="the new store file")
-    sub.add_argument("--to", required=True, help="the new store's type: SQLite or Binary")
+    sub.add_argument("--to", required=True, help="the new store's type: SQLite, Binary or XML")
     sub.add_argument("--model", help=_MODEL_HELP)
     sub.add_argument("--force", action="store_true", help="replace the destination when it exists")
 
