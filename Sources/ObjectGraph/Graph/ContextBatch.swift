@@ -289,14 +289,15 @@ extension ManagedObjectContext {
 
     /// The slot and attribute of `key`, which must be a stored attribute of `entity`.
     private static func batchAttribute(_ key: String, of entity: EntityDescription, row: Int?) throws(ObjectGraphError) -> (Int, AttributeDescription) {
-        let place = row.map { "row \($0) of the batch" } ?? "the batch"
+        // Made only for an error: a batch looks every key of every row up here.
+        func place() -> String { row.map { "row \($0) of the batch" } ?? "the batch" }
         guard let slot = entity.slot(forKey: key) else {
             var e = ObjectGraphError.unknownKey(key, entity: entity.name)
-            e.message = "\(place) names '\(key)', which entity '\(entity.name)' does not have"
+            e.message = "\(place()) names '\(key)', which entity '\(entity.name)' does not have"
             throw e
         }
         guard let a = entity.properties[slot] as? AttributeDescription, !a.isTransient, a.derivationExpression == nil else {
-            throw .invalidArgument("\(place) names '\(entity.name).\(key)', which is not a stored attribute (batches write attributes only)")
+            throw .invalidArgument("\(place()) names '\(entity.name).\(key)', which is not a stored attribute (batches write attributes only)")
         }
         return (slot, a)
     }
