@@ -206,7 +206,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(workload, "indexed")) prepare_items(path, z.indexed_rows, 1), run = run_indexed;
     else if (!strcmp(workload, "traversal")) prepare_library(path, &z), run = run_traversal;
     else if (!strcmp(workload, "batch-insert")) run = run_batch_insert;
-    else if (!strcmp(workload, "batch-update")) prepare_batch_items(path, z.batch_rows, 0), run = run_batch_update;
+    else if (!strcmp(workload, "batch-update")) prepare_batch_items(template, z.batch_rows, 0), run = run_batch_update;
     else if (!strcmp(workload, "batch-delete")) prepare_batch_items(template, z.batch_rows, 0), run = run_batch_delete;
     else if (!strcmp(workload, "upsert")) prepare_batch_items(template, z.batch_rows, 1), run = run_upsert;
     else { printf("{\"skipped\":\"no %s workload\"}\n", workload); return 0; }

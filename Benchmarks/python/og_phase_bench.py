@@ -154,10 +154,12 @@ class ObjectGraphPhases:
         return elapsed, count, 0
 
     def prepare_batch_update(self, path, sizes):
-        _close(*_item_stack(path, indexed=False))
-        _fill(path, sizes.batch_rows)
+        template = phase.template_path(path)
+        _close(*_item_stack(template, indexed=False))
+        _fill(template, sizes.batch_rows)
 
     def run_batch_update(self, path, sizes):
+        phase.restore(path)
         stack = _item_stack(path, indexed=False)
         start = common.clock()
         count = stack[2].batch_update("Item", "a0 >= %@", 0, values={"a9": phase.BATCH_UPDATE_VALUE})

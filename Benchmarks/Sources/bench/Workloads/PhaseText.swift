@@ -33,9 +33,9 @@ func timedPart(_ workload: WorkloadKind) -> [String] {
          "  raw SQLite: one join; GRDB: including(all:) (two queries); ObjectGraph: relationshipKeyPathsForPrefetching [\"books\"]"]
     case .batchInsert:
         ["timed: the whole insert; the empty store is made before",
-         "  raw SQLite: one prepared INSERT per row; ObjectGraph: a batch insert fed row by row; Python sqlite3: executemany"]
+         "  raw SQLite: one prepared INSERT per row; ObjectGraph: a batch insert given by column; Python sqlite3: executemany"]
     case .batchUpdate:
-        ["timed: the whole update",
+        ["timed: the whole update; the store is copied from a template before",
          "  raw SQLite: one UPDATE … SET a9 = ? WHERE a0 >= ?; ObjectGraph: a batch update with the predicate a0 >= 0"]
     case .batchDelete:
         ["timed: the whole delete; the store is copied from a template before",
