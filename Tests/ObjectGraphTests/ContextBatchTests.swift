@@ -70,6 +70,33 @@ final class ContextBatchTests: XCTestCase {
         XCTAssertEqual(sqliteRows(stack.store.path, "SELECT COUNT(*) FROM ZBOOK"), [["3"]])
     }
 
+    /// Columns given as arrays of what their attributes store are bound straight from the
+    /// arrays (`SQLiteSaveTransaction+ColumnInserts.swift`); other arrays go value by value.
+    func testColumnArraysInsertAsTheirValuesWould() throws {
+        let model = ManagedObjectModel()
+        let point = try model.addEntity(named: "Point")
+        try point.addAttribute(named: "x", type: .integer64, optional: false)
+        try point.addAttribute(named: "y", type: .double)
+        try point.addAttribute(named: "tag", type: .integer16, defaultValue: 7)
+        let s = try Stack(model: model, path: try temporaryDirectory() + "/points.sqlite")
+        let bulk = BatchInsertRequest(entityName: "Point", columns: try .init(names: ["x", "y"], arrays: [.int64([1, 2, 3]), .double([0.5, 1.5, 2.5])], rowCount: 3))
+        bulk.resultType = .objectIDs
+        guard case .objectIDs(let ids) = try s.context.execute(bulk) else { return XCTFail("object IDs asked for") }
+        XCTAssertEqual(ids.map(\.primaryKey), [1, 2, 3])
+        // Into an Integer 16: converted (and range-checked) value by value.
+        let small = BatchInsertRequest(entityName: "Point", columns: try .init(names: ["x", "tag"], arrays: [.int64([4]), .int64([9])], rowCount: 1))
+        _ = try s.context.execute(small)
+        XCTAssertEqual(sqliteRows(s.store.path, "SELECT ZX, IFNULL(ZY, 'nil'), ZTAG, Z_OPT FROM ZPOINT ORDER BY Z_PK"),
+                       [["1", "0.5", "7", "1"], ["2", "1.5", "7", "1"], ["3", "2.5", "7", "1"], ["4", "nil", "9", "1"]])
+        let tooBig = BatchInsertRequest(entityName: "Point", columns: try .init(names: ["x", "tag"], arrays: [.int64([5]), .int64([70_000])], rowCount: 1))
+        XCTAssertNotNil(expectError { _ = try s.context.execute(tooBig) })
+        // A required attribute without a column or default: the row is named.
+        let noX = BatchInsertRequest(entityName: "Point", columns: try .init(names: ["y"], arrays: [.double([1])], rowCount: 1))
+        XCTAssertTrue(expectError { _ = try s.context.execute(noX) }?.message.contains("row 0") ?? false)
+        XCTAssertEqual(expectError { _ = try BatchInsertRequest.Columns(names: ["x"], arrays: [.int64([1])], rowCount: 2) }?.code, ErrorCode.invalidArgument)
+        XCTAssertEqual(sqliteRows(s.store.path, "SELECT COUNT(*) FROM ZPOINT"), [["4"]])
+    }
+
     func testABadRowFailsTheWholeBatchNamingItAndWritesNothing() throws {
         let good: [String: AttributeValue] = ["title": .string("Mort")]
         for (row, code, words) in [

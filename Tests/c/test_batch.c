@@ -120,6 +120,15 @@ static void insert_columns(void) {
     INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZMEDIUM IS NULL"), 2); /* absent (no default) and nil */
     INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK"), 1);
     INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZRATIO = 1.5 AND ZTITLE = 'Jingo'"), 1);
+    /* Numbers in every row: bound straight from the arrays. */
+    int64_t more_mediums[] = {10, 20, 30};
+    og_batch_column numbers[] = {{"title", OG_COLUMN_TEXT, titles, NULL}, {"medium", OG_COLUMN_INT64, more_mediums, NULL},
+                                 {"ratio", OG_COLUMN_DOUBLE, ratios, NULL}};
+    OK(og_context_batch_insert_columns(ctx, "Book", numbers + 1, 2, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err));
+    INTEQ(n, 3);
+    INTEQ(og_t_sql_int(path, "SELECT SUM(ZMEDIUM) FROM ZBOOK WHERE ZTITLE = 'Untitled' AND ZSMALL = 7"), 60); /* defaults bound once */
+    INTEQ(og_t_sql_int(path, "SELECT COUNT(*) FROM ZBOOK WHERE ZRATIO = 1.5"), 2);
+    INTEQ(og_t_sql_int(path, "DELETE FROM ZBOOK WHERE ZTITLE = 'Untitled' RETURNING 0"), 0);
     /* A double column into an integer attribute, an unknown attribute, a bad type: nothing written. */
     og_batch_column wrong[] = {{"medium", OG_COLUMN_DOUBLE, ratios, NULL}};
     FAILS(og_context_batch_insert_columns(ctx, "Book", wrong, 1, 3, OG_BATCH_RESULT_COUNT, &n, NULL, &err), OG_ERROR_TYPE_MISMATCH, "row 0");

@@ -50,11 +50,27 @@ public final class BatchInsertRequest {
         public let names: [String]
         public let rowCount: Int
         public let value: (_ row: Int, _ column: Int) -> AttributeValue?
+        /// The columns as arrays, when they were given so: a store may then write them
+        /// without making a value per row.
+        public let arrays: [ColumnValues]?
 
         public init(names: [String], rowCount: Int, value: @escaping (_ row: Int, _ column: Int) -> AttributeValue?) {
             self.names = names
             self.rowCount = rowCount
             self.value = value
+            arrays = nil
+        }
+
+        /// Columns of 64-bit integers or doubles, at least `rowCount` values each, every row
+        /// holding a value in every column. 140002 when names and arrays do not pair up.
+        public init(names: [String], arrays: [ColumnValues], rowCount: Int) throws(ObjectGraphError) {
+            guard names.count == arrays.count, rowCount >= 0, arrays.allSatisfy({ $0.count >= rowCount }) else {
+                throw .invalidArgument("columns need one array of at least \(rowCount) values per name (\(names.count) names, \(arrays.count) arrays)")
+            }
+            self.names = names
+            self.rowCount = rowCount
+            self.arrays = arrays
+            value = { row, column in arrays[column][row] }
         }
     }
 

@@ -76,6 +76,11 @@ extension ManagedObjectContext {
             let defaults = entity.layout.defaults
             var values = defaults
             first = try tx.allocatePrimaryKeys(for: entity, count: count)
+            if let arrays = Self.storedAsGiven(columns, attributes, entity, required), let bulk = tx as? ColumnInsertingTransaction,
+                try bulk.insertColumns(of: entity, firstKey: first, count: count, columns: arrays, constants: defaults)
+            {
+                return
+            }
             for r in 0..<count {
                 for slot in 0..<values.count { values[slot] = defaults[slot] }
                 for (c, (slot, attribute)) in attributes.enumerated() {
@@ -249,6 +254,25 @@ extension ManagedObjectContext {
             }
         }
         for r in first..<rows.count { try checkRequired(rows[r], index: r, entity, required) }
+    }
+
+    /// The columns by slot when the store can write their arrays as they are: each holds
+    /// what its attribute stores (64-bit integers, doubles), and every required attribute
+    /// has a column or a default. nil otherwise (the values are then read one by one).
+    private static func storedAsGiven(_ columns: BatchInsertRequest.Columns, _ attributes: [(Int, AttributeDescription)], _ entity: EntityDescription,
+                                      _ required: [(Int, AttributeDescription)]) -> [(slot: Int, values: ColumnValues)]?
+    {
+        guard let arrays = columns.arrays else { return nil }
+        var out: [(slot: Int, values: ColumnValues)] = []
+        for ((slot, attribute), values) in zip(attributes, arrays) {
+            switch (values, attribute.attributeType) {
+            case (.int64, .integer64), (.double, .double): out.append((slot, values))
+            default: return nil
+            }
+        }
+        let given = Set(out.map(\.slot)), defaults = entity.layout.defaults
+        guard required.allSatisfy({ given.contains($0.0) || !defaults[$0.0].isNull }) else { return nil }
+        return out
     }
 
     /// The slot and attribute of each column, found once; a column the entity cannot take

@@ -149,6 +149,13 @@ private struct BatchColumn {
         states = at.load(fromByteOffset: 24, as: UnsafePointer<UInt8>?.self)
     }
 
+    /// The column as an array, when it holds numbers and every row has a value.
+    func array(_ rowCount: Int) -> ColumnValues? {
+        guard states == nil, type != 3 else { return nil }
+        if type == 1 { return .int64(Array(UnsafeBufferPointer(start: values.assumingMemoryBound(to: Int64.self), count: rowCount))) }
+        return .double(Array(UnsafeBufferPointer(start: values.assumingMemoryBound(to: Double.self), count: rowCount)))
+    }
+
     /// Row `row`'s value; nil when the row leaves the attribute out.
     func value(_ row: Int) -> AttributeValue? {
         switch states?[row] ?? 0 {
@@ -180,8 +187,13 @@ public func og_context_batch_insert_columns(_ c: OpaquePointer?, _ entity: Unsaf
             if list.contains(where: { $0.name == column.name }) { throw .invalidArgument("the column '\(column.name)' is given twice") }
             list.append(column)
         }
-        let request = BatchInsertRequest(entityName: try string(entity, "the entity"), columns: BatchInsertRequest.Columns(
-            names: list.map(\.name), rowCount: rowCount, value: { row, column in list[column].value(row) }))
+        let names = list.map(\.name)
+        // Numbers with a value in every row are copied into arrays the store binds from.
+        let arrays = list.compactMap { $0.array(rowCount) }
+        let columns = arrays.count == list.count
+            ? try BatchInsertRequest.Columns(names: names, arrays: arrays, rowCount: rowCount)
+            : BatchInsertRequest.Columns(names: names, rowCount: rowCount, value: { row, column in list[column].value(row) })
+        let request = BatchInsertRequest(entityName: try string(entity, "the entity"), columns: columns)
         return try finish(x, request, resultType, count, ids) { (r) throws(ObjectGraphError) in try x.execute(r) }
     }
 }

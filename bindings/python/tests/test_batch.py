@@ -170,3 +170,25 @@ def test_rows_of_plain_columns_go_in_bulk_and_others_row_by_row(shelf) -> None:
         ctx.batch_insert("Book", ({"title": t, "pages": float(n)} for n, t in enumerate(["a", "b"])))
     assert ctx.batch_insert("Book", ({"title": t, "pages": n} for n, t in enumerate(["a", "b"]))) == 2
     assert rows(path, "SELECT COUNT(*) FROM ZBOOK") == [(5,)]
+
+
+def test_rows_of_numbers_only_are_bound_from_their_arrays(tmp_path: Path) -> None:
+    """Columns of integers and floats with a value in every row go to the store as arrays
+    (og_context_batch_insert_columns without states); the outcome is a plain insert's."""
+    model = og.Model()
+    point = model.add_entity("Point")
+    point.add_attribute("x", "integer64", optional=False)
+    point.add_attribute("y", "double")
+    point.add_attribute("tag", "integer16", default=7)
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", str(tmp_path / "points.sqlite"))
+    ctx = og.Context(coordinator)
+    try:
+        assert ctx.batch_insert("Point", ({"x": n, "y": n / 2} for n in range(1000))) == 1000
+        assert rows(tmp_path / "points.sqlite", "SELECT COUNT(*), SUM(ZX), SUM(ZY), MIN(ZTAG), MAX(Z_OPT) FROM ZPOINT") == [
+            (1000, 499500, 249750.0, 7, 1)]
+        with pytest.raises(og.ValidationError, match="row 0"):
+            ctx.batch_insert("Point", [{"y": 1.0}])
+    finally:
+        ctx.close()
+        coordinator.close()

@@ -1,7 +1,7 @@
 import ObjectGraph
 
 /// batch-insert, ObjectGraph (Swift): `execute(BatchInsertRequest(entityName:columns:))`
-/// (values made as the store reads them) with `resultType = .count`, into a new, empty store made before the timing.
+/// (one array of integers per attribute, filled inside the timing) with `resultType = .count`, into a new, empty store made before the timing.
 struct OGBatchInsert: PhaseContender {
     let table = "ZITEM"
     let columns = OGItemBatch.columns
@@ -12,7 +12,7 @@ struct OGBatchInsert: PhaseContender {
         removeStore(path)
         let stack = try OGStack(path: path, model: try OGStack.itemModel(indexed: false))
         let run = try timed { () throws -> Int in
-            try OGItemBatch.count(try stack.context.execute(OGItemBatch.insert(0..<sizes.batchInsertRows)))
+            try OGItemBatch.count(try stack.context.execute(try OGItemBatch.insert(0..<sizes.batchInsertRows)))
         }
         return PhaseResult(time: run.time, count: run.result, sum: 0)
     }

@@ -6,12 +6,11 @@ enum OGItemBatch {
     static let columns = Workload.attributeNames.map { "Z" + $0.uppercased() }
 
     /// A batch insert of the items `range` with main's values, given by column (the bulk
-    /// form: each value made as the store reads it), returning the count.
-    static func insert(_ range: Range<Int>) -> BatchInsertRequest {
-        let first = range.lowerBound
-        let request = BatchInsertRequest(entityName: "Item", columns: .init(names: Workload.attributeNames, rowCount: range.count) { row, column in
-            .integer(Workload.value(first + row, column))
-        })
+    /// form: one array of integers per attribute, filled by the caller, inside the timing),
+    /// returning the count.
+    static func insert(_ range: Range<Int>) throws -> BatchInsertRequest {
+        let arrays = (0..<Workload.attributeCount).map { k in ColumnValues.int64(range.map { Workload.value($0, k) }) }
+        let request = BatchInsertRequest(entityName: "Item", columns: try .init(names: Workload.attributeNames, arrays: arrays, rowCount: range.count))
         request.resultType = .count
         return request
     }

@@ -18,7 +18,7 @@ struct OGUpsert: PhaseContender {
         let stack = try OGStack(path: path, model: try OGStack.itemModel(indexed: false, uniqueA0: true))
         stack.context.mergePolicy = .mergeByPropertyObjectTrump
         let run = try timed { () throws -> Int in
-            try OGItemBatch.count(try stack.context.execute(OGItemBatch.insert(sizes.upsertRange)))
+            try OGItemBatch.count(try stack.context.execute(try OGItemBatch.insert(sizes.upsertRange)))
         }
         return PhaseResult(time: run.time, count: run.result, sum: 0)
     }

@@ -1,0 +1,32 @@
+/// Rows given by column, bound straight from their arrays (`ColumnInsertingTransaction`):
+/// the entity's INSERT with the other slots' values bound once, then per row only the key
+/// and the columns' values.
+extension SQLiteSaveTransaction: ColumnInsertingTransaction {
+    func insertColumns(of entity: EntityDescription, firstKey: Int64, count: Int, columns: [(slot: Int, values: ColumnValues)],
+                       constants: [AttributeValue]) throws(ObjectGraphError) -> Bool
+    {
+        try checkStored(entity)
+        let plan = store.writePlan(entity)
+        // Rows whose derived attributes or entity columns are filled in afterwards go one by one.
+        guard plan.derivationSQL == nil, !plan.needsEntityFixup else { return false }
+        let s = try db.prepare(plan.insertSQL)
+        s.bind(2, Int64(plan.number))
+        s.bind(3, Int64(1))
+        var integers: [(Int32, [Int64])] = [], doubles: [(Int32, [Double])] = []
+        for (i, slot) in plan.slots.enumerated() {
+            let parameter = Int32(i + 4)
+            switch columns.first(where: { $0.slot == slot })?.values {
+            case .int64(let a)?: integers.append((parameter, a))
+            case .double(let a)?: doubles.append((parameter, a))
+            case nil: s.bind(parameter, storing: constants[slot])  // stays bound: run() keeps bindings
+            }
+        }
+        for r in 0..<count {
+            s.bind(1, firstKey + Int64(r))
+            for (parameter, a) in integers { s.bind(parameter, a[r]) }
+            for (parameter, a) in doubles { s.bind(parameter, double: a[r]) }
+            try s.run()
+        }
+        return true
+    }
+}
