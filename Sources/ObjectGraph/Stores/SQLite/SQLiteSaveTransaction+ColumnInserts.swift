@@ -21,12 +21,29 @@ extension SQLiteSaveTransaction: ColumnInsertingTransaction {
             case nil: s.bind(parameter, storing: constants[slot])  // stays bound: run() keeps bindings
             }
         }
-        for r in 0..<count {
-            s.bind(1, firstKey + Int64(r))
-            for (parameter, a) in integers { s.bind(parameter, a[r]) }
-            for (parameter, a) in doubles { s.bind(parameter, double: a[r]) }
-            try s.run()
+        // Row-major copies, read through buffer pointers: the loop below retains nothing.
+        let ints = Self.rowMajor(integers.map(\.1), count), reals = Self.rowMajor(doubles.map(\.1), count)
+        let intParameters = integers.map(\.0), realParameters = doubles.map(\.0)
+        try ints.withUnsafeBufferPointer { (ints) throws(ObjectGraphError) in
+            try reals.withUnsafeBufferPointer { (reals) throws(ObjectGraphError) in
+                var i = 0, d = 0
+                for r in 0..<count {
+                    s.bind(1, firstKey + Int64(r))
+                    for parameter in intParameters { s.bind(parameter, ints[i]); i += 1 }
+                    for parameter in realParameters { s.bind(parameter, double: reals[d]); d += 1 }
+                    try s.run()
+                }
+            }
         }
         return true
+    }
+
+    /// The first `count` values of each column, row after row.
+    private static func rowMajor<T: Numeric>(_ columns: [[T]], _ count: Int) -> ContiguousArray<T> {
+        var out = ContiguousArray<T>(repeating: 0, count: columns.count * count)
+        for (c, column) in columns.enumerated() {
+            for r in 0..<count { out[r * columns.count + c] = column[r] }
+        }
+        return out
     }
 }
