@@ -4,7 +4,7 @@ read_only option they open stores with, leave every file in the store's folder
 as it was and add none. Each store kind is tried: a copy whose -wal holds the
 commits (copied with its -shm while the store was open), the same without its
 -shm, a cleanly closed WAL store, a store whose rollback journal holds a save
-that did not finish, a Binary store, and an atomic store type registered from
+that did not finish, a Binary store, an XML store, and an atomic store type registered from
 Python. What the commands print includes the commits the -wal holds. Errors on
 read-only media name the real cause."""
 
@@ -172,6 +172,7 @@ STORES: Dict[str, Callable[[Path], Case]] = {
     "closed-wal-store": lambda tmp_path: closed_store(tmp_path, "SQLite", "books.sqlite"),
     "interrupted-save": interrupted_save,
     "binary": lambda tmp_path: closed_store(tmp_path, "Binary", "books.binary"),
+    "xml": lambda tmp_path: closed_store(tmp_path, "XML", "books.xml"),
     "python-atomic-type": lambda tmp_path: closed_store(tmp_path, NOTEBOOK, "books.notebook"),
 }
 
