@@ -50,13 +50,23 @@ extension ManagedObjectContext {
             guard !rows.isEmpty, let tx = transactions.first else { return }
             if !constraints.isEmpty {
                 keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated)
-                return
+            } else {
+                let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
+                for (i, values) in rows.enumerated() {
+                    let key = first + Int64(i)
+                    try tx.insert(StoreRowWrite(entity: entity, primaryKey: key, version: 1, values: values))
+                    keys.append(key)
+                }
             }
-            let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
-            for (i, values) in rows.enumerated() {
-                let key = first + Int64(i)
-                try tx.insert(StoreRowWrite(entity: entity, primaryKey: key, version: 1, values: values))
-                keys.append(key)
+            try recordBatchHistory(tx) {
+                // Rows that upserted over a stored row are updates of it.
+                let overwritten = Set(updated.map(\.primaryKey))
+                let allSlots = Array(entity.layout.properties.indices)
+                return keys.map { key in
+                    overwritten.contains(key)
+                        ? HistoryChangeWrite(type: .update, entity: entity, primaryKey: key, updatedSlots: allSlots)
+                        : HistoryChangeWrite(type: .insert, entity: entity, primaryKey: key)
+                }
             }
         }
         return Self.result(request.resultType, keys.map { (entity, $0) }, record)
@@ -76,6 +86,7 @@ extension ManagedObjectContext {
             let defaults = entity.layout.defaults
             var values = defaults
             first = try tx.allocatePrimaryKeys(for: entity, count: count)
+            try recordBatchHistory(tx) { (0..<Int64(count)).map { HistoryChangeWrite(type: .insert, entity: entity, primaryKey: first + $0) } }
             if let arrays = Self.storedAsGiven(columns, attributes, entity, required), let bulk = tx as? ColumnInsertingTransaction,
                 try bulk.insertColumns(of: entity, firstKey: first, count: count, columns: arrays, constants: defaults)
             {
@@ -117,6 +128,7 @@ extension ManagedObjectContext {
         try FetchValidation.check(fetch, entity)
         var written: [(EntityDescription, Int64, RowSnapshot)] = []
         var statement: SetWriteResult?
+        let tracksHistory = Self.tracksHistory(record)
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
             if statement != nil { Self.forgetRows(of: record, persistentStoreCoordinator) }
             for (_, _, row) in written {
@@ -124,10 +136,12 @@ extension ManagedObjectContext {
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
+            let slots = changes.map(\.slot)
             if let sets = tx as? SetWritingTransaction,
-                let done = try sets.updateAll(matching: fetch, of: entity, setting: changes, returningRows: request.resultType == .objectIDs)
+                let done = try sets.updateAll(matching: fetch, of: entity, setting: changes, returningRows: request.resultType == .objectIDs || tracksHistory)
             {
                 statement = done
+                try recordBatchHistory(tx) { done.rows.map { HistoryChangeWrite(type: .update, entity: $0.entity, primaryKey: $0.primaryKey, updatedSlots: slots) } }
                 return
             }
             for row in try Self.matchingRows(fetch, entity, record, persistentStoreCoordinator) {
@@ -137,6 +151,7 @@ extension ManagedObjectContext {
                 try tx.update(write)
                 written.append((row.entity, row.primaryKey, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: write.version, values: values)))
             }
+            try recordBatchHistory(tx) { written.map { HistoryChangeWrite(type: .update, entity: $0.0, primaryKey: $0.1, updatedSlots: slots) } }
         }
         if let statement { return Self.result(request.resultType, statement, record) }
         return Self.result(request.resultType, written.map { ($0.0, $0.1) }, record)
@@ -165,7 +180,11 @@ extension ManagedObjectContext {
             throw .invalidArgument("a batch delete runs on one store: \(id.uriRepresentation) is not of '\(record.store.path)'")
         }
         var deleted: [(EntityDescription, Int64, Int64)] = []
+        var tombstones: [[(slot: Int, value: AttributeValue)]] = []
         var statement: SetWriteResult?
+        let tracksHistory = Self.tracksHistory(record)
+        // Tombstones need the rows' values: such deletes go row by row.
+        let keepsTombstones = tracksHistory && Self.hierarchy(of: targets.entity).contains { !$0.historyTombstoneSlots.isEmpty }
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
             if let statement {
                 // Tombstones for the rows read back; without them, the store answers.
@@ -179,10 +198,11 @@ extension ManagedObjectContext {
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard let tx = transactions.first else { return }
-            if let fetch = targets.fetch, let sets = tx as? SetWritingTransaction,
-                let done = try sets.deleteAll(matching: fetch, of: targets.entity, returningRows: request.resultType == .objectIDs)
+            if let fetch = targets.fetch, !keepsTombstones, let sets = tx as? SetWritingTransaction,
+                let done = try sets.deleteAll(matching: fetch, of: targets.entity, returningRows: request.resultType == .objectIDs || tracksHistory)
             {
                 statement = done
+                try recordBatchHistory(tx) { done.rows.map { HistoryChangeWrite(type: .delete, entity: $0.entity, primaryKey: $0.primaryKey) } }
                 return
             }
             let rows: [RowSnapshot]
@@ -198,6 +218,12 @@ extension ManagedObjectContext {
             for row in rows {
                 try tx.delete(entity: row.entity, primaryKey: row.primaryKey)
                 deleted.append((row.entity, row.primaryKey, row.version))
+                if keepsTombstones { tombstones.append(Self.tombstone(of: row)) }
+            }
+            try recordBatchHistory(tx) {
+                deleted.enumerated().map { i, d in
+                    HistoryChangeWrite(type: .delete, entity: d.0, primaryKey: d.1, tombstone: keepsTombstones ? tombstones[i] : [])
+                }
             }
         }
         if let statement { return Self.result(request.resultType, statement, record) }
@@ -205,6 +231,11 @@ extension ManagedObjectContext {
     }
 
     // MARK: Parts
+
+    /// `entity` and every entity below it.
+    static func hierarchy(of entity: EntityDescription) -> [EntityDescription] {
+        [entity] + entity.subentities.flatMap { hierarchy(of: $0) }
+    }
 
     /// The rows of `fetch` in `record`'s store, read inside the batch's transaction; a
     /// predicate SQL cannot express is finished here.

@@ -118,6 +118,7 @@ extension ManagedObjectContext {
             do throws(ObjectGraphError) {
                 try persistentStoreCoordinator.save(plan.map(\.store), afterCommit: { recordSavedRows(attempt.written, attempt.removed) }) { transactions throws(ObjectGraphError) in
                     try writeRows(plan, transactions, checksFirst: checksFirst, &attempt)
+                    try recordSaveHistory(plan, transactions, attempt)
                     // Last, once every row is written: a version that moved is found before.
                     if !requestStores.isEmpty { try sendSaveRequests(plan) }
                 }

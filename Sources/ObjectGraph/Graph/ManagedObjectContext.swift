@@ -86,6 +86,9 @@ public final class ManagedObjectContext: @unchecked Sendable {
     var undoImages: [ObjectIdentifier: (ManagedObject, ObjectImage)] = [:]
     /// The context's name (`name`), for the application and for history.
     public var name: String?
+    /// Recorded as the author of each history transaction this context's saves and batches
+    /// write (`transactionAuthor`).
+    public var transactionAuthor: String?
 
     /// Anything the application wants to keep with the context.
     public var userInfo: [String: String] = [:]

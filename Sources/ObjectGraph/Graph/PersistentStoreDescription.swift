@@ -4,7 +4,7 @@
 /// mapping by default, as Apple's does.
 public final class PersistentStoreDescription: @unchecked Sendable, CustomStringConvertible {
     /// Core Data's key for persistent history tracking, passed to the store as an option.
-    public static let historyTrackingKey = "NSPersistentHistoryTrackingKey"
+    public static let historyTrackingKey = StoreOptionKey.historyTracking
 
     public var type: String
     public var path: String?

@@ -18,6 +18,10 @@ public enum StoreOptionKey {
     public static let ignoreVersioning = "NSIgnorePersistentStoreVersioningOption"
     public static let migrateAutomatically = "NSMigratePersistentStoresAutomaticallyOption"
     public static let inferMappingModel = "NSInferMappingModelAutomaticallyOption"
+    /// Boolean: the store keeps persistent history (SQLite stores).
+    public static let historyTracking = "NSPersistentHistoryTrackingKey"
+    /// Boolean: the coordinator posts remote-change notifications for the store.
+    public static let remoteChangeNotifications = "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
 }
 
 /// The options a store understands, read once from the options dictionary. Unknown keys
@@ -35,6 +39,10 @@ public struct StoreOptions: Sendable, Equatable {
     public var migrateAutomatically = false
     /// Infer the mapping of such a migration when no mapping model fits.
     public var inferMappingModel = false
+    /// Keep persistent history (`NSPersistentHistoryTrackingKey`).
+    public var historyTracking = false
+    /// Post remote-change notifications (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
+    public var remoteChangeNotifications = false
 
     public init() {}
 
@@ -60,6 +68,8 @@ public struct StoreOptions: Sendable, Equatable {
         ignoreVersioning = try Self.flag(dictionary, StoreOptionKey.ignoreVersioning)
         migrateAutomatically = try Self.flag(dictionary, StoreOptionKey.migrateAutomatically)
         inferMappingModel = try Self.flag(dictionary, StoreOptionKey.inferMappingModel)
+        historyTracking = try Self.historyFlag(dictionary)
+        remoteChangeNotifications = try Self.flag(dictionary, StoreOptionKey.remoteChangeNotifications)
         switch dictionary[StoreOptionKey.timeout] {
         case nil: break
         case .integer(let n)? where n >= 0: timeout = Double(n)
@@ -87,13 +97,21 @@ public struct StoreOptions: Sendable, Equatable {
 
     public static func == (a: StoreOptions, b: StoreOptions) -> Bool {
         a.readOnly == b.readOnly && a.timeout == b.timeout && a.analyze == b.analyze && a.vacuum == b.vacuum
-            && a.ignoreVersioning == b.ignoreVersioning && a.pragmas.map(\.name) == b.pragmas.map(\.name)
+            && a.ignoreVersioning == b.ignoreVersioning && a.historyTracking == b.historyTracking
+            && a.remoteChangeNotifications == b.remoteChangeNotifications && a.pragmas.map(\.name) == b.pragmas.map(\.name)
             && a.pragmas.map(\.value) == b.pragmas.map(\.value)
     }
 
     /// The value of a pragma, when one was given.
     public func pragma(_ name: String) -> String? {
         pragmas.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Core Data takes a boolean for history tracking, or a dictionary of history options
+    /// (which turns it on).
+    private static func historyFlag(_ dictionary: [String: PropertyListValue]) throws(ObjectGraphError) -> Bool {
+        if case .dictionary? = dictionary[StoreOptionKey.historyTracking] { return true }
+        return try flag(dictionary, StoreOptionKey.historyTracking)
     }
 
     private static func flag(_ dictionary: [String: PropertyListValue], _ key: String) throws(ObjectGraphError) -> Bool {

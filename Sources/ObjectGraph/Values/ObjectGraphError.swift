@@ -78,6 +78,8 @@ public enum ErrorCode {
     /// batch request on a store other than SQLite).
     public static let storeUnsupportedRequestType = 134091
     public static let storeIncompatibleVersionHash = 134100
+    /// `NSPersistentHistoryTokenExpiredError`: the history after a token was purged.
+    public static let historyTokenExpired = 134301
     public static let migration = 134110
     public static let migrationConstraintViolation = 134111
     public static let migrationCancelled = 134120

@@ -98,6 +98,11 @@ struct SQLiteSchema {
     /// entities as a store of all of them does.
     var storedRoots = Set<ObjectIdentifier>()
 
+    /// The entities whose rows this store keeps (in entity-number order).
+    var storedEntities: [EntityDescription] {
+        entityByNumber.keys.sorted().compactMap { entityByNumber[$0] }.filter(isStored)
+    }
+
     /// Whether the store has the table of `entity`'s hierarchy.
     func isStored(_ entity: EntityDescription) -> Bool { storedRoots.contains(ObjectIdentifier(entity.rootEntity)) }
 

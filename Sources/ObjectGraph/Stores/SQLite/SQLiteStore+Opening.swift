@@ -225,6 +225,7 @@ extension SQLiteStore {
             try db.execute("PRAGMA \(name) = \(value)")
         }
         if readsOnly { return }
+        if storeOptions.historyTracking { try SQLiteHistory.prepareTables(db, model: schema.storedEntities) }
         if storeOptions.analyze { try db.execute("ANALYZE") }
         if storeOptions.vacuum { try db.execute("VACUUM") }
     }

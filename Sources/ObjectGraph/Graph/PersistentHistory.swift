@@ -1,0 +1,172 @@
+import FoundationEssentials
+
+/// Persistent history as applications read it (`NSPersistentHistoryTransaction`,
+/// `NSPersistentHistoryChange`, `NSPersistentHistoryToken`, `NSPersistentHistoryChangeRequest`).
+
+/// Where the history stands in each store: the newest transaction number per store UUID.
+/// Tokens compare by value and can be archived (`archived`) and read back (`init(archive:)`).
+public struct PersistentHistoryToken: Hashable, Sendable, CustomStringConvertible {
+    /// Store UUID → transaction number.
+    public let transactionNumbers: [String: Int64]
+
+    public init(transactionNumbers: [String: Int64]) {
+        self.transactionNumbers = transactionNumbers
+    }
+
+    public var description: String {
+        "PersistentHistoryToken(" + transactionNumbers.keys.sorted().map { "\($0): \(transactionNumbers[$0]!)" }.joined(separator: ", ") + ")"
+    }
+
+    static let archiveVersionKey = "NSPersistentHistoryTokenVersion"
+    static let archiveStoresKey = "NSPersistentHistoryTokenStores"
+
+    /// The token as a binary property list, to keep in a file or database.
+    public var archived: [UInt8] {
+        BinaryPropertyList.encode(.dictionary([
+            Self.archiveVersionKey: .integer(1),
+            Self.archiveStoresKey: .dictionary(transactionNumbers.mapValues { .integer($0) }),
+        ]))
+    }
+
+    /// Reads an archived token; anything else (truncated, forged, of another version) is 140002.
+    public init(archive bytes: [UInt8]) throws(ObjectGraphError) {
+        let value: PropertyListValue
+        do { value = try BinaryPropertyList.decode(bytes) } catch {
+            throw .invalidArgument("not an archived history token (\(bytes.count) bytes): \(error)")
+        }
+        guard case .dictionary(let top) = value, case .integer(1)? = top[Self.archiveVersionKey],
+              case .dictionary(let stores)? = top[Self.archiveStoresKey] else {
+            throw .invalidArgument("not an archived history token: the archive lacks its version or stores")
+        }
+        var numbers: [String: Int64] = [:]
+        for (uuid, entry) in stores {
+            guard case .integer(let n) = entry, n >= 0 else {
+                throw .invalidArgument("not an archived history token: the number of store \(uuid) is not a transaction number")
+            }
+            numbers[uuid] = n
+        }
+        self.init(transactionNumbers: numbers)
+    }
+}
+
+/// One saved transaction (`NSPersistentHistoryTransaction`).
+public struct PersistentHistoryTransaction: Sendable {
+    public let transactionNumber: Int64
+    /// The UUID of the store it was written to (`storeID`).
+    public let storeIdentifier: String
+    public let timestamp: Date
+    public let author: String?
+    public let contextName: String?
+    public let processID: String?
+    public let bundleID: String?
+    /// nil when only transactions were fetched.
+    public internal(set) var changes: [PersistentHistoryChange]?
+
+    /// The token of the history up to and including this transaction.
+    public var token: PersistentHistoryToken { PersistentHistoryToken(transactionNumbers: [storeIdentifier: transactionNumber]) }
+
+    /// The transaction's object IDs as a did-save's (`objectIDNotification`), to merge into
+    /// a context with `mergeChanges(from:)` or `mergeChanges(fromRemoteContextSave:into:)`.
+    public func objectIDNotification() -> SavedChanges {
+        var changes = SavedChanges()
+        for change in self.changes ?? [] {
+            switch change.changeType {
+            case .insert: changes.inserted.append(change.changedObjectID)
+            case .update: changes.updated.append(change.changedObjectID)
+            case .delete: changes.deleted.append(change.changedObjectID)
+            }
+        }
+        return changes
+    }
+
+    /// The transaction without its changes: what each change refers back to.
+    var header: PersistentHistoryTransaction {
+        var h = self
+        h.changes = nil
+        return h
+    }
+}
+
+/// One changed object (`NSPersistentHistoryChange`).
+public struct PersistentHistoryChange: Sendable {
+    public let changeID: Int64
+    public let changeType: HistoryChangeType
+    public let changedObjectID: ManagedObjectID
+    /// For an update: the names of the properties that changed.
+    public let updatedProperties: Set<String>?
+    /// For a delete: the values of the attributes kept in history
+    /// (`preservesValueInHistoryOnDeletion`), by name.
+    public let tombstone: [String: AttributeValue]?
+    /// The transaction it belongs to (without its changes).
+    public let transaction: PersistentHistoryTransaction
+}
+
+/// Where a history request starts or a purge stops (`fetchHistoryAfterToken:` / `Date:` /
+/// `Transaction:`).
+public enum HistoryPoint: Sendable {
+    case token(PersistentHistoryToken)
+    case date(Date)
+    case transaction(PersistentHistoryTransaction)
+}
+
+/// `NSPersistentHistoryResultType`, with Apple's numbers.
+public enum HistoryResultType: Int, Sendable, CaseIterable {
+    case statusOnly = 0
+    case objectIDs = 1
+    case count = 2
+    case transactionsOnly = 3
+    case changesOnly = 4
+    case transactionsAndChanges = 5
+}
+
+/// `NSPersistentHistoryChangeRequest`: reads the history after a point, or (with `before`)
+/// deletes the history before one. A `fetchRequest` on the entity `Transaction` or
+/// `Change` (`transactionFetchRequest` / `changeFetchRequest`) filters what is read.
+public final class HistoryChangeRequest: @unchecked Sendable {
+    public var after: HistoryPoint?
+    public var before: HistoryPoint?
+    public var fetchRequest: FetchRequest?
+    public var resultType: HistoryResultType
+
+    public init(after: HistoryPoint? = nil, before: HistoryPoint? = nil, fetchRequest: FetchRequest? = nil,
+                resultType: HistoryResultType = .transactionsAndChanges) {
+        self.after = after
+        self.before = before
+        self.fetchRequest = fetchRequest
+        self.resultType = resultType
+    }
+
+    /// A request deleting the history before `point` (`deleteHistoryBeforeToken:` …).
+    public static func deleteHistory(before point: HistoryPoint) -> HistoryChangeRequest {
+        HistoryChangeRequest(before: point, resultType: .statusOnly)
+    }
+
+    /// The entity name history fetch requests use for transactions.
+    public static let transactionEntityName = "Transaction"
+    /// The entity name history fetch requests use for changes.
+    public static let changeEntityName = "Change"
+
+    /// The keys a transaction fetch request's predicate may use.
+    public static let transactionKeys = ["author", "bundleID", "contextName", "processID", "storeID", "timestamp", "transactionNumber"]
+    /// The keys a change fetch request's predicate may use.
+    public static let changeKeys = ["changeID", "changeType", "changedObjectID", "entityName"]
+
+    /// `NSPersistentHistoryTransaction.fetchRequest`.
+    public static func transactionFetchRequest(predicate: ObjectPredicate? = nil) -> FetchRequest {
+        FetchRequest(entityName: transactionEntityName, predicate: predicate)
+    }
+
+    /// `NSPersistentHistoryChange.fetchRequest`.
+    public static func changeFetchRequest(predicate: ObjectPredicate? = nil) -> FetchRequest {
+        FetchRequest(entityName: changeEntityName, predicate: predicate)
+    }
+}
+
+/// What a history request returns, by its result type.
+public enum HistoryResult: Sendable {
+    case status(Bool)
+    case count(Int)
+    case objectIDs([ManagedObjectID])
+    case transactions([PersistentHistoryTransaction])
+    case changes([PersistentHistoryChange])
+}

@@ -1,0 +1,323 @@
+import CSQLite
+import FoundationEssentials
+
+/// Persistent history in Apple's tables (docs/store-format.md, "Persistent history"):
+/// `ATRANSACTION` (one row per transaction; author, bundle, context and process names are
+/// numbers into `ATRANSACTIONSTRING`), `ACHANGE` (one row per changed row: type, entity
+/// number, primary key, a bitmap of updated properties, tombstone columns) and
+/// `ATRANSACTIONSTRING`, with the entity numbers 16001–16003 in `Z_PRIMARYKEY`, whose
+/// `Z_MAX` hands out transaction and change numbers (never reused, purges included).
+enum SQLiteHistory {
+    static let changeEntity = 16001
+    static let transactionEntity = 16002
+    static let stringEntity = 16003
+
+    /// The statements that create the tables and indexes, as Apple's stores have them.
+    static let createStatements = [
+        "CREATE TABLE IF NOT EXISTS ACHANGE ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZCHANGETYPE INTEGER, ZENTITY INTEGER, ZENTITYPK INTEGER, ZTRANSACTIONID INTEGER, ZCOLUMNS BLOB )",
+        "CREATE TABLE IF NOT EXISTS ATRANSACTION ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZAUTHORTS INTEGER, ZBUNDLEIDTS INTEGER, ZCONTEXTNAMETS INTEGER, ZPROCESSIDTS INTEGER, ZTIMESTAMP FLOAT, ZAUTHOR VARCHAR, ZBUNDLEID VARCHAR, ZCONTEXTNAME VARCHAR, ZPROCESSID VARCHAR, ZQUERYGEN BLOB )",
+        "CREATE TABLE IF NOT EXISTS ATRANSACTIONSTRING ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZNAME VARCHAR )",
+        "CREATE INDEX IF NOT EXISTS ACHANGE_ZTRANSACTIONID_INDEX ON ACHANGE (ZTRANSACTIONID)",
+        "CREATE INDEX IF NOT EXISTS ATRANSACTION_ZAUTHORTS_INDEX ON ATRANSACTION (ZAUTHORTS)",
+        "CREATE INDEX IF NOT EXISTS ATRANSACTION_ZBUNDLEIDTS_INDEX ON ATRANSACTION (ZBUNDLEIDTS)",
+        "CREATE INDEX IF NOT EXISTS ATRANSACTION_ZCONTEXTNAMETS_INDEX ON ATRANSACTION (ZCONTEXTNAMETS)",
+        "CREATE INDEX IF NOT EXISTS ATRANSACTION_ZPROCESSIDTS_INDEX ON ATRANSACTION (ZPROCESSIDTS)",
+        "CREATE INDEX IF NOT EXISTS Z_TRANSACTION_TransactionAuthorIndex ON ATRANSACTION (ZAUTHOR COLLATE BINARY ASC)",
+        "CREATE INDEX IF NOT EXISTS Z_TRANSACTION_TransactionTimestampIndex ON ATRANSACTION (ZTIMESTAMP COLLATE BINARY ASC)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS Z_TRANSACTIONSTRING_UNIQUE_NAME ON ATRANSACTIONSTRING (ZNAME COLLATE BINARY ASC)",
+        "INSERT OR IGNORE INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (16001, 'CHANGE', 0, 0), (16002, 'TRANSACTION', 0, 0), (16003, 'TRANSACTIONSTRING', 0, 0)",
+    ]
+
+    /// Creates the history tables when missing, and the tombstone columns the model's
+    /// entities need. Runs in a write transaction of its own.
+    static func prepareTables(_ db: SQLiteConnection, model entities: [EntityDescription]) throws(ObjectGraphError) {
+        try db.execute("BEGIN IMMEDIATE")
+        do throws(ObjectGraphError) {
+            for sql in createStatements { try db.execute(sql) }
+            let needed = entities.map { $0.historyTombstoneSlots.count }.max() ?? 0
+            let existing = Set(try db.strings("SELECT name FROM pragma_table_info('ACHANGE')"))
+            for i in 0..<needed where !existing.contains("ZTOMBSTONE\(i)") {
+                try db.execute("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(i) BLOB")
+            }
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Whether the file holds history tables (a store may have been written with history
+    /// tracking even when this one was added without it).
+    static func hasTables(_ db: SQLiteConnection) throws(ObjectGraphError) -> Bool {
+        try !db.strings("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'ATRANSACTION'").isEmpty
+    }
+
+    // MARK: Writing
+
+    /// Takes `count` numbers for the history entity `number` from `Z_PRIMARYKEY`; returns the first.
+    static func allocate(_ db: SQLiteConnection, entity number: Int, count: Int) throws(ObjectGraphError) -> Int64 {
+        let s = try db.prepare("UPDATE Z_PRIMARYKEY SET Z_MAX = IFNULL(Z_MAX, 0) + ? WHERE Z_ENT = ? RETURNING Z_MAX")
+        s.bind(1, Int64(count))
+        s.bind(2, Int64(number))
+        guard let last = try s.firstRow({ $0.int64(0) }) else {
+            throw ObjectGraphError(code: ErrorCode.storeSave, message: "the store's Z_PRIMARYKEY has no row for the history entity \(number)")
+        }
+        return last - Int64(count) + 1
+    }
+
+    /// The `ATRANSACTIONSTRING` number of `text`, added when new.
+    static func internedString(_ db: SQLiteConnection, _ text: String?) throws(ObjectGraphError) -> Int64? {
+        guard let text else { return nil }
+        let find = try db.prepare("SELECT Z_PK FROM ATRANSACTIONSTRING WHERE ZNAME = ?")
+        find.bind(1, text: text)
+        if let found = try find.firstRow({ $0.int64(0) }) { return found }
+        let key = try allocate(db, entity: stringEntity, count: 1)
+        let add = try db.prepare("INSERT INTO ATRANSACTIONSTRING (Z_PK, Z_ENT, Z_OPT, ZNAME) VALUES (?, ?, 1, ?)")
+        add.bind(1, key)
+        add.bind(2, Int64(stringEntity))
+        add.bind(3, text: text)
+        try add.run()
+        return key
+    }
+
+    /// The bitmap of `ZCOLUMNS`: bit `i % 8` of byte `i / 8` is set when slot `i` changed.
+    static func columnBitmap(_ slots: [Int]) -> [UInt8] {
+        guard let last = slots.max() else { return [] }
+        var bytes = [UInt8](repeating: 0, count: last / 8 + 1)
+        for slot in slots { bytes[slot / 8] |= 1 << UInt8(slot % 8) }
+        return bytes
+    }
+
+    static func slots(inBitmap bytes: [UInt8]) -> [Int] {
+        var out: [Int] = []
+        for (i, byte) in bytes.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << UInt8(bit)) != 0 { out.append(i * 8 + bit) }
+        }
+        return out
+    }
+
+    static func record(_ db: SQLiteConnection, schema: SQLiteSchema, _ changes: [HistoryChangeWrite],
+                       by authorship: HistoryAuthorship, at timestamp: Date) throws(ObjectGraphError) -> Int64 {
+        let number = try allocate(db, entity: transactionEntity, count: 1)
+        let tx = try db.prepare("""
+            INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
+            VALUES (?, ?, 1, ?, ?, ?, ?, ?)
+            """)
+        tx.bind(1, number)
+        tx.bind(2, Int64(transactionEntity))
+        for (i, text) in [authorship.author, authorship.bundleID, authorship.contextName, authorship.processID].enumerated() {
+            if let key = try internedString(db, text) { tx.bind(Int32(3 + i), key) } else { tx.bindNull(Int32(3 + i)) }
+        }
+        tx.bind(7, double: timestamp.timeIntervalSinceReferenceDate)
+        try tx.run()
+        guard !changes.isEmpty else { return number }
+        var firstChange = try allocate(db, entity: changeEntity, count: changes.count)
+        let plain = try db.prepare("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, 16001, 1, ?, ?, ?, ?, ?)")
+        for change in changes {
+            let entityNumber = Int64(schema.number(change.entity))
+            if change.type == .delete, !change.tombstone.isEmpty {
+                try insertTombstone(db, key: firstChange, change, entityNumber, number)
+            } else {
+                db.reuse(plain)
+                plain.bind(1, firstChange)
+                plain.bind(2, Int64(change.type.rawValue))
+                plain.bind(3, entityNumber)
+                plain.bind(4, change.primaryKey)
+                plain.bind(5, number)
+                if change.type == .update { plain.bind(6, bytes: columnBitmap(change.updatedSlots)) } else { plain.bindNull(6) }
+                try plain.run()
+            }
+            firstChange += 1
+        }
+        return number
+    }
+
+    private static func insertTombstone(_ db: SQLiteConnection, key: Int64, _ change: HistoryChangeWrite, _ entityNumber: Int64, _ transaction: Int64) throws(ObjectGraphError) {
+        let kept = change.entity.historyTombstoneSlots
+        let columns = kept.indices.map { ", ZTOMBSTONE\($0)" }.joined()
+        let marks = kept.indices.map { _ in ", ?" }.joined()
+        let s = try db.prepare("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(columns)) VALUES (?, 16001, 1, 2, ?, ?, ?\(marks))")
+        s.bind(1, key)
+        s.bind(2, entityNumber)
+        s.bind(3, change.primaryKey)
+        s.bind(4, transaction)
+        for (i, slot) in kept.enumerated() {
+            let value = change.tombstone.first(where: { $0.slot == slot })?.value ?? .null
+            s.bind(Int32(5 + i), storing: value)
+        }
+        try s.run()
+    }
+
+    // MARK: Reading
+
+    /// The oldest kept transaction and the highest number ever given.
+    static func bounds(_ db: SQLiteConnection) throws(ObjectGraphError) -> (oldest: Int64?, highest: Int64) {
+        let oldest = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION").firstRow { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+        let highest = try db.prepare("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = 16002").firstRow { $0.int64(0) } ?? 0
+        return (oldest, max(highest, oldest ?? 0))
+    }
+
+    /// The first transaction number after `boundary` (exclusive), checking that a
+    /// transaction number is one the store kept.
+    static func firstNumber(after boundary: HistoryBoundary?, _ db: SQLiteConnection, store: String) throws(ObjectGraphError) -> Int64 {
+        switch boundary {
+        case nil: return 0
+        case .transaction(let n)?:
+            let (oldest, highest) = try bounds(db)
+            if n > highest {
+                throw .invalidArgument("the history token names transaction \(n) of the store '\(store)', which has only written \(highest): the token is from another store or was forged")
+            }
+            if n > 0, n < oldest ?? (highest + 1) { throw .historyTokenExpired(store: store, number: n, oldest: oldest) }
+            return n + 1
+        case .date(let date)?:
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP > ?")
+            s.bind(1, double: date.timeIntervalSinceReferenceDate)
+            return try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
+        }
+    }
+
+    static func transactions(_ db: SQLiteConnection, schema: SQLiteSchema, from first: Int64, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
+        let s = try db.prepare("""
+            SELECT t.Z_PK, t.ZTIMESTAMP,
+                   IFNULL(a.ZNAME, t.ZAUTHOR), IFNULL(b.ZNAME, t.ZBUNDLEID), IFNULL(c.ZNAME, t.ZCONTEXTNAME), IFNULL(p.ZNAME, t.ZPROCESSID)
+            FROM ATRANSACTION t
+            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
+            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
+            LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+            LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
+            WHERE t.Z_PK >= ? ORDER BY t.Z_PK
+            """)
+        s.bind(1, first)
+        var out: [StoredHistoryTransaction] = []
+        func text(_ column: Int32) -> String? { s.isNull(column) ? nil : s.text(column) }
+        try s.forEachRow { row in
+            out.append(StoredHistoryTransaction(
+                number: row.int64(0), timestamp: Date(timeIntervalSinceReferenceDate: row.double(1)),
+                authorship: HistoryAuthorship(author: text(2), contextName: text(4), processID: text(5), bundleID: text(3)),
+                changes: includingChanges ? [] : nil))
+        }
+        guard includingChanges, let firstRead = out.first?.number else { return out }
+        var position: [Int64: Int] = [:]
+        for (i, t) in out.enumerated() { position[t.number] = i }
+        try forEachChange(db, schema: schema, fromTransaction: firstRead) { change in
+            if let i = position[change.transactionNumber] { out[i].changes!.append(change) }
+        }
+        return out
+    }
+
+    /// Every change of the transactions numbered `first` and later, in change order.
+    static func forEachChange(_ db: SQLiteConnection, schema: SQLiteSchema, fromTransaction first: Int64,
+                              _ body: (StoredHistoryChange) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        let columns = try db.strings("SELECT name FROM pragma_table_info('ACHANGE')")
+        let tombstoneColumns = columns.filter { $0.hasPrefix("ZTOMBSTONE") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        let extra = tombstoneColumns.map { ", \(sqlIdentifier($0))" }.joined()
+        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK")
+        s.bind(1, first)
+        var slotNames: [ObjectIdentifier: [String]] = [:]
+        var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
+        try s.forEachRow { row throws(ObjectGraphError) in
+            let type = HistoryChangeType(rawValue: Int(row.int64(1))) ?? .update
+            let entity = schema.entityByNumber[Int(row.int64(2))]
+            var change = StoredHistoryChange(changeID: row.int64(0), type: type, entity: entity, primaryKey: row.int64(3), transactionNumber: row.int64(4))
+            if let entity {
+                let id = ObjectIdentifier(entity)
+                if type == .update {
+                    let names = slotNames[id] ?? entity.layout.properties.map(\.name)
+                    slotNames[id] = names
+                    change.updatedProperties = row.isNull(5) ? [] : slots(inBitmap: row.bytes(5)).compactMap { $0 < names.count ? names[$0] : nil }
+                } else if type == .delete {
+                    let fields = kept[id] ?? entity.historyTombstoneSlots.map { slot in
+                        let p = entity.layout.properties[slot]
+                        return (p.name, SQLiteStore.ColumnKind(p))
+                    }
+                    kept[id] = fields
+                    var tombstone: [String: AttributeValue] = [:]
+                    for (i, field) in fields.enumerated() where i < tombstoneColumns.count {
+                        tombstone[field.name] = SQLiteStore.read(row, Int32(6 + i), field.kind)
+                    }
+                    change.tombstone = tombstone
+                }
+            }
+            try body(change)
+        }
+    }
+
+    /// Deletes the transactions before `boundary` and their changes; returns how many.
+    static func delete(_ db: SQLiteConnection, before boundary: HistoryBoundary) throws(ObjectGraphError) -> Int {
+        // The history is always a run of transactions up to the newest: a purge by date
+        // stops at the first transaction at or after it, so no hole is left for a token.
+        let limit: Int64
+        switch boundary {
+        case .transaction(let n): limit = n
+        case .date(let date):
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP >= ?")
+            s.bind(1, double: date.timeIntervalSinceReferenceDate)
+            limit = try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
+        }
+        let changes = try db.prepare("DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?")
+        changes.bind(1, limit)
+        try changes.run()
+        let transactions = try db.prepare("DELETE FROM ATRANSACTION WHERE Z_PK < ?")
+        transactions.bind(1, limit)
+        return try transactions.runCountingChanges()
+    }
+}
+
+extension SQLiteSaveTransaction: HistoryRecordingTransaction {
+    var recordsHistory: Bool { store.storeOptions.historyTracking }
+
+    func recordHistory(_ changes: [HistoryChangeWrite], by authorship: HistoryAuthorship, at timestamp: Date) throws(ObjectGraphError) -> Int64 {
+        for change in changes { try checkStored(change.entity) }
+        return try SQLiteHistory.record(db, schema: store.schema, changes, by: authorship, at: timestamp)
+    }
+}
+
+extension SQLiteStore: HistoryKeepingStore {
+    public var tracksHistory: Bool { storeOptions.historyTracking }
+
+    /// A store without history tables (never tracked) has no history.
+    public func historyTransactions(after boundary: HistoryBoundary?, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else {
+            if case .transaction(let n)? = boundary, n > 0 {
+                throw .invalidArgument("the history token names transaction \(n) of the store '\(path)', which keeps no history")
+            }
+            return []
+        }
+        return try readTransaction(db) { () throws(ObjectGraphError) in
+            let first = try SQLiteHistory.firstNumber(after: boundary, db, store: path)
+            if first == Int64.max { return [] }
+            return try SQLiteHistory.transactions(db, schema: schema, from: first, includingChanges: includingChanges)
+        }
+    }
+
+    public func deleteHistory(before boundary: HistoryBoundary) throws(ObjectGraphError) -> Int {
+        if readsOnly {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' is read-only: its history cannot be deleted")
+        }
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else { return 0 }
+        var deleted = 0
+        try save { _ throws(ObjectGraphError) in deleted = try SQLiteHistory.delete(db, before: boundary) }
+        return deleted
+    }
+
+    public func lastHistoryTransactionNumber() throws(ObjectGraphError) -> Int64? {
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else { return nil }
+        return try db.prepare("SELECT MAX(Z_PK) FROM ATRANSACTION").firstRow { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+    }
+
+    /// Runs `body` inside one read transaction, so transactions and changes agree.
+    private func readTransaction<T>(_ db: SQLiteConnection, _ body: () throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
+        try db.execute("BEGIN")
+        do throws(ObjectGraphError) {
+            let out = try body()
+            try db.execute("COMMIT")
+            return out
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
