@@ -118,6 +118,8 @@ typedef struct og_incremental_node og_incremental_node;     /* one object's valu
 typedef struct og_save_changes_request og_save_changes_request; /* a save's objects (NSSaveChangesRequest) */
 typedef struct og_store_description og_store_description; /* a recipe for adding a store (NSPersistentStoreDescription) */
 typedef struct og_container og_container;                 /* a model, coordinator and contexts (NSPersistentContainer) */
+typedef struct og_history og_history;                     /* transactions read from persistent history */
+typedef struct og_history_token og_history_token;         /* where the history stands in each store (NSPersistentHistoryToken) */
 
 /* ------------------------------------------------------------------------ */
 /* Constants                                                                */
@@ -361,6 +363,23 @@ typedef enum og_change_kind {
     OG_CHANGE_DELETED = 2   /* NSDeletedObjectsKey */
 } og_change_kind;
 
+/* What a persistent-history change did (NSPersistentHistoryChangeType, with
+ * Core Data's numbers). */
+typedef enum og_history_change_kind {
+    OG_HISTORY_CHANGE_INSERT = 0,
+    OG_HISTORY_CHANGE_UPDATE = 1,
+    OG_HISTORY_CHANGE_DELETE = 2
+} og_history_change_kind;
+
+/* The strings of a persistent-history transaction (og_history_transaction_string). */
+typedef enum og_history_field {
+    OG_HISTORY_AUTHOR = 0,       /* the saving context's transaction author */
+    OG_HISTORY_CONTEXT_NAME = 1, /* the saving context's name */
+    OG_HISTORY_PROCESS_ID = 2,   /* the saving process's name */
+    OG_HISTORY_BUNDLE_ID = 3,    /* Apple's bundle identifier (stores written by Core Data) */
+    OG_HISTORY_STORE_UUID = 4    /* the UUID of the store the transaction is in */
+} og_history_field;
+
 /* What happened to an object or a section of a results controller
  * (NSFetchedResultsChangeType, with Core Data's numbers). */
 typedef enum og_results_change {
@@ -451,6 +470,7 @@ enum {
     OG_ERROR_ENTITY_MIGRATION_POLICY = 134170,
     OG_ERROR_SQLITE = 134180,
     OG_ERROR_INFERRED_MAPPING_MODEL = 134190,
+    OG_ERROR_HISTORY_TOKEN_EXPIRED = 134301,     /* the history after a token was purged (NSPersistentHistoryTokenExpiredError) */
     OG_ERROR_INVALID_HANDLE = 140001,            /* NULL, released or wrong-kind handle */
     OG_ERROR_INVALID_ARGUMENT = 140002,          /* NULL pointer, bad enum value, bad index */
     OG_ERROR_INVALID_UTF8 = 140003,
@@ -1680,6 +1700,18 @@ og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_stor
 #define OG_OPTION_MIGRATE_AUTOMATICALLY "NSMigratePersistentStoresAutomaticallyOption"
 #define OG_OPTION_INFER_MAPPING_MODEL "NSInferMappingModelAutomaticallyOption"
 
+/* Store option keys (bool values): keep persistent history in an SQLite store
+ * (og_context_history), and post remote-change notifications
+ * (og_coordinator_add_remote_change_observer). */
+#define OG_OPTION_HISTORY_TRACKING "NSPersistentHistoryTrackingKey"
+#define OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
+
+/* METHOD: og_coordinator
+ * currentPersistentHistoryTokenFromStores:: *out receives a NEW token of the
+ * newest transaction in each store that keeps history
+ * (og_history_token_release), or NULL with OG_NULL when none has one. */
+og_status og_coordinator_current_history_token(og_coordinator *coordinator, og_history_token **out, og_error **error);
+
 /* METHOD: og_coordinator
  * A NEW coordinator over `model`, as og_coordinator_new, that knows other
  * versions of the model and mapping models between versions (they play the
@@ -2423,6 +2455,39 @@ og_status og_context_batch_delete_objects(og_context *context, const char *const
                                           og_batch_result_type result_type, size_t *count, og_object_ids **ids, og_error **error);
 
 /* METHOD: og_context
+ * Persistent history (NSPersistentHistoryChangeRequest) of every store of the
+ * coordinator that keeps it (OG_OPTION_HISTORY_TRACKING; docs/history.md).
+ * og_context_history returns a NEW og_history (og_history_release) of the
+ * transactions after `after` (exclusive; NULL: the whole history), oldest
+ * first, with their changes; og_context_history_after_date those after a
+ * date. `filter` (may be NULL) is a fetch request on the entity "Transaction"
+ * (keys author, contextName, processID, bundleID, storeID, timestamp,
+ * transactionNumber) or "Change" (changeID, changeType, changedObjectID,
+ * entityName), without sort descriptors; a Change filter keeps the matching
+ * changes and the transactions that hold them. Errors:
+ * OG_ERROR_HISTORY_TOKEN_EXPIRED for a token whose transaction was purged;
+ * OG_ERROR_INVALID_ARGUMENT for a token of no attached store or one past what
+ * the store wrote, and for a filter with a sort order or of another entity;
+ * OG_ERROR_STORE_UNSUPPORTED_REQUEST when no attached store keeps history. */
+og_history *og_context_history(og_context *context, const og_history_token *after, const og_fetch_request *filter, og_error **error);
+og_history *og_context_history_after_date(og_context *context, double seconds_since_1970, const og_fetch_request *filter,
+                                          og_error **error);
+
+/* METHOD: og_context
+ * deleteHistoryBeforeToken: / Date:: purges the transactions before `before`
+ * (the token's own transaction is kept) or before the date, with their
+ * changes. Transaction numbers are never reused; a token older than the purge
+ * then gives OG_ERROR_HISTORY_TOKEN_EXPIRED. */
+og_status og_context_delete_history(og_context *context, const og_history_token *before, og_error **error);
+og_status og_context_delete_history_before_date(og_context *context, double seconds_since_1970, og_error **error);
+
+/* METHOD: og_context
+ * transactionAuthor: recorded as the author of the history transaction of each
+ * save and batch. Owned copy (og_free) or OG_NULL; setting NULL removes it. */
+og_status og_context_transaction_author(og_context *context, char **out, og_error **error);
+og_status og_context_set_transaction_author(og_context *context, const char *author, og_error **error);
+
+/* METHOD: og_context
  * Starts an asynchronous fetch (NSAsynchronousFetchRequest) and returns at once:
  * the fetch, then `completion` (may be NULL), run later on the context's queue.
  * Returns a NEW og_async_fetch (og_async_fetch_release). Errors:
@@ -2519,6 +2584,83 @@ char *og_changes_uri_at(const og_changes *changes, og_change_kind kind, size_t i
 /* METHOD: og_changes
  * Releases a record. NULL is ignored. */
 void og_changes_release(og_changes *changes);
+
+/* ------------------------------------------------------------------------ */
+/* History: persistent history transactions and tokens                      */
+/* ------------------------------------------------------------------------ */
+/* An og_history is what og_context_history read: transactions `t` (0 to
+ * og_history_count - 1), each with changes `c` (0 to og_history_change_count - 1).
+ * It holds no objects, so it may be read from any thread, but not from two at
+ * once. Strings it lends stay valid until og_history_release. */
+
+/* METHOD: og_history
+ * The number of transactions (0 for an invalid handle). */
+size_t og_history_count(const og_history *history);
+
+/* METHOD: og_history
+ * Transaction `t`: its number (increasing, above 0) and its timestamp. */
+og_status og_history_transaction_number(const og_history *history, size_t t, int64_t *out, og_error **error);
+og_status og_history_transaction_timestamp(const og_history *history, size_t t, double *seconds_since_1970, og_error **error);
+
+/* METHOD: og_history
+ * One of transaction `t`'s strings, LENT until og_history_release; NULL with
+ * OG_NULL when it has none. */
+og_status og_history_transaction_string(const og_history *history, size_t t, og_history_field field, const char **out,
+                                        og_error **error);
+
+/* METHOD: og_history
+ * A NEW token of the history up to transaction `t` (og_history_token_release):
+ * read after it next time. */
+og_history_token *og_history_transaction_token(const og_history *history, size_t t, og_error **error);
+
+/* METHOD: og_history
+ * objectIDNotification: a NEW og_changes (og_changes_release) of transaction
+ * `t`'s object IDs, to merge with og_context_merge_remote_changes. */
+og_changes *og_history_transaction_changes(const og_history *history, size_t t, og_error **error);
+
+/* METHOD: og_history
+ * The number of changes of transaction `t` (0 for an invalid handle or index). */
+size_t og_history_change_count(const og_history *history, size_t t);
+
+/* METHOD: og_history
+ * Change `c` of transaction `t`: what it did, its number, and the object's ID
+ * as a URI, an owned string (og_free). */
+og_status og_history_change_type(const og_history *history, size_t t, size_t c, og_history_change_kind *out, og_error **error);
+og_status og_history_change_id(const og_history *history, size_t t, size_t c, int64_t *out, og_error **error);
+char *og_history_change_object_uri(const og_history *history, size_t t, size_t c, og_error **error);
+
+/* METHOD: og_history
+ * An update's changed property names, in name order: how many (0 for another
+ * kind of change), and name `i`, LENT until og_history_release. */
+size_t og_history_change_updated_count(const og_history *history, size_t t, size_t c);
+const char *og_history_change_updated_at(const og_history *history, size_t t, size_t c, size_t i, og_error **error);
+
+/* METHOD: og_history
+ * A delete's tombstone: *out receives a NEW OG_VALUE_DICTIONARY
+ * (og_value_release) of the attributes kept in history after deletion, or NULL
+ * with OG_NULL for an insert or update. */
+og_status og_history_change_tombstone(const og_history *history, size_t t, size_t c, og_value **out, og_error **error);
+
+/* METHOD: og_history
+ * Releases the history. NULL is ignored. */
+void og_history_release(og_history *history);
+
+/* METHOD: og_history_token
+ * The token as bytes to keep (a binary property list): *bytes receives an
+ * owned buffer (og_free) of *length bytes. og_history_token_from_archive reads
+ * such bytes back into a NEW token; OG_ERROR_INVALID_ARGUMENT for anything
+ * else (truncated, forged). */
+og_status og_history_token_archive(const og_history_token *token, void **bytes, size_t *length, og_error **error);
+og_history_token *og_history_token_from_archive(const void *bytes, size_t length, og_error **error);
+
+/* METHOD: og_history_token
+ * Whether two tokens name the same transactions of the same stores (false
+ * when either handle is invalid). */
+bool og_history_token_equal(const og_history_token *a, const og_history_token *b);
+
+/* METHOD: og_history_token
+ * Releases a token. NULL is ignored. */
+void og_history_token_release(og_history_token *token);
 
 /* ------------------------------------------------------------------------ */
 /* Undo managers                                                            */

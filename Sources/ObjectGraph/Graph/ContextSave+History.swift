@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Recording persistent history: each save that writes to a store tracking history, and
 /// each batch, adds one transaction there, inside the same store transaction.
@@ -8,8 +11,17 @@ extension ManagedObjectContext {
         HistoryAuthorship(author: transactionAuthor, contextName: name, processID: Self.processName)
     }
 
-    /// The name of this process, as history records it (`ZPROCESSID`).
+    /// The name of this process, as history records it (`ZPROCESSID`): the kernel's name
+    /// for it (a library loaded by Python or C has no Swift command line), else argv[0].
     static let processName: String? = {
+        if let fd = fopen("/proc/self/comm", "r") {
+            defer { fclose(fd) }
+            var buffer = [CChar](repeating: 0, count: 64)
+            if fgets(&buffer, Int32(buffer.count), fd) != nil {
+                let name = String(cString: buffer).filter { $0 != "\n" }
+                if !name.isEmpty { return name }
+            }
+        }
         guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
         return first.split(separator: "/").last.map(String.init) ?? first
     }()

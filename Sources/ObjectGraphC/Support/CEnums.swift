@@ -21,6 +21,7 @@ private func cEnumName(of type: Any.Type) -> String {
     case ObjectIdentifier(ContextNotificationName.self): "an og_notification_kind"
     case ObjectIdentifier(MergePolicyType.self): "an og_merge_policy (0 to 4)"
     case ObjectIdentifier(BatchResultType.self): "an og_batch_result_type (0 status only, 1 object IDs, 2 count)"
+    case ObjectIdentifier(HistoryField.self): "an og_history_field (0 author, 1 context name, 2 process ID, 3 bundle ID, 4 store UUID)"
     default: "a value of \(type)"
     }
 }

@@ -56,6 +56,7 @@ from .coordinator import (
     unregister_store_type,
 )
 from .enums import AttributeType, DeleteRule, MergePolicy, PropertyKind, ValueType
+from .history import HISTORY_TRACKING_OPTION, REMOTE_CHANGE_OPTION, Change, HistoryChangeRequest, HistoryToken, Transaction
 from .errors import (
     DOMAIN_COCOA,
     DOMAIN_OBJECTGRAPH,
@@ -169,6 +170,12 @@ __all__ = [
     "PersistentStoreDescription",
     "LibraryNotFoundError",
     "MIGRATE_AUTOMATICALLY_OPTION",
+    "HISTORY_TRACKING_OPTION",
+    "REMOTE_CHANGE_OPTION",
+    "HistoryToken",
+    "Transaction",
+    "Change",
+    "HistoryChangeRequest",
     "ManagedObject",
     "MappingModel",
     "MergeConflict",

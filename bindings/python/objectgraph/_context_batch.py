@@ -16,6 +16,7 @@ from .async_fetch import AsynchronousFetchRequest, AsynchronousFetchResult, pend
 from .batch import BatchDeleteRequest, BatchInsertRequest, BatchRequest, BatchUpdateRequest, batch_result_code, predicate_of
 from .errors import ErrorCode, make_error, take_error
 from .fetch import FetchRequest, Where
+from .history import HistoryChangeRequest, delete_history, read_history
 from .results import take_object_ids
 from .values import to_value
 
@@ -27,14 +28,19 @@ BatchResult = Union[bool, int, List[ObjectID]]
 class BatchingContext(FetchingContext):
     """The batch methods of a context."""
 
-    def execute(self, request: Union[BatchRequest, AsynchronousFetchRequest]) -> Any:
+    def execute(self, request: Union[BatchRequest, AsynchronousFetchRequest, HistoryChangeRequest]) -> Any:
         """Runs a batch request and returns its result by its ``result_type``:
         True for "status_only", an int for "count", a list of ObjectID for
-        "object_ids"; or starts an asynchronous fetch and returns its
-        AsynchronousFetchResult at once. Core Data: executeRequest:error:. Any
+        "object_ids"; starts an asynchronous fetch and returns its
+        AsynchronousFetchResult at once; or runs a HistoryChangeRequest as
+        ``history`` or ``delete_history`` does. Core Data: executeRequest:error:. Any
         other request raises UsageError 140002."""
         if isinstance(request, AsynchronousFetchRequest):
             return self._fetch_async(request)
+        if isinstance(request, HistoryChangeRequest):
+            if request.before is not None:
+                return delete_history(self, request.before)
+            return read_history(self, request.after, request.fetch_request, request._result_type)
         return self._execute_batch(request)
 
     def _execute_batch(self, request: BatchRequest) -> BatchResult:

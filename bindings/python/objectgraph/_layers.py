@@ -39,8 +39,9 @@ LAYERS = (
     # Entities, then the model that holds them.
     ("entity",),
     ("model",),
-    # Slot layouts of a model's entities; mapping models between two models.
-    ("_layout", "mapping"),
+    # Slot layouts of a model's entities; mapping models between two models; persistent
+    # history (its entity descriptions are entities of a model of their own).
+    ("_layout", "mapping", "history"),
     # Managed objects; coordinators and their stores.
     ("objects", "coordinator"),
     # The per-entity classes of managed objects and their accessors (the hot path); the

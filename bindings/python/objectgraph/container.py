@@ -23,10 +23,11 @@ from .coordinator import (
     Coordinator,
 )
 from .errors import Error, ErrorCode, _read, make_error
+from .history import HISTORY_TRACKING_OPTION
 from .model import Model
 from .values import take_value, to_value
 
-HISTORY_TRACKING_KEY = "NSPersistentHistoryTrackingKey"
+HISTORY_TRACKING_KEY = HISTORY_TRACKING_OPTION
 # The options that have attributes of their own; ``options`` holds the others.
 _OWN_KEYS = {READ_ONLY_OPTION, TIMEOUT_OPTION, MIGRATE_AUTOMATICALLY_OPTION, INFER_MAPPING_OPTION, HISTORY_TRACKING_KEY}
 

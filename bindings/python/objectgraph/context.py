@@ -14,6 +14,7 @@ everything here: saving, the life cycle, settings, undo, merging, queues, hooks.
 from __future__ import annotations
 
 import ctypes
+import datetime
 import threading
 import weakref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, TypeVar, Union
@@ -26,7 +27,10 @@ from ._util import encode, take_string
 from .coordinator import Coordinator
 from .enums import MergePolicy
 from .errors import ErrorCode, make_error
+from .fetch import FetchRequest
 from .graph import Changes, Notification, Observer
+from .history import (HISTORY_RESULT_TYPES, HistoryToken, Transaction, delete_history, history_result_type,
+                      read_history)
 from .objects import ManagedObject, _target
 from .undo import UndoManager, _check_manager
 
@@ -337,6 +341,44 @@ class Context(BatchingContext):
         if name is not None and not isinstance(name, str):
             raise make_error(f"name is a str or None, not {type(name).__name__}", ErrorCode.TYPE_MISMATCH)
         self._call(lib.og_context_set_name, None if name is None else encode(name))
+
+    # Persistent history.
+
+    @property
+    def transaction_author(self) -> Optional[str]:
+        """Recorded as the author of the history transaction of each save and
+        batch (default None). Core Data: transactionAuthor."""
+        return call_owned(lib.og_context_transaction_author, take_string, self._h, context=self)
+
+    @transaction_author.setter
+    def transaction_author(self, author: Optional[str]) -> None:
+        if author is not None and not isinstance(author, str):
+            raise make_error(f"transaction_author is a str or None, not {type(author).__name__}", ErrorCode.TYPE_MISMATCH)
+        self._call(lib.og_context_set_transaction_author, None if author is None else encode(author))
+
+    def history(self, after: Union[HistoryToken, datetime.datetime, Transaction, None] = None,
+                fetch_request: Optional[FetchRequest] = None, result_type: Union[str, int] = "transactions_and_changes") -> Any:
+        """The persistent history of the coordinator's stores that keep it
+        (``history_tracking=True``): the transactions after ``after`` (a
+        HistoryToken, a datetime or a Transaction; exclusive; None: all),
+        oldest first, with their changes. ``fetch_request`` comes from
+        ``Transaction.fetch_request`` or ``Change.fetch_request``; the latter
+        gives a list of Change. ``result_type`` "count" gives an int,
+        "transactions_only" transactions whose ``changes`` is None,
+        "changes_only" the changes, "object_ids" their ObjectIDs. Raises
+        StoreError 134301 for a token whose transaction was purged, UsageError
+        140002 for a fetch request with a sort order, StoreError 134091 when no
+        store keeps history."""
+        kind = history_result_type(result_type)
+        if fetch_request is not None and getattr(fetch_request, "entity", None) == "Change" and kind == 5:
+            kind = HISTORY_RESULT_TYPES["changes_only"]
+        return read_history(self, after, fetch_request, kind)
+
+    def delete_history(self, before: Union[HistoryToken, datetime.datetime, Transaction]) -> None:
+        """Purges the transactions before ``before`` (a HistoryToken, a
+        datetime or a Transaction; the token's own transaction is kept).
+        Transaction numbers are never reused."""
+        delete_history(self, before)
 
     # Undo and redo.
 

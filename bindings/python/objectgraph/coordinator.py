@@ -14,6 +14,7 @@ from ._lib import lib
 from ._object_id import ObjectID
 from ._util import PathLike, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
+from .history import HISTORY_TRACKING_OPTION, REMOTE_CHANGE_OPTION, HistoryToken
 from .mapping import MappingModel
 from .model import Model
 from .values import take_value, to_value
@@ -240,7 +241,8 @@ class Coordinator(OwnedHandle):
                   read_only: bool = False, timeout: Optional[float] = None, pragmas: Optional[Mapping[str, Any]] = None,
                   analyze: bool = False, vacuum: bool = False, ignore_versioning: bool = False,
                   options: Optional[Mapping[str, Any]] = None, *, migrate_automatically: bool = False,
-                  infer_mapping_automatically: bool = False) -> Store:
+                  infer_mapping_automatically: bool = False, history_tracking: bool = False,
+                  remote_change_notifications: bool = False) -> Store:
         """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
         (a file), "Binary" (an atomic store in one file), "InMemory" (kept in
         memory only; no path needed), or a type registered with
@@ -265,11 +267,20 @@ class Coordinator(OwnedHandle):
         The store is migrated in place and keeps its UUID. Raises
         MigrationError 134130 (no source model), 134140 (no mapping) or 134190
         (inference failed), leaving the file as it was; without the option
-        such a store raises IncompatibleStoreError 134100."""
+        such a store raises IncompatibleStoreError 134100.
+
+        ``history_tracking`` keeps persistent history in an SQLite store
+        (HISTORY_TRACKING_OPTION; ``ctx.history``), and
+        ``remote_change_notifications`` posts "remote_change" to ``observe``rs
+        when any coordinator writes to the store (REMOTE_CHANGE_OPTION)."""
         raw_path = None if path is None else encode(path, "a store path")
         merged = _store_options(options, read_only or None, timeout, pragmas, analyze or None, vacuum or None,
                                 ignore_versioning or None, migrate_automatically or None,
                                 infer_mapping_automatically or None)
+        for key, on in ((HISTORY_TRACKING_OPTION, history_tracking), (REMOTE_CHANGE_OPTION, remote_change_notifications)):
+            if on:
+                merged = dict(merged or {})
+                merged[key] = True
         boxed = _boxed(merged)
         # An incremental store type's create callback makes its instance with these.
         adding = Adding(self, merged)
@@ -290,6 +301,13 @@ class Coordinator(OwnedHandle):
         store = adding.adopt(handle) or Store(self, handle)
         self._stores.append(store)
         return store
+
+    def current_history_token(self) -> Optional[HistoryToken]:
+        """The token of the newest transaction across the stores that keep
+        history, or None. Core Data: currentPersistentHistoryTokenFromStores:."""
+        out = ctypes.c_void_p()
+        call(lib.og_coordinator_current_history_token, self._h, ctypes.byref(out))
+        return None if not out.value else HistoryToken._take(out.value)
 
     def migrate_store(self, store: Store, path: Optional[PathLike], type: str, options: Optional[Mapping[str, Any]] = None,
                       read_only: Optional[bool] = None, timeout: Optional[float] = None,

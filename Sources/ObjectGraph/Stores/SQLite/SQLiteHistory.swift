@@ -11,6 +11,10 @@ enum SQLiteHistory {
     static let changeEntity = 16001
     static let transactionEntity = 16002
     static let stringEntity = 16003
+    /// Timestamps are written to the microsecond, and dates that differ by less than half
+    /// of one are the same: a transaction's timestamp read back into a date with
+    /// microseconds (Python's datetime) names that transaction.
+    static let dateTolerance = 5e-7
 
     /// The statements that create the tables and indexes, as Apple's stores have them.
     static let createStatements = [
@@ -108,7 +112,7 @@ enum SQLiteHistory {
         for (i, text) in [authorship.author, authorship.bundleID, authorship.contextName, authorship.processID].enumerated() {
             if let key = try internedString(db, text) { tx.bind(Int32(3 + i), key) } else { tx.bindNull(Int32(3 + i)) }
         }
-        tx.bind(7, double: timestamp.timeIntervalSinceReferenceDate)
+        tx.bind(7, double: (timestamp.timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
         try tx.run()
         guard !changes.isEmpty else { return number }
         var firstChange = try allocate(db, entity: changeEntity, count: changes.count)
@@ -170,7 +174,7 @@ enum SQLiteHistory {
             if n > 0, n < oldest ?? (highest + 1) { throw .historyTokenExpired(store: store, number: n, oldest: oldest) }
             return n + 1
         case .date(let date)?:
-            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP > ?")
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP > ? + \(dateTolerance)")
             s.bind(1, double: date.timeIntervalSinceReferenceDate)
             return try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
         }
@@ -250,7 +254,7 @@ enum SQLiteHistory {
         switch boundary {
         case .transaction(let n): limit = n
         case .date(let date):
-            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP >= ?")
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP >= ? - \(dateTolerance)")
             s.bind(1, double: date.timeIntervalSinceReferenceDate)
             limit = try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
         }

@@ -1,0 +1,297 @@
+import FoundationEssentials
+import ObjectGraph
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// og_history_* and og_history_token_*, with the og_context and og_coordinator functions that
+// read, purge and locate persistent history (include/objectgraph.h, "History").
+
+/// The transactions one history read returned, with their strings kept for lending.
+final class HistoryBox: HandleBox {
+    static let kindName = "an og_history"
+    let transactions: [PersistentHistoryTransaction]
+    /// Per transaction: author, context name, process ID, bundle ID, store UUID (og_history_field order).
+    let strings: [[CString?]]
+    /// Per transaction and change: the updated property names, sorted.
+    let updated: [[[CString]]]
+
+    init(_ transactions: [PersistentHistoryTransaction]) {
+        self.transactions = transactions
+        strings = transactions.map { t in
+            [t.author, t.contextName, t.processID, t.bundleID, t.storeIdentifier].map { $0.map(CString.init) }
+        }
+        updated = transactions.map { t in (t.changes ?? []).map { c in (c.updatedProperties ?? []).sorted().map(CString.init) } }
+    }
+
+    func transaction(_ t: Int) throws(ObjectGraphError) -> PersistentHistoryTransaction {
+        guard t >= 0, t < transactions.count else {
+            throw .invalidArgument("transaction index \(t) is out of range (the history holds \(transactions.count))")
+        }
+        return transactions[t]
+    }
+
+    func change(_ t: Int, _ c: Int) throws(ObjectGraphError) -> PersistentHistoryChange {
+        let changes = try transaction(t).changes ?? []
+        guard c >= 0, c < changes.count else {
+            throw .invalidArgument("change index \(c) is out of range (transaction \(t) holds \(changes.count))")
+        }
+        return changes[c]
+    }
+}
+
+/// og_history_field: the strings of a transaction, in the order HistoryBox keeps them.
+enum HistoryField: Int {
+    case author = 0, contextName, processID, bundleID, storeUUID
+}
+
+final class HistoryTokenBox: HandleBox {
+    static let kindName = "an og_history_token"
+    let token: PersistentHistoryToken
+    init(_ token: PersistentHistoryToken) { self.token = token }
+}
+
+/// Seconds since 1970 (the C interface's dates) as a Date; NaN and infinities are refused.
+private func date(_ seconds: Double) throws(ObjectGraphError) -> Date {
+    guard seconds.isFinite else { throw .invalidArgument("the date must be a finite number of seconds since 1970") }
+    return Date(timeIntervalSince1970: seconds)
+}
+
+private func read(_ c: OpaquePointer?, _ point: HistoryPoint?, _ filter: OpaquePointer?) throws(ObjectGraphError) -> OpaquePointer {
+    let x = try context(c)
+    let request = try filter.map { (r) throws(ObjectGraphError) in try fetchRequest(r) }
+    return handles.make(HistoryBox(try x.history(after: point, fetchRequest: request)))
+}
+
+// MARK: og_context
+
+@_cdecl("og_context_history")
+public func og_context_history(_ c: OpaquePointer?, _ after: OpaquePointer?, _ filter: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let point = try after.map { (t) throws(ObjectGraphError) in HistoryPoint.token(try handles.get(t, HistoryTokenBox.self).token) }
+        return try read(c, point, filter)
+    }
+}
+
+@_cdecl("og_context_history_after_date")
+public func og_context_history_after_date(_ c: OpaquePointer?, _ seconds: Double, _ filter: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in try read(c, .date(try date(seconds)), filter) }
+}
+
+@_cdecl("og_context_delete_history")
+public func og_context_delete_history(_ c: OpaquePointer?, _ before: OpaquePointer?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        try x.deleteHistory(before: .token(try handles.get(before, HistoryTokenBox.self).token))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_delete_history_before_date")
+public func og_context_delete_history_before_date(_ c: OpaquePointer?, _ seconds: Double, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        try x.deleteHistory(before: .date(try date(seconds)))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_transaction_author")
+public func og_context_transaction_author(_ c: OpaquePointer?, _ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        try x.checkThread()
+        let target = try required(out, "out")
+        guard let author = x.transactionAuthor else {
+            target.pointee = nil
+            return OG_NULL
+        }
+        target.pointee = ownedString(author)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_context_set_transaction_author")
+public func og_context_set_transaction_author(_ c: OpaquePointer?, _ author: UnsafePointer<CChar>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        try x.checkThread()
+        x.transactionAuthor = try author.map { p throws(ObjectGraphError) in try string(p, "the author") }
+        return OG_OK
+    }
+}
+
+// MARK: og_coordinator
+
+@_cdecl("og_coordinator_current_history_token")
+public func og_coordinator_current_history_token(_ c: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
+        let target = try required(out, "out")
+        guard let token = try coordinator.currentPersistentHistoryToken() else {
+            target.pointee = nil
+            return OG_NULL
+        }
+        target.pointee = handles.make(HistoryTokenBox(token))
+        return OG_OK
+    }
+}
+
+// MARK: og_history
+
+@_cdecl("og_history_count")
+public func og_history_count(_ h: OpaquePointer?) -> Int {
+    (try? handles.get(h, HistoryBox.self))?.transactions.count ?? 0
+}
+
+@_cdecl("og_history_transaction_number")
+public func og_history_transaction_number(_ h: OpaquePointer?, _ t: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try required(out, "out").pointee = try handles.get(h, HistoryBox.self).transaction(t).transactionNumber
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_transaction_timestamp")
+public func og_history_transaction_timestamp(_ h: OpaquePointer?, _ t: Int, _ out: UnsafeMutablePointer<Double>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try required(out, "out").pointee = try handles.get(h, HistoryBox.self).transaction(t).timestamp.timeIntervalSince1970
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_transaction_string")
+public func og_history_transaction_string(_ h: OpaquePointer?, _ t: Int, _ field: Int32, _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                          _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let box = try handles.get(h, HistoryBox.self)
+        _ = try box.transaction(t)
+        let f = try cEnum(field, HistoryField.self).rawValue
+        let target = try required(out, "out")
+        guard let s = box.strings[t][f] else {
+            target.pointee = nil
+            return OG_NULL
+        }
+        target.pointee = UnsafePointer(s.pointer)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_transaction_token")
+public func og_history_transaction_token(_ h: OpaquePointer?, _ t: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in handles.make(HistoryTokenBox(try handles.get(h, HistoryBox.self).transaction(t).token)) }
+}
+
+@_cdecl("og_history_transaction_changes")
+public func og_history_transaction_changes(_ h: OpaquePointer?, _ t: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        handles.make(ChangesBox(ids: try handles.get(h, HistoryBox.self).transaction(t).objectIDNotification()))
+    }
+}
+
+@_cdecl("og_history_change_count")
+public func og_history_change_count(_ h: OpaquePointer?, _ t: Int) -> Int {
+    guard let box = try? handles.get(h, HistoryBox.self), let tx = try? box.transaction(t) else { return 0 }
+    return tx.changes?.count ?? 0
+}
+
+@_cdecl("og_history_change_type")
+public func og_history_change_type(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<Int32>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try required(out, "out").pointee = Int32(try handles.get(h, HistoryBox.self).change(t, c).changeType.rawValue)
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_change_id")
+public func og_history_change_id(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        try required(out, "out").pointee = try handles.get(h, HistoryBox.self).change(t, c).changeID
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_change_object_uri")
+public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
+    do throws(ObjectGraphError) {
+        return ownedString(try handles.get(h, HistoryBox.self).change(t, c).changedObjectID.uriRepresentation)
+    } catch {
+        report(error, err)
+        return nil
+    }
+}
+
+@_cdecl("og_history_change_updated_count")
+public func og_history_change_updated_count(_ h: OpaquePointer?, _ t: Int, _ c: Int) -> Int {
+    guard let box = try? handles.get(h, HistoryBox.self), (try? box.change(t, c)) != nil else { return 0 }
+    return box.updated[t][c].count
+}
+
+@_cdecl("og_history_change_updated_at")
+public func og_history_change_updated_at(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ i: Int, _ err: ErrorOut) -> UnsafePointer<CChar>? {
+    do throws(ObjectGraphError) {
+        let box = try handles.get(h, HistoryBox.self)
+        _ = try box.change(t, c)
+        let names = box.updated[t][c]
+        guard i >= 0, i < names.count else { throw ObjectGraphError.invalidArgument("property index \(i) is out of range (the change updated \(names.count))") }
+        return UnsafePointer(names[i].pointer)
+    } catch {
+        report(error, err)
+        return nil
+    }
+}
+
+@_cdecl("og_history_change_tombstone")
+public func og_history_change_tombstone(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let change = try handles.get(h, HistoryBox.self).change(t, c)
+        let target = try required(out, "out")
+        guard let tombstone = change.tombstone else {
+            target.pointee = nil
+            return OG_NULL
+        }
+        target.pointee = handles.make(ValueBox(content: .dictionary(tombstone.mapValues { .scalar($0) })))
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_release")
+public func og_history_release(_ h: OpaquePointer?) {
+    handles.release(h, HistoryBox.self)
+}
+
+// MARK: og_history_token
+
+@_cdecl("og_history_token_archive")
+public func og_history_token_archive(_ h: OpaquePointer?, _ bytes: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                                     _ length: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let archive = try handles.get(h, HistoryTokenBox.self).token.archived
+        let outBytes = try required(bytes, "bytes"), outLength = try required(length, "length")
+        let raw = malloc(max(archive.count, 1))!
+        archive.withUnsafeBytes { raw.copyMemory(from: $0.baseAddress!, byteCount: archive.count) }
+        outBytes.pointee = raw
+        outLength.pointee = archive.count
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_token_from_archive")
+public func og_history_token_from_archive(_ bytes: UnsafeRawPointer?, _ length: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        guard length >= 0, bytes != nil || length == 0 else { throw .invalidArgument("the archive is NULL") }
+        let archive = length == 0 ? [] : Array(UnsafeRawBufferPointer(start: bytes, count: length))
+        return handles.make(HistoryTokenBox(try PersistentHistoryToken(archive: archive)))
+    }
+}
+
+@_cdecl("og_history_token_equal")
+public func og_history_token_equal(_ a: OpaquePointer?, _ b: OpaquePointer?) -> Bool {
+    guard let x = try? handles.get(a, HistoryTokenBox.self), let y = try? handles.get(b, HistoryTokenBox.self) else { return false }
+    return x.token == y.token
+}
+
+@_cdecl("og_history_token_release")
+public func og_history_token_release(_ h: OpaquePointer?) {
+    handles.release(h, HistoryTokenBox.self)
+}
