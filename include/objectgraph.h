@@ -349,6 +349,11 @@ typedef struct og_batch_column {
  * fetch (LENT for the call; the caller's own handle stays valid until released). */
 typedef void (*og_async_fetch_fn)(og_async_fetch *fetch, void *userdata);
 
+/* A remote-change notification (NSPersistentStoreRemoteChangeNotification), on a
+ * library thread: the store's UUID, and the history token after the change,
+ * LENT for the call (NULL when the store keeps no history). */
+typedef void (*og_remote_change_fn)(const char *store_uuid, const og_history_token *token, void *userdata);
+
 /* The snapshots of a merge conflict (NSMergeConflict). */
 typedef enum og_conflict_snapshot {
     OG_SNAPSHOT_OBJECT = 0,   /* objectSnapshot: the committed values the object last read */
@@ -1705,6 +1710,18 @@ og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_stor
  * (og_coordinator_add_remote_change_observer). */
 #define OG_OPTION_HISTORY_TRACKING "NSPersistentHistoryTrackingKey"
 #define OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
+
+/* METHOD: og_coordinator
+ * Remote-change notifications: `callback` runs on a library thread after each
+ * write to a store added with OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS, by any
+ * coordinator of any process (this one included), within a second. Commits
+ * close together may be reported once. *token receives the registration.
+ * og_coordinator_remove_remote_change_observer returns once the callback is
+ * not running (unless called from inside it), and it never runs again;
+ * OG_ERROR_INVALID_ARGUMENT for an unknown token. Safe from any thread. */
+og_status og_coordinator_add_remote_change_observer(og_coordinator *coordinator, og_remote_change_fn callback, void *userdata,
+                                                    uint64_t *token, og_error **error);
+og_status og_coordinator_remove_remote_change_observer(og_coordinator *coordinator, uint64_t token, og_error **error);
 
 /* METHOD: og_coordinator
  * currentPersistentHistoryTokenFromStores:: *out receives a NEW token of the

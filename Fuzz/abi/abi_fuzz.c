@@ -99,6 +99,11 @@ static void fz_stub_og_sql_log_fn(int level, const char *message, void *user) { 
 /* A batch insert's row source with no rows. */
 static og_value *fz_stub_og_batch_row_fn(void *user, og_error **error) { (void)user; (void)error; return NULL; }
 static void fz_stub_og_async_fetch_fn(og_async_fetch *fetch, void *user) { (void)fetch; (void)user; }
+static void fz_stub_og_remote_change_fn(const char *store_uuid, const og_history_token *token, void *user) {
+    (void)store_uuid;
+    (void)token;
+    (void)user;
+}
 static void fz_stub_og_container_load_fn(og_store_description *description, const og_error *error, void *user) {
     (void)description; (void)error; (void)user;
 }

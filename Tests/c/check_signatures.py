@@ -115,6 +115,7 @@ CALLBACKS = {
     "og_migration_object_fn": "MigrationObjectCallback",
     "og_batch_row_fn": "BatchRowCallback",
     "og_async_fetch_fn": "AsyncFetchCallback",
+    "og_remote_change_fn": "RemoteChangeCallback",
     "og_container_load_fn": "ContainerLoadCallback",
     "og_context_task_fn": "ContextTaskCallback",
 }
@@ -129,6 +130,7 @@ PY_CALLBACKS = {
     "og_sql_log_fn": "SQL_LOG_FN",
     "og_batch_row_fn": "BATCH_ROW_FN",
     "og_async_fetch_fn": "ASYNC_FETCH_FN",
+    "og_remote_change_fn": "REMOTE_CHANGE_FN",
     "og_container_load_fn": "CONTAINER_LOAD_FN",
     "og_context_task_fn": "CONTEXT_TASK_FN",
     "og_migration_progress_fn": "MIGRATION_PROGRESS_FN",

@@ -6,7 +6,10 @@
 
 #include "og_test_sqlite.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 static og_model *model;
 static char *dir, *path;
@@ -255,6 +258,67 @@ static void merge_from_history(void) {
     teardown();
 }
 
+/* Remote-change notifications: a save by another coordinator reaches the
+ * observer with the store's UUID and the history token after it. */
+typedef struct {
+    pthread_mutex_t lock;
+    int count;
+    char uuid[64];
+    bool had_token;
+} inbox;
+
+static void on_remote_change(const char *store_uuid, const og_history_token *token, void *userdata) {
+    inbox *in = userdata;
+    pthread_mutex_lock(&in->lock);
+    in->count++;
+    snprintf(in->uuid, sizeof in->uuid, "%s", store_uuid);
+    in->had_token = token != NULL;
+    pthread_mutex_unlock(&in->lock);
+}
+
+static int received(inbox *in) {
+    pthread_mutex_lock(&in->lock);
+    int n = in->count;
+    pthread_mutex_unlock(&in->lock);
+    return n;
+}
+
+static void remote_change(void) {
+    setup();
+    const char *keys[] = {OG_OPTION_HISTORY_TRACKING, OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS};
+    og_value *on[] = {og_value_new_bool(true), og_value_new_bool(true)};
+    og_value *options = NN(og_value_new_dictionary(keys, on, 2, &err));
+    og_coordinator *watcher = NN(og_coordinator_new(model, &err));
+    og_store *store = NN(og_coordinator_add_store_with_options(watcher, "SQLite", NULL, path, options, &err));
+    inbox in = {PTHREAD_MUTEX_INITIALIZER, 0, "", false};
+    uint64_t token = 0;
+    OK(og_coordinator_add_remote_change_observer(watcher, on_remote_change, &in, &token, &err));
+
+    og_coordinator *writer;
+    og_context *ctx = open_tracked(&writer);
+    note(ctx, "elsewhere");
+    OK(og_context_save(ctx, &err));
+    for (int i = 0; i < 200 && received(&in) == 0; i++) usleep(5000);
+    INTEQ(received(&in), 1);
+    STREQ(in.uuid, og_store_uuid(store));
+    CHECK(in.had_token);
+
+    OK(og_coordinator_remove_remote_change_observer(watcher, token, &err));
+    FAILS(og_coordinator_remove_remote_change_observer(watcher, token, &err), OG_ERROR_INVALID_ARGUMENT, "token");
+    FAILS(og_coordinator_add_remote_change_observer(watcher, NULL, NULL, &token, &err), OG_ERROR_INVALID_ARGUMENT, "callback");
+    note(ctx, "after");
+    OK(og_context_save(ctx, &err));
+    usleep(200000);
+    INTEQ(received(&in), 1);
+    og_context_release(ctx);
+    og_coordinator_release(writer);
+    og_coordinator_release(watcher);
+    og_value_release(options);
+    og_value_release(on[0]);
+    og_value_release(on[1]);
+    teardown();
+}
+
 static void misuse(void) {
     setup();
     og_coordinator *coordinator = NN(og_coordinator_new(model, &err));
@@ -276,6 +340,7 @@ static void misuse(void) {
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {{"saves", saves}, {"tokens_and_purges", tokens_and_purges},
                                       {"filters_and_batches", filters_and_batches},
-                                      {"merge_from_history", merge_from_history}, {"misuse", misuse}};
+                                      {"merge_from_history", merge_from_history}, {"remote_change", remote_change},
+                                      {"misuse", misuse}};
     return OG_T_RUN(cases, argc, argv);
 }

@@ -14,7 +14,10 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     let lock = RecursiveLock()
     /// The attached stores, in the order they were added.
     var attached: [AttachedStore] = [] {
-        didSet { objectLevelStoreCount.store(attached.count { $0.store is ObjectLevelStore }, ordering: .relaxed) }
+        didSet {
+            objectLevelStoreCount.store(attached.count { $0.store is ObjectLevelStore }, ordering: .relaxed)
+            syncCommitWatches()
+        }
     }
     /// How many attached stores are `ObjectLevelStore`s: read without the lock, so that
     /// saves and relationship faults of every other coordinator skip asking them.
@@ -91,7 +94,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         set { lock.withLock { mappingModelsValue = newValue } }
     }
 
+    /// Remote-change observers and the watches of the stores that post to them.
+    let remoteChanges = RemoteChangeCenter()
+
     deinit {
+        remoteChanges.stopAll()
         for record in attached { record.store.close() }
     }
 

@@ -18,7 +18,8 @@ extension ManagedObjectContext {
             defer { fclose(fd) }
             var buffer = [CChar](repeating: 0, count: 64)
             if fgets(&buffer, Int32(buffer.count), fd) != nil {
-                let name = String(cString: buffer).filter { $0 != "\n" }
+                let bytes = buffer.prefix { $0 != 0 && $0 != 10 }.map { UInt8(bitPattern: $0) }
+                let name = String(decoding: bytes, as: UTF8.self)
                 if !name.isEmpty { return name }
             }
         }

@@ -36,6 +36,7 @@ HOOK_FN = ctypes.CFUNCTYPE(None, _v, _v)
 VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _p(_v), _v)
 VALUE_VALIDATION_FN = ctypes.CFUNCTYPE(_i, _v, _s, _v, _p(_v), _v)
 NOTIFICATION_FN = ctypes.CFUNCTYPE(None, _v, _v)
+REMOTE_CHANGE_FN = ctypes.CFUNCTYPE(None, _s, _v, _v)
 SQL_LOG_FN = ctypes.CFUNCTYPE(None, _i, _s, _v)
 MIGRATION_PROGRESS_FN = ctypes.CFUNCTYPE(None, _d, _v)
 MIGRATION_STAGE_FN = ctypes.CFUNCTYPE(_i, _v, _v, _p(_v), _v)
@@ -401,6 +402,8 @@ _SIGNATURES = {
     "og_context_transaction_author": (_i, [_v, _p(_v), _err]),
     "og_context_set_transaction_author": (_i, [_v, _s, _err]),
     "og_coordinator_current_history_token": (_i, [_v, _p(_v), _err]),
+    "og_coordinator_add_remote_change_observer": (_i, [_v, REMOTE_CHANGE_FN, _v, _p(ctypes.c_uint64), _err]),
+    "og_coordinator_remove_remote_change_observer": (_i, [_v, ctypes.c_uint64, _err]),
     "og_history_count": (_z, [_v]),
     "og_history_transaction_number": (_i, [_v, _z, _p(_i64), _err]),
     "og_history_transaction_timestamp": (_i, [_v, _z, _p(_d), _err]),

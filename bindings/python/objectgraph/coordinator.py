@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import itertools
+import sys
+import threading
+import weakref
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 
 from ._adding import Adding, forget_automatic
 from ._call import call, call_flag, call_handle, call_optional, call_string
 from ._handle import OwnedHandle
 from ._layout import Layout, Layouts
-from ._lib import lib
+from ._lib import REMOTE_CHANGE_FN, lib
 from ._object_id import ObjectID
 from ._util import PathLike, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
+from .graph import Notification, Observer
 from .history import HISTORY_TRACKING_OPTION, REMOTE_CHANGE_OPTION, HistoryToken
 from .mapping import MappingModel
 from .model import Model
@@ -194,6 +199,68 @@ class Store:
         return f"<objectgraph.Store {self.type} {self.path!r} uuid={self.uuid}>"
 
 
+class RemoteChangeObserver(Observer):
+    """A "remote_change" observer of a coordinator; ``remove()`` returns once
+    its function is not running, and it is never called again."""
+
+    def __init__(self, coordinator: "Coordinator", fn: Callable[[Notification], None]) -> None:
+        self._coordinator = coordinator
+        self._fn = fn
+        self.removed = False
+
+        def deliver(store_uuid: Optional[bytes], token: Optional[int], _user: Optional[int]) -> None:
+            try:
+                notification = Notification("remote_change", store_uuid=decode(store_uuid),
+                                            history_token=HistoryToken._of_lent(token) if token else None)
+                fn(notification)
+            except BaseException as exc:  # a library thread: nothing to raise into
+                sys.unraisablehook(_Unraisable(exc, fn))  # type: ignore[arg-type]
+
+        self._callback = REMOTE_CHANGE_FN(deliver)  # referenced for as long as the library may call it
+        token = ctypes.c_uint64()
+        call(lib.og_coordinator_add_remote_change_observer, coordinator._h, self._callback, None, ctypes.byref(token))
+        self._token = token.value
+        with _remote_lock:
+            _remote_observers.add(self)
+
+    def remove(self) -> None:
+        if self.removed:
+            return
+        self.removed = True
+        with _remote_lock:
+            _remote_observers.discard(self)
+        if not self._coordinator.closed:
+            call(lib.og_coordinator_remove_remote_change_observer, self._coordinator._h, self._token)
+
+
+class _Unraisable:
+    """What sys.unraisablehook takes: an observer's exception, on a library thread."""
+
+    def __init__(self, exc: BaseException, fn: Any) -> None:
+        self.exc_type = type(exc)
+        self.exc_value = exc
+        self.exc_traceback = exc.__traceback__
+        self.err_msg = "Exception in a remote_change observer"
+        self.object = fn
+
+
+# Observers still registered at exit are removed first: no library thread may call
+# into a finalising interpreter.
+_remote_observers: "weakref.WeakSet[RemoteChangeObserver]" = weakref.WeakSet()
+_remote_lock = threading.Lock()
+
+
+@atexit.register
+def _remove_remote_observers() -> None:
+    with _remote_lock:
+        observers = list(_remote_observers)
+    for observer in observers:
+        try:
+            observer.remove()
+        except Exception:
+            pass
+
+
 class Coordinator(OwnedHandle):
     """Connects a model to persistent stores. Creating one validates the model
     and makes it immutable."""
@@ -225,6 +292,7 @@ class Coordinator(OwnedHandle):
         self._versions = versions
         self._mappings = maps
         self._stores: List[Store] = []
+        self._remote_observers: List[RemoteChangeObserver] = []
         self._h = handle
         self._closed = False
         try:
@@ -301,6 +369,22 @@ class Coordinator(OwnedHandle):
         store = adding.adopt(handle) or Store(self, handle)
         self._stores.append(store)
         return store
+
+    def observe(self, name: str, fn: Callable[[Notification], None]) -> Observer:
+        """Calls ``fn(notification)`` on a library thread after each write, by
+        any coordinator of any process (this one included), to a store added
+        with ``remote_change_notifications=True``; ``notification.store_uuid``
+        names the store and ``notification.history_token`` is where its history
+        stands (None without history tracking). The only name is
+        "remote_change". Returns an Observer (``remove()``, ``with``). Core
+        Data: NSPersistentStoreRemoteChangeNotification."""
+        if name != "remote_change":
+            raise make_error(f"a coordinator posts only 'remote_change', not {name!r}", ErrorCode.INVALID_ARGUMENT)
+        if not callable(fn):
+            raise make_error(f"fn must be callable, not {type(fn).__name__}", ErrorCode.TYPE_MISMATCH)
+        observer = RemoteChangeObserver(self, fn)
+        self._remote_observers.append(observer)
+        return observer
 
     def current_history_token(self) -> Optional[HistoryToken]:
         """The token of the newest transaction across the stores that keep
@@ -477,6 +561,10 @@ class Coordinator(OwnedHandle):
     def _release(self) -> None:
         """Releases the coordinator. Contexts using it keep it alive; its
         stores close when the last user is gone. Closing twice is harmless."""
+        for observer in getattr(self, "_remote_observers", []):
+            if not observer.removed:
+                observer.removed = True
+                call(lib.og_coordinator_remove_remote_change_observer, self._h, observer._token)
         if not self._lent:
             lib.og_coordinator_release(self._h)
 

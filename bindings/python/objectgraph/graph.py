@@ -31,6 +31,7 @@ from .values import from_value
 
 if TYPE_CHECKING:
     from .context import Context
+    from .history import HistoryToken
     from .objects import ManagedObject
 
 __all__ = ["Notification", "Observer", "HOOKS", "VALIDATION_HOOKS", "NOTIFICATIONS"]
@@ -113,6 +114,9 @@ class Notification:
     refreshed: List["ManagedObject"] = field(default_factory=list)
     invalidated: List["ManagedObject"] = field(default_factory=list)
     invalidated_all: bool = False
+    # Set for "remote_change" notifications: NSPersistentHistoryTokenKey and NSStoreUUIDKey.
+    history_token: Optional["HistoryToken"] = None
+    store_uuid: Optional[str] = None
     # The save's object IDs (og_notification_changes), taken while the
     # library's notification exists: it is lent to the observer only.
     _changes: Optional[Changes] = field(default=None, repr=False, compare=False)

@@ -83,12 +83,17 @@ class HistoryToken:
     def _take(cls, handle: int) -> "HistoryToken":
         """The token of a NEW og_history_token handle, which is released."""
         with _TokenHandle(handle) as owned:
-            bytes_out, length = ctypes.c_void_p(), ctypes.c_size_t()
-            call(lib.og_history_token_archive, owned._h, ctypes.byref(bytes_out), ctypes.byref(length))
-            try:
-                archive = ctypes.string_at(bytes_out.value, length.value) if length.value else b""
-            finally:
-                lib.og_free(bytes_out)
+            return cls._of_lent(owned._h or 0)
+
+    @classmethod
+    def _of_lent(cls, handle: int) -> "HistoryToken":
+        """The token of a LENT og_history_token handle (not released)."""
+        bytes_out, length = ctypes.c_void_p(), ctypes.c_size_t()
+        call(lib.og_history_token_archive, handle, ctypes.byref(bytes_out), ctypes.byref(length))
+        try:
+            archive = ctypes.string_at(bytes_out.value or 0, length.value) if length.value else b""
+        finally:
+            lib.og_free(bytes_out)
         token = cls.__new__(cls)
         token._archive = archive
         return token
@@ -178,7 +183,7 @@ class Transaction:
         if not self._has_changes:
             return None
         if self._changes is None:
-            h, t = self._history._h, self._index
+            h, t = self._history._h or 0, self._index
             self._changes = [Change._read(self, h, t, c) for c in range(lib.og_history_change_count(h, t))]
         return self._changes
 
@@ -189,9 +194,9 @@ class Transaction:
         """A "did_save" Notification whose ``inserted``, ``updated`` and
         ``deleted`` hold this transaction's ObjectIDs, for ``ctx.merge_changes``."""
         record = Changes(call_handle(lib.og_history_transaction_changes, self._history._h, self._index))
-        return Notification("did_save", inserted=[ObjectID(u) for u in record.uris("inserted")],
-                            updated=[ObjectID(u) for u in record.uris("updated")],
-                            deleted=[ObjectID(u) for u in record.uris("deleted")], _changes=record)
+        # The lists hold ObjectIDs here, not the context's objects.
+        ids: Dict[str, Any] = {key: [ObjectID(u) for u in record.uris(key)] for key in ("inserted", "updated", "deleted")}
+        return Notification("did_save", _changes=record, **ids)
 
     @classmethod
     def entity_description(cls, ctx: Any) -> "Entity":
@@ -238,12 +243,13 @@ class Change:
         if kind == "update":
             updated = {lib.og_history_change_updated_at(h, t, c, i, None).decode("utf-8")
                        for i in range(lib.og_history_change_updated_count(h, t, c))}
-        tombstone = None
+        tombstone: Optional[Dict[str, Value]] = None
         if kind == "delete":
             out = ctypes.c_void_p()
             call(lib.og_history_change_tombstone, h, t, c, ctypes.byref(out))
-            tombstone = take_value(out.value) if out.value else {}
-        return cls(change_id, kind, object_id, updated, tombstone, transaction)  # type: ignore[arg-type]
+            taken: Any = take_value(out.value) if out.value else {}
+            tombstone = taken if isinstance(taken, dict) else {}
+        return cls(change_id, kind, object_id, updated, tombstone, transaction)
 
     @classmethod
     def entity_description(cls, ctx: Any) -> "Entity":

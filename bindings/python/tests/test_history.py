@@ -200,3 +200,74 @@ def test_stores_without_history(tmp_path: Path) -> None:
             ctx.history()
         assert info.value.code == 134091
     coordinator.close()
+
+
+def test_remote_change_reaches_observers_of_every_coordinator(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    model = notes_model()
+    path = tmp_path / "remote.sqlite"
+    watcher = og.Coordinator(model)
+    watcher.add_store("SQLite", str(path), history_tracking=True, remote_change_notifications=True)
+    received: list = []
+    arrived = threading.Event()
+
+    def on_change(notification: og.Notification) -> None:
+        received.append(notification)
+        arrived.set()
+
+    observer = watcher.observe("remote_change", on_change)
+    assert isinstance(observer, og.Observer)
+    writer_coordinator, writer = open_store(path, model)
+    started = time.monotonic()
+    add_note(writer, "elsewhere")
+    writer.save()
+    assert arrived.wait(2) and time.monotonic() - started < 1
+    first = received[0]
+    assert first.name == "remote_change" and first.store_uuid == watcher.stores[0].uuid
+    assert first.history_token == writer.coordinator.current_history_token()
+    observer.remove()
+    arrived.clear()
+    add_note(writer, "after")
+    writer.save()
+    assert not arrived.wait(0.3), "a removed observer is never called again"
+    with pytest.raises(og.UsageError):
+        watcher.observe("did_save", on_change)
+    writer.close()
+    writer_coordinator.close()
+    watcher.close()
+
+
+def test_three_processes_stay_in_step_through_history(tmp_path: Path) -> None:
+    """examples/python/history_sync.py: a follower process merges what two writer
+    processes save, learning of each save by remote change and reading it from
+    the history after its token."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import BINDING, REPO
+
+    example = REPO / "examples" / "python" / "history_sync.py"
+    env = dict(os.environ, PYTHONPATH=str(BINDING) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    store = str(tmp_path / "notes.sqlite")
+    subprocess.run([sys.executable, str(example), "write", store, "setup", "0"], env=env, check=True, timeout=60)
+    follower = subprocess.Popen([sys.executable, str(example), "follow", store, "8"], env=env,
+                                stdout=subprocess.PIPE, text=True)
+    try:
+        assert follower.stdout is not None and follower.stdout.readline().strip() == "ready"
+        writers = [subprocess.Popen([sys.executable, str(example), "write", store, name, "4"], env=env)
+                   for name in ("ann", "bob")]
+        assert [w.wait(timeout=60) for w in writers] == [0, 0]
+        out, _ = follower.communicate(timeout=60)
+    finally:
+        follower.kill()
+    assert follower.returncode == 0
+    import json
+    assert json.loads(out.splitlines()[-1]) == [f"{n} {i}" for n in ("ann", "bob") for i in range(4)]
+    # The follower kept its token: a second run resumes after it and sees only new notes.
+    assert (tmp_path / "notes.sqlite.token").exists()
+    demo = subprocess.run([sys.executable, str(example)], env=env, capture_output=True, text=True, timeout=120)
+    assert demo.returncode == 0, demo.stderr
+    assert demo.stdout.strip() == "the follower saw: ann 0, ann 1, ann 2, bob 0, bob 1, bob 2"
