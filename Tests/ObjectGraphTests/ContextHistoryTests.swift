@@ -215,6 +215,68 @@ final class ContextHistoryTests: XCTestCase {
         }
     }
 
+    /// A store migrated in place keeps its history and its tokens: entity numbers, update
+    /// bitmaps and tombstones follow the new model, and the migrator adds one transaction.
+    func testAutomaticMigrationKeepsTheHistoryAndItsTokens() throws {
+        let context = try open()
+        let a = try insertNote(context, "a"), b = try insertNote(context, "b", body: "kept")
+        try context.save()
+        try a.setValue(.integer(4), forKey: "stars")
+        try context.delete(b)
+        try context.save()
+        let before = try context.history()
+        let token = before[1].token
+
+        // The new model adds an entity that sorts first (every entity number moves) and
+        // attributes before the old ones (every slot moves).
+        let v2 = try Self.makeModel()
+        let first = try v2.addEntity(named: "Aardvark")
+        try first.addAttribute(named: "name", type: .string)
+        let note = try XCTUnwrap(v2.entity(named: "Note"))
+        try note.addAttribute(named: "aaTag", type: .string)
+        let coordinator = try PersistentStoreCoordinator(model: v2)
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: [
+            StoreOptionKey.historyTracking: .boolean(true), StoreOptionKey.migrateAutomatically: .boolean(true),
+            StoreOptionKey.inferMappingModel: .boolean(true)])
+        let migrated = ManagedObjectContext(coordinator: coordinator)
+        let after = try migrated.history()
+        XCTAssertEqual(after.map(\.transactionNumber), [1, 2, 3])
+        XCTAssertEqual(after[2].author, "com.apple.coredata.schemamigrator.lightweight")
+        XCTAssertEqual(after[2].changes?.count, 0)
+        XCTAssertEqual(after[0].changes?.map(\.changedObjectID.entity.name), ["Note", "Note"])
+        XCTAssertEqual(after[1].changes?[0].updatedProperties, ["stars"])
+        XCTAssertEqual(after[1].changes?[1].tombstone, ["body": .string("kept")])
+        XCTAssertEqual(try migrated.history(after: .token(token)).map(\.transactionNumber), [3], "tokens stay valid")
+        let n = try migrated.insertObject(entityName: "Note")
+        try n.setValue(.string("new"), forKey: "title")
+        try migrated.save()
+        XCTAssertEqual(try migrated.history(after: .token(token)).map(\.transactionNumber), [3, 4])
+    }
+
+    /// A store copied to a new file with history tracking on both sides keeps its history.
+    func testMigratingAStoreToANewFileCopiesItsHistory() throws {
+        let context = try open(author: "me")
+        try insertNote(context, "a")
+        try context.save()
+        let gone = try insertNote(context, "b", body: "tomb")
+        try context.save()
+        try context.delete(gone)
+        try context.save()
+        try context.deleteHistory(before: .token(try context.history()[1].token))
+        let coordinator = context.persistentStoreCoordinator
+        let copyPath = try temporaryDirectory() + "/copy.sqlite"
+        let copy = try coordinator.migratePersistentStore(coordinator.persistentStores[0], to: copyPath, type: StoreType.sqlite,
+                                                          options: [StoreOptionKey.historyTracking: .boolean(true)])
+        let history = try context.history()
+        XCTAssertEqual(history.map(\.transactionNumber), [2, 3, 4])
+        XCTAssertEqual(history.map(\.storeIdentifier), Array(repeating: copy.identifier, count: 3))
+        XCTAssertEqual(history.map(\.author), ["me", "me", "com.apple.coredata.schemamigrator.lightweight"])
+        XCTAssertEqual(history[1].changes?.first?.tombstone, ["body": .string("tomb")])
+        try insertNote(context, "c")
+        try context.save()
+        XCTAssertEqual(try context.history().last?.transactionNumber, 5)
+    }
+
     /// A store Apple's Core Data wrote with history tracking on: its one transaction and
     /// 5,468 inserts read back (fixture facts in coredataplus/MANIFEST.md).
     func testHistoryOfAnAppleStoreReadsBack() throws {

@@ -49,6 +49,9 @@ extension PersistentStoreCoordinator {
             }
             do throws(ObjectGraphError) {
                 try Self.copyRows(from: store, to: copy, entities: setup.entities)
+                if setup.parsedOptions.historyTracking, (try? StoreOptions(old.options))?.historyTracking == true {
+                    try Self.copyHistory(from: store, to: copy)
+                }
                 if setup.parsedOptions.readOnly, try StoreTypes.require(type).capabilities.contains(.files) {
                     copy.close()
                     copy = try makeStore(type: type, setup: setup)
@@ -64,6 +67,20 @@ extension PersistentStoreCoordinator {
             }
             store.close()
             return copy
+        }
+    }
+
+    /// Copies the persistent history of `source` into `destination` when both keep it
+    /// (`NSPersistentHistoryTrackingKey` in both options), with its numbers, and adds the
+    /// schema migrator's marker. Tokens of the old store name its UUID: the copy has
+    /// another, so readers start again from a token of the copy.
+    static func copyHistory(from source: PersistentStore, to destination: PersistentStore) throws(ObjectGraphError) {
+        guard let history = source as? HistoryCounting, (destination as? HistoryKeepingStore)?.tracksHistory == true else { return }
+        let transactions = try history.historyTransactions(after: nil, includingChanges: true)
+        let highest = try history.highestHistoryTransactionNumber()
+        try destination.save { tx throws(ObjectGraphError) in
+            guard let copying = tx as? HistoryCopyingTransaction else { return }
+            try copying.copyHistory(transactions, highest: highest)
         }
     }
 

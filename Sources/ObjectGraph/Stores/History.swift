@@ -65,6 +65,19 @@ public protocol HistoryRecordingTransaction {
     func recordHistory(_ changes: [HistoryChangeWrite], by authorship: HistoryAuthorship, at timestamp: Date) throws(ObjectGraphError) -> Int64
 }
 
+/// A save transaction that can take over another store's history (a store copied to a
+/// new file keeps its history).
+public protocol HistoryCopyingTransaction: HistoryRecordingTransaction {
+    /// Writes `transactions` with their numbers, makes new numbers continue above
+    /// `highest`, and adds the schema migrator's marker transaction.
+    func copyHistory(_ transactions: [StoredHistoryTransaction], highest: Int64) throws(ObjectGraphError)
+}
+
+/// A store that says the highest transaction number it ever gave (purged ones included).
+public protocol HistoryCounting: HistoryKeepingStore {
+    func highestHistoryTransactionNumber() throws(ObjectGraphError) -> Int64
+}
+
 /// One stored change, as a store reads it back.
 public struct StoredHistoryChange: Sendable {
     public var changeID: Int64
@@ -110,15 +123,20 @@ public protocol HistoryKeepingStore: PersistentStore {
 }
 
 extension EntityDescription {
+    /// The slots of the entity's stored properties in history order: by name, so that what
+    /// history keeps by position (update bitmaps, tombstone columns) reads the same with
+    /// any copy of the model, whatever order its properties were declared in.
+    public var historySlots: [Int] {
+        let properties = layout.properties
+        return properties.indices.filter { !properties[$0].isTransient }.sorted { properties[$0].name < properties[$1].name }
+    }
+
     /// The attribute slots whose values a delete keeps in history
-    /// (`preservesValueInHistoryOnDeletion`), in slot order: an SQLite store keeps the
+    /// (`preservesValueInHistoryOnDeletion`), in history order: an SQLite store keeps the
     /// i-th in `ZTOMBSTONE<i>`.
     public var historyTombstoneSlots: [Int] {
         let properties = layout.properties
-        return properties.indices.filter { slot in
-            guard let a = properties[slot] as? AttributeDescription else { return false }
-            return a.preservesValueInHistoryOnDeletion && !a.isTransient
-        }
+        return historySlots.filter { slot in (properties[slot] as? AttributeDescription)?.preservesValueInHistoryOnDeletion ?? false }
     }
 }
 

@@ -84,11 +84,15 @@ enum SQLiteHistory {
         return key
     }
 
-    /// The bitmap of `ZCOLUMNS`: bit `i % 8` of byte `i / 8` is set when slot `i` changed.
-    static func columnBitmap(_ slots: [Int]) -> [UInt8] {
-        guard let last = slots.max() else { return [] }
+    /// The bitmap of `ZCOLUMNS`: bit `i % 8` of byte `i / 8` is set when the property at
+    /// position `i` of `EntityDescription.historySlots` changed.
+    static func columnBitmap(_ slots: [Int], of entity: EntityDescription, order known: [Int]? = nil) -> [UInt8] {
+        let order = known ?? entity.historySlots
+        var positions: [Int] = []
+        for slot in slots { if let p = order.firstIndex(of: slot) { positions.append(p) } }
+        guard let last = positions.max() else { return [] }
         var bytes = [UInt8](repeating: 0, count: last / 8 + 1)
-        for slot in slots { bytes[slot / 8] |= 1 << UInt8(slot % 8) }
+        for p in positions { bytes[p / 8] |= 1 << UInt8(p % 8) }
         return bytes
     }
 
@@ -100,9 +104,11 @@ enum SQLiteHistory {
         return out
     }
 
+    /// Writes one transaction; its number is the next one, or `number` (a copied transaction).
     static func record(_ db: SQLiteConnection, schema: SQLiteSchema, _ changes: [HistoryChangeWrite],
-                       by authorship: HistoryAuthorship, at timestamp: Date) throws(ObjectGraphError) -> Int64 {
-        let number = try allocate(db, entity: transactionEntity, count: 1)
+                       by authorship: HistoryAuthorship, at timestamp: Date, number given: Int64? = nil) throws(ObjectGraphError) -> Int64 {
+        let number: Int64
+        if let given { number = given } else { number = try allocate(db, entity: transactionEntity, count: 1) }
         let tx = try db.prepare("""
             INSERT INTO ATRANSACTION (Z_PK, Z_ENT, Z_OPT, ZAUTHORTS, ZBUNDLEIDTS, ZCONTEXTNAMETS, ZPROCESSIDTS, ZTIMESTAMP)
             VALUES (?, ?, 1, ?, ?, ?, ?, ?)
@@ -116,6 +122,7 @@ enum SQLiteHistory {
         try tx.run()
         guard !changes.isEmpty else { return number }
         var firstChange = try allocate(db, entity: changeEntity, count: changes.count)
+        var orders: [ObjectIdentifier: [Int]] = [:]  // each entity's history order, worked out once
         let plain = try db.prepare("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, 16001, 1, ?, ?, ?, ?, ?)")
         for change in changes {
             let entityNumber = Int64(schema.number(change.entity))
@@ -128,7 +135,14 @@ enum SQLiteHistory {
                 plain.bind(3, entityNumber)
                 plain.bind(4, change.primaryKey)
                 plain.bind(5, number)
-                if change.type == .update { plain.bind(6, bytes: columnBitmap(change.updatedSlots)) } else { plain.bindNull(6) }
+                if change.type == .update {
+                    let id = ObjectIdentifier(change.entity)
+                    let order = orders[id] ?? change.entity.historySlots
+                    orders[id] = order
+                    plain.bind(6, bytes: columnBitmap(change.updatedSlots, of: change.entity, order: order))
+                } else {
+                    plain.bindNull(6)
+                }
                 try plain.run()
             }
             firstChange += 1
@@ -226,7 +240,7 @@ enum SQLiteHistory {
             if let entity {
                 let id = ObjectIdentifier(entity)
                 if type == .update {
-                    let names = slotNames[id] ?? entity.layout.properties.map(\.name)
+                    let names = slotNames[id] ?? entity.historySlots.map { entity.layout.properties[$0].name }
                     slotNames[id] = names
                     change.updatedProperties = row.isNull(5) ? [] : slots(inBitmap: row.bytes(5)).compactMap { $0 < names.count ? names[$0] : nil }
                 } else if type == .delete {

@@ -94,7 +94,10 @@ enum SQLiteInPlaceMigration {
         let counters = try oldCounters(db, plan)
         for temporary in aside.values.sorted() { try db.execute("DROP TABLE \(sqlIdentifier(temporary))") }
         for statement in statements where !statement.hasPrefix("CREATE TABLE") { try db.execute(statement) }
+        let historyCounters = try SQLiteHistory.counters(db)
         try writeKeys(db, plan, counters)
+        try SQLiteHistory.restore(historyCounters, db)
+        try SQLiteHistory.migrate(db, from: plan.source, to: plan.destination, numbers: plan.numbers)
         try writeMetadata(db, path: path, destinationModel: destinationModel, versionHashes: versionHashes)
         // The store keeps the model that now wrote it, as Core Data does.
         try SQLiteStore.writeModelCache(destinationModel, db: db)
