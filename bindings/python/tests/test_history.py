@@ -271,3 +271,36 @@ def test_three_processes_stay_in_step_through_history(tmp_path: Path) -> None:
     demo = subprocess.run([sys.executable, str(example)], env=env, capture_output=True, text=True, timeout=120)
     assert demo.returncode == 0, demo.stderr
     assert demo.stdout.strip() == "the follower saw: ann 0, ann 1, ann 2, bob 0, bob 1, bob 2"
+
+
+def test_history_survives_migration(tmp_path: Path) -> None:
+    """A store copied with history on both sides keeps its transactions and numbers;
+    an automatic migration in place keeps them and their tokens. Both add the schema
+    migrator's transaction."""
+    model = notes_model()
+    coordinator, ctx = open_store(tmp_path / "notes.sqlite", model)
+    ctx.transaction_author = "me"
+    add_note(ctx, "a")
+    ctx.save()
+    token = coordinator.current_history_token()
+    copy = coordinator.migrate_store(coordinator.stores[0], str(tmp_path / "copy.sqlite"), "SQLite",
+                                     options={og.HISTORY_TRACKING_OPTION: True})
+    history = ctx.history()
+    assert [(t.transaction_number, t.author) for t in history] == [
+        (1, "me"), (2, "com.apple.coredata.schemamigrator.lightweight")]
+    assert {t.store_uuid for t in history} == {copy.uuid}
+    ctx.close()
+    coordinator.close()
+
+    v2 = notes_model()
+    v2.add_entity("Aardvark").add_attribute("name", "string")
+    migrated = og.Coordinator(v2)
+    migrated.add_store("SQLite", str(tmp_path / "copy.sqlite"), history_tracking=True, migrate_automatically=True,
+                       infer_mapping_automatically=True)
+    with og.Context(migrated) as after:
+        assert [t.transaction_number for t in after.history()] == [1, 2, 3]
+        assert after.history()[0].changes[0].object_id.entity == "Note"
+        assert [t.author for t in after.history(after=after.history()[1].token)] == [
+            "com.apple.coredata.schemamigrator.lightweight"]
+    migrated.close()
+    del token
