@@ -41,6 +41,39 @@ final class ContextBatchUpsertTests: XCTestCase {
         XCTAssertEqual(stored(s), [["a", "1", "nil"]])
     }
 
+    /// An entity alone in its table upserts in one statement per row (`ON CONFLICT`); with a
+    /// subentity sharing the table it goes row by row. Both write the same rows and versions.
+    func testTheStoreSideUpsertAndTheRowByRowOneAgree() throws {
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var sql: [String] = []
+        }
+        let log = Log()
+        SQLDebug.setHandler { m in log.lock.lock(); log.sql.append(m.text); log.lock.unlock() }
+        SQLDebug.level = 1
+        defer { SQLDebug.level = 0; SQLDebug.setHandler(nil) }
+        var results: [[[String]]] = []
+        for withSubentity in [false, true] {
+            let model = ManagedObjectModel()
+            let item = try model.addEntity(named: "Item")
+            try item.addAttribute(named: "sku", type: .string)
+            try item.addAttribute(named: "price", type: .integer64)
+            try item.setUniquenessConstraints([["sku"]])
+            if withSubentity { try model.addEntity(named: "Special").setSuperentity(item) }
+            let s = try Stack(model: model, path: try temporaryDirectory() + "/agree.sqlite")
+            s.context.mergePolicy = .mergeByPropertyObjectTrump
+            log.lock.lock(); log.sql.removeAll(); log.lock.unlock()
+            for price in [1, 2] {
+                _ = try insert(s, [["sku": .string("a"), "price": .integer(Int64(price))], ["sku": .string("b")]])
+            }
+            results.append(sqliteRows(s.store.path, "SELECT ZSKU, IFNULL(ZPRICE, 'nil'), Z_OPT FROM ZITEM ORDER BY ZSKU"))
+            log.lock.lock(); let sql = log.sql.joined(separator: "\n"); log.lock.unlock()
+            XCTAssertEqual(sql.contains("ON CONFLICT"), !withSubentity, sql)
+        }
+        XCTAssertEqual(results[0], [["a", "2", "2"], ["b", "nil", "2"]])
+        XCTAssertEqual(results[0], results[1])
+    }
+
     func testUnderTheMergePoliciesRowsUpsertOverStoredRowsAndEarlierRows() throws {
         let expected: [(MergePolicy, [[String]])] = [
             (.mergeByPropertyObjectTrump, [["a", "9", "kept"], ["b", "3", "nil"]]),

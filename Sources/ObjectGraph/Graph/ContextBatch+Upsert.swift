@@ -5,13 +5,27 @@
 extension ManagedObjectContext {
     /// Writes `rows` (slot values; `named`: the slots each row gave) through `tx`; returns
     /// the key of each row written, the key of the row it upserted over for an upsert.
+    /// `updated` receives the rows upserted over when they were read; `overwritten` the keys
+    /// of those a store upserted in one statement each (their values were not read back).
     func insertBatchKeepingConstraints(_ rows: [[AttributeValue]], named: [Set<Int>], _ entity: EntityDescription, _ constraints: [CheckedConstraint],
                                       _ tx: StoreSaveTransaction, _ record: PersistentStoreCoordinator.AttachedStore,
-                                      updated: inout [RowSnapshot]) throws(ObjectGraphError) -> [Int64]
+                                      updated: inout [RowSnapshot], overwritten: inout [Int64]) throws(ObjectGraphError) -> [Int64]
     {
         let policy = mergePolicy.mergeType
         if policy == .error { try refuseBatchConflicts(rows, entity, constraints, tx, record) }
         let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
+        if constraints.count == 1, let rule = Self.upsertRule(policy), let upserting = tx as? UpsertingTransaction,
+           let written = try upserting.upsertAll(rows, named: named, of: entity, firstKey: first, constraint: constraints[0].slots, rule: rule)
+        {
+            // A key written twice (rows of the batch sharing values) is listed once, as below.
+            var keys: [Int64] = [], seen = Set<Int64>()
+            keys.reserveCapacity(written.count)
+            for (key, wasUpdate) in written {
+                if wasUpdate { overwritten.append(key) }
+                if seen.insert(key).inserted { keys.append(key) }
+            }
+            return keys
+        }
         var keys: [Int64] = []
         keys.reserveCapacity(rows.count)
         var seen = Set<Int64>()
@@ -51,6 +65,18 @@ extension ManagedObjectContext {
             updated.append(RowSnapshot.make(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
         }
         return keys
+    }
+
+    /// The store-side upsert that does what `policy` does row by row; nil for the policies
+    /// that need the rows first (error: the conflicts are reported; rollback: the stored
+    /// row's key is returned unchanged).
+    private static func upsertRule(_ policy: MergePolicyType) -> UpsertRule? {
+        switch policy {
+        case .overwrite: .overwrite
+        case .mergeByPropertyObjectTrump: .overwriteNamed
+        case .mergeByPropertyStoreTrump: .keepStored
+        case .error, .rollback: nil
+        }
     }
 
     /// Under the error policy: every group of rows sharing a constraint's values, and every

@@ -42,14 +42,17 @@ extension ManagedObjectContext {
         var keys: [Int64] = []
         keys.reserveCapacity(rows.count)
         var updated: [RowSnapshot] = []
+        var overwritten: [Int64] = []
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
+            // Rows upserted without reading them back: the cache forgets the store's rows.
+            if !overwritten.isEmpty { Self.forgetRows(of: record, persistentStoreCoordinator) }
             for row in updated {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard !rows.isEmpty, let tx = transactions.first else { return }
             if !constraints.isEmpty {
-                keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated)
+                keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated, overwritten: &overwritten)
             } else {
                 let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
                 for (i, values) in rows.enumerated() {
@@ -60,10 +63,10 @@ extension ManagedObjectContext {
             }
             try recordBatchHistory(tx) {
                 // Rows that upserted over a stored row are updates of it.
-                let overwritten = Set(updated.map(\.primaryKey))
+                let upserted = Set(updated.map(\.primaryKey) + overwritten)
                 let allSlots = Array(entity.layout.properties.indices)
                 return keys.map { key in
-                    overwritten.contains(key)
+                    upserted.contains(key)
                         ? HistoryChangeWrite(type: .update, entity: entity, primaryKey: key, updatedSlots: allSlots)
                         : HistoryChangeWrite(type: .insert, entity: entity, primaryKey: key)
                 }

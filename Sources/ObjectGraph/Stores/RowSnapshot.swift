@@ -210,6 +210,32 @@ public protocol SetWritingTransaction {
     func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
 }
 
+/// How an upsert treats a stored row that already holds a new row's constrained values.
+public enum UpsertRule: Sendable {
+    /// The new row's values replace the stored row's (overwrite policy).
+    case overwrite
+    /// The values the new row named replace the stored ones; the others stay
+    /// (merge by property, object trump).
+    case overwriteNamed
+    /// The stored row's non-nil values stay; the new row fills its nils (merge by
+    /// property, store trump).
+    case keepStored
+}
+
+/// A save transaction that writes a batch of new rows with one statement per row that
+/// inserts or, meeting a stored row on a uniqueness constraint, updates it (SQLite's
+/// `INSERT … ON CONFLICT DO UPDATE`), instead of looking each row up first.
+public protocol UpsertingTransaction {
+    /// Writes `rows` of `entity` (keys `firstKey`, `firstKey + 1`, …; `named[i]`: the slots
+    /// row `i` gave) under the uniqueness constraint on `constraint` (slots); a row meeting
+    /// a stored row, or an earlier row of the batch, updates it by `rule` and moves its
+    /// version on. Returns each row's key — the stored row's for an update — and whether
+    /// it updated; nil, writing nothing, when the store cannot do this exactly (then the
+    /// caller goes row by row).
+    func upsertAll(_ rows: [[AttributeValue]], named: [Set<Int>], of entity: EntityDescription, firstKey: Int64,
+                   constraint: [Int], rule: UpsertRule) throws(ObjectGraphError) -> [(key: Int64, updated: Bool)]?
+}
+
 /// What a set write changed: how many rows, and (when asked for) which, with their
 /// entities and their versions after the write (before it, for a delete).
 public struct SetWriteResult {

@@ -1,0 +1,62 @@
+/// Batch upserts as `INSERT … ON CONFLICT (constraint) DO UPDATE … RETURNING Z_PK`
+/// (`UpsertingTransaction`): one statement per row, no lookup first. Only where that is
+/// exactly what the row-by-row path does: an entity alone in its table (a conflict can
+/// only be with a row of the same entity), no derived attributes, no columns filled after
+/// the rows (destination entities, orders), and a unique index on exactly the
+/// constraint's columns (SQLite refuses the statement otherwise, and nil sends the batch
+/// row by row).
+extension SQLiteSaveTransaction: UpsertingTransaction {
+    func upsertAll(_ rows: [[AttributeValue]], named: [Set<Int>], of entity: EntityDescription, firstKey: Int64,
+                   constraint: [Int], rule: UpsertRule) throws(ObjectGraphError) -> [(key: Int64, updated: Bool)]?
+    {
+        try checkStored(entity)
+        let schema = store.schema
+        guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
+        let plan = store.writePlan(entity)
+        let table = schema.table(entity), mapping = schema.mapping(entity)
+        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
+        var targets: [String] = []
+        for slot in constraint {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { return nil }
+            targets.append(table.columns[c].sql)
+        }
+        let columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
+        let head = "INSERT INTO \(table.sql) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
+            + " ON CONFLICT (\(targets.joined(separator: ", "))) DO UPDATE SET"
+            + " Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE IFNULL(Z_OPT, 0) + 1 END"
+        // One statement per set of named slots (usually one for the whole batch).
+        var statements: [Set<Int>: SQLiteStatement] = [:]
+        func statement(for row: Int) throws(ObjectGraphError) -> SQLiteStatement? {
+            let key = rule == .overwriteNamed ? named[row] : []
+            if let s = statements[key] { return s }
+            var sets = ""
+            for (slot, column) in zip(plan.slots, columns) {
+                switch rule {
+                case .overwrite: sets += ", \(column) = excluded.\(column)"
+                case .overwriteNamed: if key.contains(slot) { sets += ", \(column) = excluded.\(column)" }
+                case .keepStored: sets += ", \(column) = IFNULL(\(column), excluded.\(column))"
+                }
+            }
+            let s: SQLiteStatement
+            do { s = try db.prepare(head + sets + " RETURNING Z_PK") } catch { return nil }  // no unique index to meet
+            statements[key] = s
+            return s
+        }
+        var out: [(key: Int64, updated: Bool)] = []
+        out.reserveCapacity(rows.count)
+        for (i, values) in rows.enumerated() {
+            guard let s = try statement(for: i) else { return nil }
+            db.reuse(s)
+            let key = firstKey + Int64(i)
+            s.bind(1, key)
+            s.bind(2, Int64(plan.number))
+            for (p, slot) in plan.slots.enumerated() { s.bind(Int32(p + 3), storing: values[slot]) }
+            guard let written = try s.firstRow({ $0.int64(0) }) else {
+                throw ObjectGraphError(code: ErrorCode.storeSave, message: "an upsert into '\(entity.name)' returned no row")
+            }
+            out.append((written, written != key))
+        }
+        return out
+    }
+}
