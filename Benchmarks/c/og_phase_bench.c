@@ -3,11 +3,14 @@
  * workloads"): update (a predicate fetch, og_object_set_int64_at, save), indexed
  * (a predicate fetch on an attribute the model indexes), traversal (authors
  * fetched with their books prefetched, og_object_get_related, every title read),
- * and the batch workloads and upsert (phase_batch.h). Takes the runner's flags and
- * prints the one-phase report on its last line of standard output.
+ * the batch workloads and upsert (phase_batch.h), and history (phase_history.h: the
+ * history read after a token, and main's insert with history tracking off and on).
+ * Takes the runner's flags and prints the one-phase report on its last line of
+ * standard output.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "phase_batch.h"
+#include "phase_history.h"
 #include "phase_stack.h"
 
 #include <stdio.h>
@@ -163,9 +166,9 @@ static double run_traversal(const char *path, const sizes *z, size_t *count, int
 }
 
 int main(int argc, char **argv) {
-    long runs = 5, warmup = 1, update_percent = 10, indexed_percent = 1;
+    long runs = 5, warmup = 1, update_percent = 10, indexed_percent = 1, n = 50000;
     sizes z = {.update_rows = 200000, .indexed_rows = 1000000, .authors = 10000, .books_per_author = 20,
-               .batch_rows = 200000, .batch_insert_rows = 50000};
+               .batch_rows = 200000, .batch_insert_rows = 50000, .history_changes = 100000};
     const char *dir = NULL, *workload = NULL;
     for (int i = 1; i + 1 < argc; i += 2) {
         const char *flag = argv[i], *arg = argv[i + 1];
@@ -181,7 +184,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(flag, "--books-per-author")) z.books_per_author = number(flag, arg);
         else if (!strcmp(flag, "--batch-rows")) z.batch_rows = number(flag, arg);
         else if (!strcmp(flag, "--batch-insert-rows")) z.batch_insert_rows = number(flag, arg);
-        else if (strcmp(flag, "--n") && strcmp(flag, "--fetch-rows")) {
+        else if (!strcmp(flag, "--history-changes")) z.history_changes = number(flag, arg);
+        else if (!strcmp(flag, "--n")) n = number(flag, arg);
+        else if (strcmp(flag, "--fetch-rows")) {
             fprintf(stderr, "og-c: unknown option '%s'\n", flag);
             return 2;
         }
@@ -209,25 +214,41 @@ int main(int argc, char **argv) {
     else if (!strcmp(workload, "batch-update")) prepare_batch_items(template, z.batch_rows, 0), run = run_batch_update;
     else if (!strcmp(workload, "batch-delete")) prepare_batch_items(template, z.batch_rows, 0), run = run_batch_delete;
     else if (!strcmp(workload, "upsert")) prepare_batch_items(template, z.batch_rows, 1), run = run_upsert;
+    else if (!strcmp(workload, "history")) prepare_history(path, z.history_changes), run = run_history;
     else { printf("{\"skipped\":\"no %s workload\"}\n", workload); return 0; }
-    /* The workloads that write leave their store for the runner's check (StoreCheck.swift). */
-    int checks_store = strcmp(workload, "indexed") && strcmp(workload, "traversal");
+    /* The workloads that write leave their store for the runner's check (StoreCheck.swift);
+     * history leaves the stores of its last inserts (HistoryChecks.swift). */
+    int history = !strcmp(workload, "history");
+    int checks_store = strcmp(workload, "indexed") && strcmp(workload, "traversal") && !history;
+    char off_path[4096], on_path[4096];
+    snprintf(off_path, sizeof off_path, "%s/og-c-history-off.sqlite", dir);
+    snprintf(on_path, sizeof on_path, "%s/og-c-history-on.sqlite", dir);
 
     double *seconds = calloc((size_t)runs, sizeof *seconds);
+    double *off_seconds = calloc((size_t)runs, sizeof *off_seconds), *on_seconds = calloc((size_t)runs, sizeof *on_seconds);
     int64_t *sums = calloc((size_t)runs, sizeof *sums);
     size_t *counts = calloc((size_t)runs, sizeof *counts);
-    if (!seconds || !sums || !counts) fail("out of memory", NULL);
+    if (!seconds || !off_seconds || !on_seconds || !sums || !counts) fail("out of memory", NULL);
     for (long i = 0; i < warmup + runs; i++) {
         size_t count;
         int64_t sum;
+        double off = 0, on = 0;
+        if (history) {
+            /* main's insert without and with history, into new stores; which goes first
+             * alternates from run to run (as HistoryInserts in PhaseWorker.swift). */
+            if (i % 2 == 0) off = history_insert(off_path, n, 0), on = history_insert(on_path, n, 1);
+            else on = history_insert(on_path, n, 1), off = history_insert(off_path, n, 0);
+        }
         double t = run(path, &z, &count, &sum);
+        char inserts[96] = "";
+        if (history) snprintf(inserts, sizeof inserts, "; insert, history off %.1f ms, on %.1f ms", off * 1e3, on * 1e3);
         if (i < warmup) {
-            fprintf(stderr, "og-c: %s: warm-up: %.1f ms, %zu objects\n", workload, t * 1e3, count);
+            fprintf(stderr, "og-c: %s: warm-up: %.1f ms, %zu objects%s\n", workload, t * 1e3, count, inserts);
             continue;
         }
         long r = i - warmup;
-        fprintf(stderr, "og-c: %s: run %ld/%ld: %.1f ms, %zu objects\n", workload, r + 1, runs, t * 1e3, count);
-        seconds[r] = t, sums[r] = sum, counts[r] = count;
+        fprintf(stderr, "og-c: %s: run %ld/%ld: %.1f ms, %zu objects%s\n", workload, r + 1, runs, t * 1e3, count, inserts);
+        seconds[r] = t, sums[r] = sum, counts[r] = count, off_seconds[r] = off, on_seconds[r] = on;
     }
 
     printf("{\"seconds\":[");
@@ -238,6 +259,20 @@ int main(int argc, char **argv) {
     for (long i = 0; i < runs; i++) printf("%s%lld", i ? "," : "", (long long)sums[i]);
     printf("],\"total_runs\":%ld,", warmup + runs);
     remove_store(template);
+    if (history) {
+        printf("\"insert_seconds\":[");
+        for (long i = 0; i < runs; i++) printf("%s%.9f", i ? "," : "", off_seconds[i]);
+        printf("],\"history_insert_seconds\":[");
+        for (long i = 0; i < runs; i++) printf("%s%.9f", i ? "," : "", on_seconds[i]);
+        printf("],\"insert_file\":");
+        print_string(off_path);
+        printf(",\"history_insert_file\":");
+        print_string(on_path);
+        printf(",\"table\":\"ZITEM\",\"columns\":[");
+        for (int k = 0; k < ATTRIBUTES; k++) printf("%s\"ZA%d\"", k ? "," : "", k);
+        printf("],");
+        og_history_token_release(history_token);
+    }
     if (checks_store) {
         printf("\"file\":");
         print_string(path);
@@ -248,6 +283,6 @@ int main(int argc, char **argv) {
         remove_store(path);
     }
     printf("\"about\":\"libobjectgraph %s\"}\n", og_version());
-    free(seconds), free(sums), free(counts);
+    free(seconds), free(off_seconds), free(on_seconds), free(sums), free(counts);
     return 0;
 }

@@ -16,6 +16,7 @@ enum { ATTRIBUTES = 10 };
 typedef struct {
     long update_rows, update_count, indexed_rows, indexed_start, indexed_count, authors, books_per_author;
     long batch_rows, batch_insert_rows, upsert_start;
+    long history_changes;
 } sizes;
 
 typedef struct {
@@ -24,15 +25,28 @@ typedef struct {
     og_context *context;
 } stack;
 
-static void open_stack(stack *s, og_model *model, const char *path) {
+/* `history`: the store added with OG_OPTION_HISTORY_TRACKING on (the history workload). */
+static void open_stack_tracking(stack *s, og_model *model, const char *path, int history) {
     og_error *error = NULL;
     s->model = model;
     s->coordinator = og_coordinator_new(model, &error);
     if (!s->coordinator) fail("new coordinator", error);
-    if (!og_coordinator_add_store(s->coordinator, "SQLite", path, &error)) fail("add store", error);
+    if (history) {
+        const char *key = OG_OPTION_HISTORY_TRACKING;
+        og_value *on = og_value_new_bool(true);
+        og_value *options = og_value_new_dictionary(&key, &on, 1, &error);
+        if (!options) fail("store options", error);
+        if (!og_coordinator_add_store_with_options(s->coordinator, "SQLite", NULL, path, options, &error))
+            fail("add store with history tracking", error);
+        og_value_release(options), og_value_release(on);
+    } else if (!og_coordinator_add_store(s->coordinator, "SQLite", path, &error)) {
+        fail("add store", error);
+    }
     s->context = og_context_new(s->coordinator, &error);
     if (!s->context) fail("new context", error);
 }
+
+static void open_stack(stack *s, og_model *model, const char *path) { open_stack_tracking(s, model, path, 0); }
 
 static void close_stack(stack *s) {
     og_context_release(s->context);

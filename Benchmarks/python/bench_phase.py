@@ -1,5 +1,5 @@
 """The loop shared by the Python contenders of the one-phase workloads (update,
-indexed, traversal, batch-insert, batch-update, batch-delete, upsert;
+indexed, traversal, batch-insert, batch-update, batch-delete, upsert, history;
 Benchmarks/README.md): takes the runner's flags, prepares the store, runs the
 warm-up and timed runs, and prints the JSON report as the last line of standard
 output.
@@ -8,7 +8,10 @@ A contender is an object with ``name``, ``about``, and for each workload it runs
 a ``prepare_<workload>(path, sizes)`` and a ``run_<workload>(path, sizes) ->
 (seconds, count, sum)`` (``-`` in the workload's name spelled ``_``); one that
 writes also has ``table`` and ``columns``, naming where its items are for the
-runner's check of the store.
+runner's check of the store. In history, a contender with a
+``history_insert(path, count, tracking) -> seconds`` (main's insert of ``--n``
+objects into a new store, history tracking on or off) has both inserts timed in
+every run before the read.
 """
 
 import argparse
@@ -36,6 +39,12 @@ class Sizes:
         self.batch_insert_rows = args.batch_insert_rows
         upsert_start = max(0, args.batch_rows - args.batch_insert_rows // 2)
         self.upsert_range = range(upsert_start, upsert_start + args.batch_insert_rows)
+        self.history_changes = args.history_changes
+        self.n = args.n
+
+
+# history: the items of each saved transaction of the read store (Sizes.historyTransaction).
+HISTORY_TRANSACTION = 1000
 
 
 # The workloads that write: their store stays for the runner's check (StoreCheck.swift).
@@ -88,8 +97,8 @@ def main(contender):
     parser.add_argument("--workload", required=True)
     for flag, default in (("--update-rows", 200_000), ("--update-percent", 10), ("--indexed-rows", 1_000_000),
                           ("--indexed-percent", 1), ("--authors", 10_000), ("--books-per-author", 20),
-                          ("--batch-rows", 200_000), ("--batch-insert-rows", 50_000),
-                          ("--n", 0), ("--fetch-rows", 0), ("--runs", 5), ("--warmup", 1)):
+                          ("--batch-rows", 200_000), ("--batch-insert-rows", 50_000), ("--history-changes", 100_000),
+                          ("--n", 50_000), ("--fetch-rows", 0), ("--runs", 5), ("--warmup", 1)):
         parser.add_argument(flag, type=int, default=default)
     parser.add_argument("--dir", required=True)
     args = parser.parse_args()
@@ -107,18 +116,40 @@ def main(contender):
     report = {"seconds": [], "counts": [], "sums": [], "total_runs": args.warmup + args.runs}
     if getattr(contender, "about", None):
         report["about"] = contender.about
+    inserts = getattr(contender, "history_insert", None) if workload == "history" else None
+    off_path = os.path.join(args.dir, f"{contender.name}-history-off.sqlite")
+    on_path = os.path.join(args.dir, f"{contender.name}-history-on.sqlite")
+    if inserts:
+        report.update(insert_seconds=[], history_insert_seconds=[])
     for i in range(args.warmup + args.runs):
+        note = ""
+        if inserts:
+            # Main's insert without and with history, each into a new store; which goes
+            # first alternates from run to run (as HistoryInserts in PhaseWorker.swift).
+            if i % 2 == 0:
+                off, on = inserts(off_path, args.n, False), inserts(on_path, args.n, True)
+            else:
+                on = inserts(on_path, args.n, True)
+                off = inserts(off_path, args.n, False)
+            note = f"; insert, history off {off * 1e3:.1f} ms, on {on * 1e3:.1f} ms"
         seconds, count, total = run(path, sizes)
         label = "warm-up" if i < args.warmup else f"run {i - args.warmup + 1}/{args.runs}"
-        print(f"{contender.name}: {workload}: {label}: {seconds * 1e3:.1f} ms, {count} objects",
+        print(f"{contender.name}: {workload}: {label}: {seconds * 1e3:.1f} ms, {count} objects{note}",
               file=sys.stderr, flush=True)
         if i >= args.warmup:
             report["seconds"].append(seconds)
             report["counts"].append(count)
             report["sums"].append(total)
+            if inserts:
+                report["insert_seconds"].append(off)
+                report["history_insert_seconds"].append(on)
     common.remove_store(template_path(path))
     if workload in CHECKS_STORE:
         report.update(file=path, table=contender.table, columns=contender.columns)
     else:
         common.remove_store(path)
+    if inserts:
+        # The stores of the last inserts stay for the runner's check (HistoryChecks.swift).
+        report.update(insert_file=off_path, history_insert_file=on_path, table=contender.table,
+                      columns=contender.columns)
     print(json.dumps(report))

@@ -3,8 +3,11 @@
 indexed attribute), traversal (authors fetched with their books prefetched),
 and the batch requests: batch-insert (``ctx.batch_insert`` fed by a generator of
 dicts), batch-update, batch-delete, and upsert (a batch insert into an entity
-with a uniqueness constraint, under MergePolicy.MERGE_BY_PROPERTY_OBJECT_TRUMP).
-Fetches use keyword arguments only (``where=``, ``prefetch=``)."""
+with a uniqueness constraint, under MergePolicy.MERGE_BY_PROPERTY_OBJECT_TRUMP);
+history (``ctx.history(after=token)``, every change's ``kind`` and ``object_id``
+read, and main's insert into a store added with and without
+``history_tracking=True``). Fetches use keyword arguments only (``where=``,
+``prefetch=``)."""
 
 import sqlite3
 import time
@@ -16,7 +19,7 @@ import objectgraph as og
 COLUMNS = [f"ZA{k}" for k in range(10)]
 
 
-def _item_stack(path, indexed, unique_a0=False):
+def _item_stack(path, indexed, unique_a0=False, history_tracking=False):
     model = og.Model()
     item = model.add_entity("Item")
     for name in common.ATTRIBUTES:
@@ -25,7 +28,7 @@ def _item_stack(path, indexed, unique_a0=False):
             attribute.indexed = True
     if unique_a0:
         item.uniqueness_constraints = [["a0"]]
-    return _open(model, path)
+    return _open(model, path, history_tracking)
 
 
 def _item_dicts(numbers):
@@ -47,10 +50,43 @@ def _library_stack(path):
     return _open(model, path)
 
 
-def _open(model, path):
+def _open(model, path, history_tracking=False):
     coordinator = og.Coordinator(model)
-    coordinator.add_store("SQLite", path)
+    if history_tracking:
+        coordinator.add_store("SQLite", path, history_tracking=True)
+    else:
+        coordinator.add_store("SQLite", path)
     return model, coordinator, og.Context(coordinator)
+
+
+def _insert_items(context, numbers):
+    """Main's insert (og_bench.py): the items ``i`` in ``numbers`` with keyword values."""
+    for i in numbers:
+        b = i * 10
+        context.insert("Item", a0=b, a1=b + 1, a2=b + 2, a3=b + 3, a4=b + 4,
+                       a5=b + 5, a6=b + 6, a7=b + 7, a8=b + 8, a9=b + 9)
+
+
+def prepare_history_store(path, sizes):
+    """history's read store (preparation, not timed; the Python sqlite3 contender uses it
+    too): 1,000 items saved in one transaction, whose token is kept, then
+    ``sizes.history_changes`` items saved in transactions of 1,000, the context reset
+    after each save. Returns the token and its transaction number."""
+    stack = _item_stack(path, indexed=False, history_tracking=True)
+    coordinator, context = stack[1], stack[2]
+    step, end = phase.HISTORY_TRANSACTION, phase.HISTORY_TRANSACTION + sizes.history_changes
+    token = None
+    for first in range(0, end, step):
+        _insert_items(context, range(first, min(first + step, end)))
+        context.save()
+        context.reset()
+        if token is None:
+            token = coordinator.current_history_token()
+    _close(*stack)
+    connection = sqlite3.connect(path)
+    number = connection.execute("SELECT MIN(Z_PK) FROM ATRANSACTION").fetchone()[0]
+    connection.close()
+    return token, number
 
 
 def _close(model, coordinator, context):
@@ -196,6 +232,36 @@ class ObjectGraphPhases:
         elapsed = time.perf_counter() - start
         _close(*stack)
         return elapsed, count, 0
+
+    def prepare_history(self, path, sizes):
+        self._token, _ = prepare_history_store(path, sizes)
+
+    def run_history(self, path, sizes):
+        stack = _item_stack(path, indexed=False, history_tracking=True)
+        context = stack[2]
+        start = common.clock()
+        transactions = context.history(after=self._token)
+        inserts = keys = 0
+        for transaction in transactions:
+            for change in transaction.changes:
+                if change.kind == "insert":
+                    inserts += 1
+                keys += change.object_id.primary_key
+        elapsed = time.perf_counter() - start
+        del transactions  # released outside the timed block
+        _close(*stack)
+        return elapsed, inserts, keys
+
+    def history_insert(self, path, count, tracking):
+        """Main's insert (og_bench.py) into a new store, history tracking on or off."""
+        common.remove_store(path)
+        stack = _item_stack(path, indexed=False, history_tracking=tracking)
+        start = common.clock()
+        _insert_items(stack[2], range(count))
+        stack[2].save()
+        elapsed = time.perf_counter() - start
+        _close(*stack)
+        return elapsed
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""Python's own sqlite3 module on the batch-insert and upsert workloads: the
-reference of the Python binding's rows there. batch-insert: ``executemany`` of an
-INSERT in one BEGIN…COMMIT into a new, empty table; upsert: ``executemany`` of
-``INSERT … ON CONFLICT(a0) DO UPDATE`` on a table with a unique index of a0."""
+"""Python's own sqlite3 module on the batch-insert, upsert and history workloads:
+the reference of the Python binding's rows there. batch-insert: ``executemany`` of
+an INSERT in one BEGIN…COMMIT into a new, empty table; upsert: ``executemany`` of
+``INSERT … ON CONFLICT(a0) DO UPDATE`` on a table with a unique index of a0;
+history: raw SQLite's query of the changes after the token (RawHistory.swift),
+every column of every row read, on a store the binding built (not timed)."""
 
 import sqlite3
 import time
@@ -11,6 +13,8 @@ import bench_phase as phase
 from sqlite3_bench import CREATE, INSERT
 
 UPSERT = INSERT + " ON CONFLICT(a0) DO UPDATE SET " + ", ".join(f"{a} = excluded.{a}" for a in common.ATTRIBUTES[1:])
+HISTORY_READ = ("SELECT c.Z_PK, c.ZCHANGETYPE, c.ZENTITY, c.ZENTITYPK, c.ZTRANSACTIONID FROM ACHANGE c "
+                "JOIN ATRANSACTION t ON t.Z_PK = c.ZTRANSACTIONID WHERE t.Z_PK > ? ORDER BY c.Z_PK")
 
 
 def _connect(path):
@@ -61,6 +65,26 @@ class PythonSQLite3Phases:
         elapsed, count = _write(connection, UPSERT, phase.items(sizes.upsert_range))
         connection.close()
         return elapsed, count, 0
+
+    def prepare_history(self, path, sizes):
+        try:
+            from og_phase_bench import prepare_history_store  # the binding builds the store
+        except ImportError as error:
+            common.skip(f"history needs the ObjectGraph binding to build its store ({error})")
+        _, self._after = prepare_history_store(path, sizes)
+
+    def run_history(self, path, sizes):
+        connection = sqlite3.connect(path, isolation_level=None)
+        start = common.clock()
+        inserts = keys = 0
+        # The module makes every column of a row a Python int; the row is unpacked whole.
+        for change, kind, entity, key, transaction in connection.execute(HISTORY_READ, (self._after,)):
+            if kind == 0:
+                inserts += 1
+            keys += key
+        elapsed = time.perf_counter() - start
+        connection.close()
+        return elapsed, inserts, keys
 
 
 if __name__ == "__main__":

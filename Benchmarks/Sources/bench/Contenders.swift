@@ -66,6 +66,8 @@ func phaseContender(id: String, workload: WorkloadKind) -> (any PhaseContender)?
     case ("og-swift", .batchUpdate): OGBatchUpdate()
     case ("og-swift", .batchDelete): OGBatchDelete()
     case ("og-swift", .upsert): OGUpsert()
+    case ("raw-sqlite", .history): RawHistory()
+    case ("og-swift", .history): OGHistory()
     default: nil
     }
 }
@@ -85,10 +87,15 @@ func phaseLaunch(id: String, workload: WorkloadKind, options: Options) -> PhaseL
         return options.cPhaseProgram.map { .program([$0]) }
     case "og-python" where WorkloadKind.phases.contains(workload):
         return options.pythonDir.map { .program([options.python, "\($0)/og_phase_bench.py"]) }
-    case "python-sqlite3" where [.batchInsert, .upsert].contains(workload):
-        // The anchor of the Python rows: executemany in one transaction.
+    case "python-sqlite3" where [.batchInsert, .upsert, .history].contains(workload):
+        // The anchor of the Python rows: executemany in one transaction; history's query.
         return options.pythonDir.map { .program([options.python, "\($0)/sqlite3_phase_bench.py"]) }
     default:
         return nil
     }
 }
+
+/// history: the contenders that time main's insert with history tracking off and on beside
+/// their read (HistoryInserting, and the same in the C and Python programs); the runner
+/// requires those timings of them.
+let historyInsertContenders: Set<String> = ["og-swift", "og-c", "og-python"]

@@ -24,8 +24,12 @@ struct ObjectGraphSwift: SwiftContender {
 
     func insert(path: String, count: Int) throws -> Duration {
         let stack = try Stack(path: path)
-        let (context, slots) = (stack.context, stack.slots)
-        return try timed {
+        return try Self.timedInsert(stack.context, slots: stack.slots, count: count)
+    }
+
+    /// The main workload's insert: `count` items through `context`, one save, timed.
+    static func timedInsert(_ context: ManagedObjectContext, slots: [Int], count: Int) throws -> Duration {
+        try timed {
             for i in 0..<count {
                 let object = try context.insertObject(entityName: "Item")
                 for k in 0..<Workload.attributeCount {

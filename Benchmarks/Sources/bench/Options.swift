@@ -41,7 +41,7 @@ struct Options: Sendable {
           --memory N         instead: bytes per live fetched object from Swift, as
                              c/og_memory.c measures them from C (BENCH_MEMORY_OBJECTS)
           --workload W[,W]   main, update, indexed, traversal, batch-insert, batch-update,
-                             batch-delete, upsert, scaling or all (BENCH_WORKLOAD; default main)
+                             batch-delete, upsert, history, scaling or all (BENCH_WORKLOAD; default main)
           --update-rows U    update: objects in the store (BENCH_UPDATE_ROWS; default 200000)
           --update-percent P update: percent of them changed and saved (default 10)
           --indexed-rows I   indexed: objects in the store (BENCH_INDEXED_ROWS; default 1000000)
@@ -52,6 +52,8 @@ struct Options: Sendable {
                              default 50000)
           --batch-rows B     batch-update, batch-delete, upsert: rows in the store (BENCH_BATCH_ROWS;
                              default 200000)
+          --history-changes H  history: changes read after the token (BENCH_HISTORY_CHANGES;
+                             default 100000); its inserts are --n objects
           --scaling-sizes S  scaling: object counts, comma-separated (BENCH_SCALING_SIZES;
                              default 10000,100000,1000000)
           --out D            scaling: directory of scaling.csv and scaling.svg (default: the
@@ -69,7 +71,7 @@ struct Options: Sendable {
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
                  "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows", "--memory",
              "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
-             "--authors", "--books-per-author", "--scaling-sizes", "--batch-insert-rows", "--batch-rows":
+             "--authors", "--books-per-author", "--scaling-sizes", "--batch-insert-rows", "--batch-rows", "--history-changes":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
                 flags[flag] = value
             default:
@@ -100,6 +102,7 @@ struct Options: Sendable {
             ("--books-per-author", "BENCH_BOOKS_PER_AUTHOR", { $0.sizes.booksPerAuthor = try count($1, "--books-per-author", minimum: 1) }),
             ("--batch-insert-rows", "BENCH_BATCH_INSERT_ROWS", { $0.sizes.batchInsertRows = try count($1, "--batch-insert-rows", minimum: 1) }),
             ("--batch-rows", "BENCH_BATCH_ROWS", { $0.sizes.batchRows = try count($1, "--batch-rows", minimum: 1) }),
+            ("--history-changes", "BENCH_HISTORY_CHANGES", { $0.sizes.historyChanges = try count($1, "--history-changes", minimum: 1) }),
             ("--scaling-sizes", "BENCH_SCALING_SIZES", { s, v in
                 s.sizes.scaling = try v.split(separator: ",").map { try count(String($0), "--scaling-sizes", minimum: 1) }
             }),
@@ -134,6 +137,7 @@ struct Options: Sendable {
             "--indexed-rows", "\(sizes.indexedRows)", "--indexed-percent", "\(sizes.indexedPercent)",
             "--authors", "\(sizes.authors)", "--books-per-author", "\(sizes.booksPerAuthor)",
             "--batch-insert-rows", "\(sizes.batchInsertRows)", "--batch-rows", "\(sizes.batchRows)",
+            "--history-changes", "\(sizes.historyChanges)",
         ]
     }
 

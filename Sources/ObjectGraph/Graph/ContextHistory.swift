@@ -94,15 +94,18 @@ extension ManagedObjectContext {
             author: stored.authorship.author, contextName: stored.authorship.contextName,
             processID: stored.authorship.processID, bundleID: stored.authorship.bundleID, changes: nil)
         guard let changes = stored.changes else { return t }
-        let header = t
-        t.changes = changes.compactMap { c in
-            guard let entity = c.entity else { return nil }
-            return PersistentHistoryChange(
+        let header = TransactionHeader(t)
+        var out: [PersistentHistoryChange] = []
+        out.reserveCapacity(changes.count)
+        for c in changes {
+            guard let entity = c.entity else { continue }
+            out.append(PersistentHistoryChange(
                 changeID: c.changeID, changeType: c.type,
                 changedObjectID: ManagedObjectID(entity: entity, primaryKey: c.primaryKey, storeIdentifier: storeID),
                 updatedProperties: c.type == .update ? Set(c.updatedProperties ?? []) : nil,
-                tombstone: c.type == .delete ? (c.tombstone ?? [:]) : nil, transaction: header)
+                tombstone: c.type == .delete ? (c.tombstone ?? [:]) : nil, header: header))
         }
+        t.changes = out
         return t
     }
 }

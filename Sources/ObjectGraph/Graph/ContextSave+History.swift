@@ -35,6 +35,7 @@ extension ManagedObjectContext {
         for (share, tx) in zip(plan, transactions) {
             guard let recorder = tx as? HistoryRecordingTransaction, recorder.recordsHistory else { continue }
             var changes: [HistoryChangeWrite] = []
+            changes.reserveCapacity(share.inserts.count + share.updates.count + share.deletes.count)
             for o in share.inserts {
                 if !upserts.isEmpty {
                     if upserts.merged[ObjectIdentifier(o)] != nil { continue }

@@ -51,8 +51,27 @@ public struct PersistentHistoryChange: Sendable {
     /// For a delete: the values of the attributes kept in history
     /// (`preservesValueInHistoryOnDeletion`), by name.
     public let tombstone: [String: AttributeValue]?
+    /// Shared by the changes of one transaction: one reference per change, not a copy.
+    let header: TransactionHeader
+
     /// The transaction it belongs to (without its changes).
-    public let transaction: PersistentHistoryTransaction
+    public var transaction: PersistentHistoryTransaction { header.transaction }
+
+    init(changeID: Int64, changeType: HistoryChangeType, changedObjectID: ManagedObjectID, updatedProperties: Set<String>?,
+         tombstone: [String: AttributeValue]?, header: TransactionHeader) {
+        self.changeID = changeID
+        self.changeType = changeType
+        self.changedObjectID = changedObjectID
+        self.updatedProperties = updatedProperties
+        self.tombstone = tombstone
+        self.header = header
+    }
+}
+
+/// A transaction without its changes, held once for all of them.
+final class TransactionHeader: Sendable {
+    let transaction: PersistentHistoryTransaction
+    init(_ transaction: PersistentHistoryTransaction) { self.transaction = transaction }
 }
 
 /// Where a history request starts or a purge stops (`fetchHistoryAfterToken:` / `Date:` /

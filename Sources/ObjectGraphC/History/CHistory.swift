@@ -7,21 +7,47 @@ import Glibc
 // og_history_* and og_history_token_*, with the og_context and og_coordinator functions that
 // read, purge and locate persistent history (include/objectgraph.h, "History").
 
-/// The transactions one history read returned, with their strings kept for lending.
+/// The transactions one history read returned, with their strings kept for lending and
+/// their changes laid out flat, so that reading a change copies nothing.
 final class HistoryBox: HandleBox {
     static let kindName = "an og_history"
     let transactions: [PersistentHistoryTransaction]
     /// Per transaction: author, context name, process ID, bundle ID, store UUID (og_history_field order).
     let strings: [[CString?]]
-    /// Per transaction and change: the updated property names, sorted.
-    let updated: [[[CString]]]
+    /// Where each transaction's changes start in the flat arrays (one more entry: the end).
+    private let starts: [Int]
+    let kinds: [Int32]
+    let changeIDs: [Int64]
+    let objectIDs: [ManagedObjectID]
+    /// The updated property names of the update changes, sorted, by flat index.
+    let updated: [Int: [CString]]
 
     init(_ transactions: [PersistentHistoryTransaction]) {
         self.transactions = transactions
         strings = transactions.map { t in
             [t.author, t.contextName, t.processID, t.bundleID, t.storeIdentifier].map { $0.map(CString.init) }
         }
-        updated = transactions.map { t in (t.changes ?? []).map { c in (c.updatedProperties ?? []).sorted().map(CString.init) } }
+        let total = transactions.reduce(0) { $0 + ($1.changes?.count ?? 0) }
+        var starts: [Int] = [0], kinds: [Int32] = [], ids: [Int64] = [], objects: [ManagedObjectID] = []
+        var updated: [Int: [CString]] = [:]
+        starts.reserveCapacity(transactions.count + 1)
+        kinds.reserveCapacity(total)
+        ids.reserveCapacity(total)
+        objects.reserveCapacity(total)
+        for t in transactions {
+            for c in t.changes ?? [] {
+                if let names = c.updatedProperties { updated[kinds.count] = names.sorted().map(CString.init) }
+                kinds.append(Int32(c.changeType.rawValue))
+                ids.append(c.changeID)
+                objects.append(c.changedObjectID)
+            }
+            starts.append(kinds.count)
+        }
+        self.starts = starts
+        self.kinds = kinds
+        changeIDs = ids
+        objectIDs = objects
+        self.updated = updated
     }
 
     func transaction(_ t: Int) throws(ObjectGraphError) -> PersistentHistoryTransaction {
@@ -31,12 +57,18 @@ final class HistoryBox: HandleBox {
         return transactions[t]
     }
 
-    func change(_ t: Int, _ c: Int) throws(ObjectGraphError) -> PersistentHistoryChange {
-        let changes = try transaction(t).changes ?? []
-        guard c >= 0, c < changes.count else {
-            throw .invalidArgument("change index \(c) is out of range (transaction \(t) holds \(changes.count))")
+    func changeCount(_ t: Int) -> Int {
+        t >= 0 && t < transactions.count ? starts[t + 1] - starts[t] : 0
+    }
+
+    /// The flat index of change `c` of transaction `t`.
+    func change(_ t: Int, _ c: Int) throws(ObjectGraphError) -> Int {
+        _ = try transaction(t)
+        let count = starts[t + 1] - starts[t]
+        guard c >= 0, c < count else {
+            throw .invalidArgument("change index \(c) is out of range (transaction \(t) holds \(count))")
         }
-        return changes[c]
+        return starts[t] + c
     }
 }
 
@@ -191,14 +223,14 @@ public func og_history_transaction_changes(_ h: OpaquePointer?, _ t: Int, _ err:
 
 @_cdecl("og_history_change_count")
 public func og_history_change_count(_ h: OpaquePointer?, _ t: Int) -> Int {
-    guard let box = try? handles.get(h, HistoryBox.self), let tx = try? box.transaction(t) else { return 0 }
-    return tx.changes?.count ?? 0
+    (try? handles.get(h, HistoryBox.self))?.changeCount(t) ?? 0
 }
 
 @_cdecl("og_history_change_type")
 public func og_history_change_type(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<Int32>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try required(out, "out").pointee = Int32(try handles.get(h, HistoryBox.self).change(t, c).changeType.rawValue)
+        let box = try handles.get(h, HistoryBox.self)
+        try required(out, "out").pointee = box.kinds[try box.change(t, c)]
         return OG_OK
     }
 }
@@ -206,7 +238,8 @@ public func og_history_change_type(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ ou
 @_cdecl("og_history_change_id")
 public func og_history_change_id(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try required(out, "out").pointee = try handles.get(h, HistoryBox.self).change(t, c).changeID
+        let box = try handles.get(h, HistoryBox.self)
+        try required(out, "out").pointee = box.changeIDs[try box.change(t, c)]
         return OG_OK
     }
 }
@@ -214,7 +247,8 @@ public func og_history_change_id(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out:
 @_cdecl("og_history_change_object_uri")
 public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
     do throws(ObjectGraphError) {
-        return ownedString(try handles.get(h, HistoryBox.self).change(t, c).changedObjectID.uriRepresentation)
+        let box = try handles.get(h, HistoryBox.self)
+        return ownedString(box.objectIDs[try box.change(t, c)].uriRepresentation)
     } catch {
         report(error, err)
         return nil
@@ -223,16 +257,15 @@ public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int
 
 @_cdecl("og_history_change_updated_count")
 public func og_history_change_updated_count(_ h: OpaquePointer?, _ t: Int, _ c: Int) -> Int {
-    guard let box = try? handles.get(h, HistoryBox.self), (try? box.change(t, c)) != nil else { return 0 }
-    return box.updated[t][c].count
+    guard let box = try? handles.get(h, HistoryBox.self), let i = try? box.change(t, c) else { return 0 }
+    return box.updated[i]?.count ?? 0
 }
 
 @_cdecl("og_history_change_updated_at")
 public func og_history_change_updated_at(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ i: Int, _ err: ErrorOut) -> UnsafePointer<CChar>? {
     do throws(ObjectGraphError) {
         let box = try handles.get(h, HistoryBox.self)
-        _ = try box.change(t, c)
-        let names = box.updated[t][c]
+        let names = box.updated[try box.change(t, c)] ?? []
         guard i >= 0, i < names.count else { throw ObjectGraphError.invalidArgument("property index \(i) is out of range (the change updated \(names.count))") }
         return UnsafePointer(names[i].pointer)
     } catch {
@@ -244,7 +277,9 @@ public func og_history_change_updated_at(_ h: OpaquePointer?, _ t: Int, _ c: Int
 @_cdecl("og_history_change_tombstone")
 public func og_history_change_tombstone(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out: UnsafeMutablePointer<OpaquePointer?>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        let change = try handles.get(h, HistoryBox.self).change(t, c)
+        let box = try handles.get(h, HistoryBox.self)
+        _ = try box.change(t, c)  // checks both indexes
+        let change = box.transactions[t].changes![c]
         let target = try required(out, "out")
         guard let tombstone = change.tombstone else {
             target.pointee = nil

@@ -7,10 +7,11 @@ struct OGStack {
     let context: ManagedObjectContext
     let model: ManagedObjectModel
 
-    init(path: String, model: ManagedObjectModel) throws {
+    /// `options`: the store's (`StoreOptionKey`), e.g. history's `historyTracking`.
+    init(path: String, model: ManagedObjectModel, options: [String: PropertyListValue] = [:]) throws {
         self.model = model
         coordinator = try PersistentStoreCoordinator(model: model)
-        try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+        try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options)
         context = ManagedObjectContext(coordinator: coordinator)
     }
 

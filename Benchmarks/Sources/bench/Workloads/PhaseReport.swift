@@ -14,9 +14,18 @@ struct PhaseReport: Codable {
     var table: String?
     var columns: [String]?
     var about: String?
+    /// history, the ObjectGraph contenders: main's insert with history tracking off and on,
+    /// one entry per timed run each, and the stores of the last ones (the runner checks them,
+    /// HistoryChecks.swift; their items are in `table` and `columns`).
+    var insertSeconds: [Double]?
+    var historyInsertSeconds: [Double]?
+    var insertFile: String?
+    var historyInsertFile: String?
 
     enum CodingKeys: String, CodingKey {
         case skipped, seconds, counts, sums, about, file, table, columns
         case totalRuns = "total_runs"
+        case insertSeconds = "insert_seconds", historyInsertSeconds = "history_insert_seconds"
+        case insertFile = "insert_file", historyInsertFile = "history_insert_file"
     }
 }

@@ -23,8 +23,12 @@ struct PhaseRunner {
             let report: PhaseReport = try Runner.report(from: Runner(options: options).runProcess(command))
             if let why = report.skipped { return PhaseOutcome(spec: spec, state: .skipped(why)) }
             guard let stats = Stats(report.seconds) else { return PhaseOutcome(spec: spec, state: .failed("the report has no timings")) }
-            return PhaseOutcome(spec: spec, state: .measured(stats),
-                                problems: checkPhase(report, workload: workload, options: options), about: report.about)
+            var measured = PhaseMeasure(run: stats)
+            if let off = report.insertSeconds.flatMap(Stats.init), let on = report.historyInsertSeconds.flatMap(Stats.init) {
+                measured.inserts = (off, on)
+            }
+            return PhaseOutcome(spec: spec, state: .measured(measured),
+                                problems: checkPhase(report, id: spec.id, workload: workload, options: options), about: report.about)
         } catch {
             return PhaseOutcome(spec: spec, state: .failed("\(error)"))
         }
@@ -32,4 +36,11 @@ struct PhaseRunner {
 }
 
 /// What became of one contender in a one-phase workload: its row in the table.
-typealias PhaseOutcome = Outcome<Stats>
+typealias PhaseOutcome = Outcome<PhaseMeasure>
+
+/// A one-phase workload's timings of one contender: its phase, and in history the inserts
+/// with history tracking off and on of the contenders that time them.
+struct PhaseMeasure {
+    let run: Stats
+    var inserts: (off: Stats, on: Stats)?
+}

@@ -17,6 +17,8 @@ func describe(_ workload: WorkloadKind, _ s: Sizes) -> String {
     case .upsert:
         "insert \(grouped(s.batchInsertRows)) items into \(grouped(s.batchRows)) with a0 unique: \(grouped(s.batchRows - s.upsertRange.lowerBound)) update, "
             + "\(grouped(s.upsertRowsAfter - s.batchRows)) insert; the store rebuilt before every run"
+    case .history:
+        "persistent history (NSPersistentHistoryTrackingKey): its cost in main's insert, and reading \(grouped(s.historyChanges)) changes after a token"
     case .main, .scaling: ""
     }
 }
@@ -44,6 +46,13 @@ func timedPart(_ workload: WorkloadKind) -> [String] {
         ["timed: the whole insert; the store is copied from a template before",
          "  raw SQLite: one prepared INSERT … ON CONFLICT(a0) DO UPDATE per row; Python sqlite3: executemany of it;",
          "  ObjectGraph: a uniqueness constraint on a0, merge policy merge-by-property object trump, a batch insert"]
+    case .history:
+        ["timed, insert: main's insert (N objects through a context, one save) into a new store, history tracking off and on,",
+         "  both in every run (alternating which goes first); ×off = the contender's median with history / its median without",
+         "timed, read: the history after a token, every change's type and object ID read; the store is built before the runs",
+         "  (\(grouped(Sizes.historyTransaction)) items saved and the token kept, then the items read saved in transactions of \(grouped(Sizes.historyTransaction)))",
+         "  raw SQLite: one SELECT of ACHANGE joined with ATRANSACTION (Z_PK > the token's), every column read;",
+         "  ObjectGraph: history(after: token), og_context_history + og_history_change_*, ctx.history(after=token)"]
     case .main, .scaling: []
     }
 }

@@ -1,20 +1,24 @@
 /// The workloads `--workload` chooses from. `main` is the one of DESIGN.md §9 (insert and
 /// fetch + read); the others each time one phase (PhaseContender), except `scaling`, which
-/// runs main's insert and fetch at several sizes.
+/// runs main's insert and fetch at several sizes, and `history`, whose contenders time
+/// reading persistent history as their phase and, the ObjectGraph ones, main's insert with
+/// history tracking off and on beside it (HistoryInserting).
 enum WorkloadKind: String, CaseIterable, Sendable {
     case main, update, indexed, traversal
     case batchInsert = "batch-insert", batchUpdate = "batch-update", batchDelete = "batch-delete", upsert
+    case history
     case scaling
 
     /// The workloads with one timed phase.
-    static let phases: [WorkloadKind] = [.update, .indexed, .traversal, .batchInsert, .batchUpdate, .batchDelete, .upsert]
+    static let phases: [WorkloadKind] = [.update, .indexed, .traversal, .batchInsert, .batchUpdate, .batchDelete, .upsert, .history]
 
     /// The workloads whose store the runner checks after the contender exits: the report
-    /// names it (StoreCheck.swift).
+    /// names it (StoreCheck.swift). history's read store is not checked (its reads are);
+    /// its insert stores are, by HistoryChecks.swift.
     var checksStore: Bool {
         switch self {
         case .update, .batchInsert, .batchUpdate, .batchDelete, .upsert: true
-        case .main, .indexed, .traversal, .scaling: false
+        case .main, .indexed, .traversal, .history, .scaling: false
         }
     }
 
@@ -45,10 +49,12 @@ struct Sizes: Sendable {
     var batchInsertRows = 50_000
     /// batch-update, batch-delete and upsert: the rows in the store.
     var batchRows = 200_000
+    /// history: the changes a read finds after its token.
+    var historyChanges = 100_000
 
     /// The sizes of `--quick`.
     static let quick = Sizes(updateRows: 20_000, indexedRows: 100_000, authors: 1_000, scaling: [1_000, 10_000, 50_000],
-                             batchInsertRows: 5_000, batchRows: 20_000)
+                             batchInsertRows: 5_000, batchRows: 20_000, historyChanges: 10_000)
 
     /// update: the objects changed, those with `i < updateCount` (`a0 < updateCount * 10`).
     var updateCount: Int { max(1, updateRows * updatePercent / 100) }
@@ -77,4 +83,16 @@ struct Sizes: Sendable {
 
     /// upsert: the rows in the store after a run.
     var upsertRowsAfter: Int { max(batchRows, upsertRange.upperBound) }
+
+    /// history: the items of each saved transaction of the read store. The first one's
+    /// token is kept; `historyChanges` items are saved after it, in transactions of this many.
+    static let historyTransaction = 1_000
+
+    /// history: what the primary keys of the changed objects a read finds add up to. The
+    /// first transaction's items have the keys 1 … 1,000, the items after it the
+    /// `historyChanges` keys that follow.
+    var historyKeySum: Int64 {
+        let (n, first) = (Int64(historyChanges), Int64(Sizes.historyTransaction + 1))
+        return n * first + n * (n - 1) / 2
+    }
 }

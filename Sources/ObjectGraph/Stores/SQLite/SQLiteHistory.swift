@@ -121,33 +121,93 @@ enum SQLiteHistory {
         tx.bind(7, double: (timestamp.timeIntervalSinceReferenceDate * 1e6).rounded() / 1e6)
         try tx.run()
         guard !changes.isEmpty else { return number }
-        var firstChange = try allocate(db, entity: changeEntity, count: changes.count)
-        var orders: [ObjectIdentifier: [Int]] = [:]  // each entity's history order, worked out once
-        let plain = try db.prepare("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES (?, 16001, 1, ?, ?, ?, ?, ?)")
+        var key = try allocate(db, entity: changeEntity, count: changes.count)
+        var writer = ChangeRows(db: db, transaction: number)
+        var last: (entity: EntityDescription, number: Int64, order: [Int]?)?
         for change in changes {
-            let entityNumber = Int64(schema.number(change.entity))
+            // Changes come in runs of one entity: its number and order are looked up once per run.
+            if last?.entity !== change.entity { last = (change.entity, Int64(schema.number(change.entity)), nil) }
             if change.type == .delete, !change.tombstone.isEmpty {
-                try insertTombstone(db, key: firstChange, change, entityNumber, number)
+                try writer.flush()
+                try insertTombstone(db, key: key, change, last!.number, number)
             } else {
-                db.reuse(plain)
-                plain.bind(1, firstChange)
-                plain.bind(2, Int64(change.type.rawValue))
-                plain.bind(3, entityNumber)
-                plain.bind(4, change.primaryKey)
-                plain.bind(5, number)
+                var columns: [UInt8]? = nil
                 if change.type == .update {
-                    let id = ObjectIdentifier(change.entity)
-                    let order = orders[id] ?? change.entity.historySlots
-                    orders[id] = order
-                    plain.bind(6, bytes: columnBitmap(change.updatedSlots, of: change.entity, order: order))
-                } else {
-                    plain.bindNull(6)
+                    if last!.order == nil { last!.order = change.entity.historySlots }
+                    columns = columnBitmap(change.updatedSlots, of: change.entity, order: last!.order)
                 }
-                try plain.run()
+                try writer.add(key: key, type: change.type, entity: last!.number, primaryKey: change.primaryKey, columns: columns)
             }
-            firstChange += 1
+            key += 1
         }
+        try writer.flush()
         return number
+    }
+
+    /// `ACHANGE` rows written many to a statement: one row per statement would cost as
+    /// much as the save's own rows.
+    private struct ChangeRows {
+        static let perStatement = 100
+        let db: SQLiteConnection
+        let transaction: Int64
+        var pending: [(key: Int64, type: HistoryChangeType, entity: Int64, primaryKey: Int64, columns: [UInt8]?)] = []
+        /// Prepared on first use, then reused for every run of this save.
+        private var full: SQLiteStatement?, single: SQLiteStatement?
+        static let fullSQL = sql(rows: perStatement)
+        static let singleSQL = sql(rows: 1)
+
+        /// `rows` rows; parameter 1 is the transaction, then five per row.
+        static func sql(rows: Int) -> String {
+            let values = (0..<rows).map { i in
+                let p = 2 + i * 5
+                return "(?\(p), 16001, 1, ?\(p + 1), ?\(p + 2), ?\(p + 3), ?1, ?\(p + 4))"
+            }
+            return "INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS) VALUES " + values.joined(separator: ", ")
+        }
+
+        init(db: SQLiteConnection, transaction: Int64) {
+            self.db = db
+            self.transaction = transaction
+            pending.reserveCapacity(Self.perStatement)
+        }
+
+        mutating func add(key: Int64, type: HistoryChangeType, entity: Int64, primaryKey: Int64, columns: [UInt8]?) throws(ObjectGraphError) {
+            pending.append((key, type, entity, primaryKey, columns))
+            if pending.count == Self.perStatement { try flush() }
+        }
+
+        mutating func flush() throws(ObjectGraphError) {
+            guard !pending.isEmpty else { return }
+            // Full runs share one statement; the rest go one row each, so that a connection
+            // keeps two of these statements, not one per length.
+            var start = 0
+            while start < pending.count {
+                let n = pending.count - start >= Self.perStatement ? Self.perStatement : 1
+                let s = try statement(n == 1)
+                s.bind(1, transaction)
+                for i in 0..<n {
+                    let row = pending[start + i], p = Int32(2 + i * 5)
+                    s.bind(p, row.key)
+                    s.bind(p + 1, Int64(row.type.rawValue))
+                    s.bind(p + 2, row.entity)
+                    s.bind(p + 3, row.primaryKey)
+                    if let columns = row.columns { s.bind(p + 4, bytes: columns) } else { s.bindNull(p + 4) }
+                }
+                try s.run()
+                start += n
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
+
+        private mutating func statement(_ one: Bool) throws(ObjectGraphError) -> SQLiteStatement {
+            if let s = one ? single : full {
+                db.reuse(s)
+                return s
+            }
+            let s = try db.prepare(one ? Self.singleSQL : Self.fullSQL)
+            if one { single = s } else { full = s }
+            return s
+        }
     }
 
     private static func insertTombstone(_ db: SQLiteConnection, key: Int64, _ change: HistoryChangeWrite, _ entityNumber: Int64, _ transaction: Int64) throws(ObjectGraphError) {
@@ -215,21 +275,30 @@ enum SQLiteHistory {
                 changes: includingChanges ? [] : nil))
         }
         guard includingChanges, let firstRead = out.first?.number else { return out }
-        var position: [Int64: Int] = [:]
-        for (i, t) in out.enumerated() { position[t.number] = i }
+        // Changes come by transaction, in the transactions' order: one walk pairs them.
+        var i = 0
+        var current: [StoredHistoryChange] = []
         try forEachChange(db, schema: schema, fromTransaction: firstRead) { change in
-            if let i = position[change.transactionNumber] { out[i].changes!.append(change) }
+            while i < out.count, out[i].number < change.transactionNumber {
+                out[i].changes = current
+                current = []
+                i += 1
+            }
+            if i < out.count, out[i].number == change.transactionNumber { current.append(change) }
         }
+        if i < out.count { out[i].changes = current }
         return out
     }
 
-    /// Every change of the transactions numbered `first` and later, in change order.
+    /// Every change of the transactions numbered `first` and later, by transaction then in
+    /// change order (through the index on `ZTRANSACTIONID`: a reader that is nearly caught up
+    /// reads only the newest changes).
     static func forEachChange(_ db: SQLiteConnection, schema: SQLiteSchema, fromTransaction first: Int64,
                               _ body: (StoredHistoryChange) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let columns = try db.strings("SELECT name FROM pragma_table_info('ACHANGE')")
         let tombstoneColumns = columns.filter { $0.hasPrefix("ZTOMBSTONE") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         let extra = tombstoneColumns.map { ", \(sqlIdentifier($0))" }.joined()
-        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK")
+        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK")
         s.bind(1, first)
         var slotNames: [ObjectIdentifier: [String]] = [:]
         var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
@@ -285,7 +354,11 @@ extension SQLiteSaveTransaction: HistoryRecordingTransaction {
     var recordsHistory: Bool { store.storeOptions.historyTracking }
 
     func recordHistory(_ changes: [HistoryChangeWrite], by authorship: HistoryAuthorship, at timestamp: Date) throws(ObjectGraphError) -> Int64 {
-        for change in changes { try checkStored(change.entity) }
+        var checked: EntityDescription? = nil
+        for change in changes where change.entity !== checked {
+            try checkStored(change.entity)
+            checked = change.entity
+        }
         return try SQLiteHistory.record(db, schema: store.schema, changes, by: authorship, at: timestamp)
     }
 }

@@ -1,0 +1,109 @@
+/*
+ * The history workload from C (Benchmarks/README.md, "Persistent history"): main's
+ * insert (og_bench.c) into a store added with and without OG_OPTION_HISTORY_TRACKING,
+ * and reading the history after a token: og_context_history, then for every change
+ * og_history_change_type and og_history_change_object_uri (its primary key parsed
+ * from the URI and summed). Static functions: included once, by og_phase_bench.c.
+ */
+#ifndef OG_PHASE_HISTORY_H
+#define OG_PHASE_HISTORY_H
+
+#include "phase_stack.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The items of each saved transaction of the read store (Sizes.historyTransaction). */
+enum { HISTORY_TRANSACTION = 1000 };
+
+/* The token after the read store's first transaction, kept by prepare_history for the runs. */
+static og_history_token *history_token;
+
+/* Inserts the items first … end-1 with main's values (a<k> = i*10 + k). */
+static void insert_items(og_context *context, const size_t slots[ATTRIBUTES], long first, long end) {
+    og_error *error = NULL;
+    for (long i = first; i < end; i++) {
+        og_object *object = og_context_insert(context, "Item", &error);
+        if (!object) fail("insert", error);
+        for (int k = 0; k < ATTRIBUTES; k++)
+            if (og_object_set_int64_at(object, slots[k], (int64_t)i * 10 + k, &error) != OG_OK) fail("set", error);
+    }
+}
+
+/* The read store (preparation, not timed): 1,000 items saved in one transaction, whose
+ * token is kept, then `changes` items saved in transactions of 1,000, the context reset
+ * after each save. */
+static void prepare_history(const char *path, long changes) {
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    open_stack_tracking(&s, item_model(0, 0, slots), path, 1);
+    long end = HISTORY_TRANSACTION + changes;
+    for (long first = 0; first < end; first += HISTORY_TRANSACTION) {
+        insert_items(s.context, slots, first, first + HISTORY_TRANSACTION < end ? first + HISTORY_TRANSACTION : end);
+        if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
+        if (og_context_reset(s.context, &error) != OG_OK) fail("reset", error);
+        if (first == 0 && og_coordinator_current_history_token(s.coordinator, &history_token, &error) != OG_OK)
+            fail("history token", error);
+    }
+    if (!history_token) fail("no history token after the first save", NULL);
+    close_stack(&s);
+}
+
+/* history, insert: a new store (not timed), history tracking on or off, then main's
+ * insert of n items and one save (timed). */
+static double history_insert(const char *path, long n, int tracking) {
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    remove_store(path);
+    open_stack_tracking(&s, item_model(0, 0, slots), path, tracking);
+    double start = now();
+    insert_items(s.context, slots, 0, n);
+    if (og_context_save(s.context, &error) != OG_OK) fail("save", error);
+    double elapsed = now() - start;
+    close_stack(&s);
+    return elapsed;
+}
+
+/* The primary key at the end of an object ID URI (x-coredata://<store>/Item/p<key>). */
+static int64_t uri_key(const char *uri) {
+    const char *slash = strrchr(uri, '/');
+    if (!slash || slash[1] != 'p') fail("an object URI without a key", NULL);
+    return strtoll(slash + 2, NULL, 10);
+}
+
+/* history, read: the store opened again (not timed), then the history after the token,
+ * every change's type and object ID read (timed). Counts the inserts, sums their keys. */
+static double run_history(const char *path, const sizes *z, size_t *count, int64_t *sum) {
+    (void)z;
+    og_error *error = NULL;
+    size_t slots[ATTRIBUTES];
+    stack s;
+    open_stack_tracking(&s, item_model(0, 0, slots), path, 1);
+    double start = now();
+    og_history *history = og_context_history(s.context, history_token, NULL, &error);
+    if (!history) fail("history", error);
+    size_t inserts = 0;
+    uint64_t keys = 0; /* unsigned: wraps like the other contenders' &+ */
+    size_t transactions = og_history_count(history);
+    for (size_t t = 0; t < transactions; t++) {
+        size_t changes = og_history_change_count(history, t);
+        for (size_t c = 0; c < changes; c++) {
+            og_history_change_kind kind;
+            if (og_history_change_type(history, t, c, &kind, &error) != OG_OK) fail("change type", error);
+            if (kind == OG_HISTORY_CHANGE_INSERT) inserts++;
+            char *uri = og_history_change_object_uri(history, t, c, &error);
+            if (!uri) fail("change object", error);
+            keys += (uint64_t)uri_key(uri);
+            og_free(uri);
+        }
+    }
+    double elapsed = now() - start;
+    og_history_release(history); /* released outside the timing, as fetched objects are */
+    close_stack(&s);
+    *count = inserts, *sum = (int64_t)keys;
+    return elapsed;
+}
+
+#endif
