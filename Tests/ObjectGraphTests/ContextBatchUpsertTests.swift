@@ -66,11 +66,14 @@ final class ContextBatchUpsertTests: XCTestCase {
             for price in [1, 2] {
                 _ = try insert(s, [["sku": .string("a"), "price": .integer(Int64(price))], ["sku": .string("b")]])
             }
-            results.append(sqliteRows(s.store.path, "SELECT ZSKU, IFNULL(ZPRICE, 'nil'), Z_OPT FROM ZITEM ORDER BY ZSKU"))
+            // Counted without the keys of updated rows: one per distinct row, the repeated "c" once.
+            let counted = try insert(s, [["sku": .string("a")], ["sku": .string("c")], ["sku": .string("c")], ["sku": .null]], .count)
+            XCTAssertEqual(counted, .count(3))
+            results.append(sqliteRows(s.store.path, "SELECT IFNULL(ZSKU, 'nil'), IFNULL(ZPRICE, 'nil'), Z_OPT FROM ZITEM ORDER BY ZSKU"))
             log.lock.lock(); let sql = log.sql.joined(separator: "\n"); log.lock.unlock()
             XCTAssertEqual(sql.contains("ON CONFLICT"), !withSubentity, sql)
         }
-        XCTAssertEqual(results[0], [["a", "2", "2"], ["b", "nil", "2"]])
+        XCTAssertEqual(results[0], [["nil", "nil", "1"], ["a", "2", "3"], ["b", "nil", "2"], ["c", "nil", "2"]])
         XCTAssertEqual(results[0], results[1])
     }
 

@@ -3,31 +3,38 @@
 /// (133021 naming the rows); under the other policies each row upserts as a saved new
 /// object does, over a stored row or an earlier row of the same batch.
 extension ManagedObjectContext {
-    /// Writes `rows` (slot values; `named`: the slots each row gave) through `tx`; returns
-    /// the key of each row written, the key of the row it upserted over for an upsert.
-    /// `updated` receives the rows upserted over when they were read; `overwritten` the keys
-    /// of those a store upserted in one statement each (their values were not read back).
+    /// What an upserting batch wrote.
+    struct UpsertWrites {
+        /// One entry per distinct row written: its key (for an upsert, the key of the row it
+        /// upserted over), or nil for a row a store updated without saying which.
+        var keys: [Int64?] = []
+        /// Rows upserted over, with the values written (row by row).
+        var updatedRows: [RowSnapshot] = []
+        /// Keys of rows a store upserted over in one statement (their values not read back).
+        var updatedKeys: [Int64] = []
+        /// Some row was upserted over without its key being looked up.
+        var updatedUnknown = false
+    }
+
+    /// Writes `rows` (slot values; `named`: the slots each row gave) through `tx`.
+    /// `keysOfUpdates`: the caller needs the key of every row written (object IDs, history);
+    /// without it a store-side upsert may leave the keys of updated rows out (the count
+    /// stays right: one entry per distinct row).
     func insertBatchKeepingConstraints(_ rows: [[AttributeValue]], named: [Set<Int>], _ entity: EntityDescription, _ constraints: [CheckedConstraint],
                                       _ tx: StoreSaveTransaction, _ record: PersistentStoreCoordinator.AttachedStore,
-                                      updated: inout [RowSnapshot], overwritten: inout [Int64]) throws(ObjectGraphError) -> [Int64]
+                                      keysOfUpdates: Bool) throws(ObjectGraphError) -> UpsertWrites
     {
         let policy = mergePolicy.mergeType
         if policy == .error { try refuseBatchConflicts(rows, entity, constraints, tx, record) }
         let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
         if constraints.count == 1, let rule = Self.upsertRule(policy), let upserting = tx as? UpsertingTransaction,
-           let written = try upserting.upsertAll(rows, named: named, of: entity, firstKey: first, constraint: constraints[0].slots, rule: rule)
+           let written = try upserting.upsertAll(rows, named: named, of: entity, firstKey: first, constraint: constraints[0].slots,
+                                                 rule: rule, keysOfUpdates: keysOfUpdates)
         {
-            // A key written twice (rows of the batch sharing values) is listed once, as below.
-            var keys: [Int64] = [], seen = Set<Int64>()
-            keys.reserveCapacity(written.count)
-            for (key, wasUpdate) in written {
-                if wasUpdate { overwritten.append(key) }
-                if seen.insert(key).inserted { keys.append(key) }
-            }
-            return keys
+            return Self.writes(written, rows, constraints[0].slots)
         }
-        var keys: [Int64] = []
-        keys.reserveCapacity(rows.count)
+        var out = UpsertWrites()
+        out.keys.reserveCapacity(rows.count)
         var seen = Set<Int64>()
         for (i, values) in rows.enumerated() {
             // The row already holding this row's values, if any (an earlier row of the batch too).
@@ -46,11 +53,11 @@ extension ManagedObjectContext {
             guard let stored = target else {
                 let key = first + Int64(i)
                 try tx.insert(StoreRowWrite(entity: entity, primaryKey: key, version: 1, values: values))
-                keys.append(key)
+                out.keys.append(key)
                 seen.insert(key)
                 continue
             }
-            if seen.insert(stored.primaryKey).inserted { keys.append(stored.primaryKey) }
+            if seen.insert(stored.primaryKey).inserted { out.keys.append(stored.primaryKey) }
             if policy == .rollback { continue }  // the stored row stays as it is
             var merged = values
             for slot in 0..<merged.count where !entity.layout.properties[slot].isTransient {
@@ -62,9 +69,33 @@ extension ManagedObjectContext {
             }
             let version = stored.version == .max ? stored.version : stored.version + 1
             try tx.update(StoreRowWrite(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
-            updated.append(RowSnapshot.make(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
+            out.updatedRows.append(RowSnapshot.make(entity: entity, primaryKey: stored.primaryKey, version: version, values: merged))
         }
-        return keys
+        return out
+    }
+
+    /// What a store-side upsert wrote, listed as the row-by-row path lists it: a row that
+    /// updated a row this batch wrote before is not listed again. Without keys (updates
+    /// not looked up), such rows are told by their constrained values.
+    private static func writes(_ written: [(key: Int64?, updated: Bool)], _ rows: [[AttributeValue]], _ constraint: [Int]) -> UpsertWrites {
+        var out = UpsertWrites()
+        out.keys.reserveCapacity(written.count)
+        if written.allSatisfy({ $0.key != nil }) {
+            var seen = Set<Int64>()
+            for (key, wasUpdate) in written {
+                if wasUpdate { out.updatedKeys.append(key!) }
+                if seen.insert(key!).inserted { out.keys.append(key!) }
+            }
+            return out
+        }
+        var seen = Set<[AttributeValue]>()
+        for (i, (key, wasUpdate)) in written.enumerated() {
+            if wasUpdate { if let key { out.updatedKeys.append(key) } else { out.updatedUnknown = true } }
+            let held = constraint.map { rows[i][$0] }
+            // Rows holding a nil never meet another: each is a row of its own.
+            if held.contains(.null) || seen.insert(held).inserted { out.keys.append(key) }
+        }
+        return out
     }
 
     /// The store-side upsert that does what `policy` does row by row; nil for the policies

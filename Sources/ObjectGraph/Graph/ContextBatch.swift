@@ -39,20 +39,22 @@ extension ManagedObjectContext {
                 try add(row)
             }
         }
-        var keys: [Int64] = []
+        var keys: [Int64?] = []
         keys.reserveCapacity(rows.count)
-        var updated: [RowSnapshot] = []
-        var overwritten: [Int64] = []
+        var upserts = UpsertWrites()
+        let tracksHistory = Self.tracksHistory(record)
         try persistentStoreCoordinator.save([record], afterCommit: { [persistentStoreCoordinator] in
             // Rows upserted without reading them back: the cache forgets the store's rows.
-            if !overwritten.isEmpty { Self.forgetRows(of: record, persistentStoreCoordinator) }
-            for row in updated {
+            if !upserts.updatedKeys.isEmpty || upserts.updatedUnknown { Self.forgetRows(of: record, persistentStoreCoordinator) }
+            for row in upserts.updatedRows {
                 persistentStoreCoordinator.rowCache.record(RowCache.key(row.entity, row.primaryKey, record.ref), row: row, version: row.version)
             }
         }) { (transactions) throws(ObjectGraphError) in
             guard !rows.isEmpty, let tx = transactions.first else { return }
             if !constraints.isEmpty {
-                keys = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record, updated: &updated, overwritten: &overwritten)
+                upserts = try insertBatchKeepingConstraints(rows, named: named, entity, constraints, tx, record,
+                                                            keysOfUpdates: request.resultType == .objectIDs || tracksHistory)
+                keys = upserts.keys
             } else {
                 let first = try tx.allocatePrimaryKeys(for: entity, count: rows.count)
                 for (i, values) in rows.enumerated() {
@@ -63,16 +65,18 @@ extension ManagedObjectContext {
             }
             try recordBatchHistory(tx) {
                 // Rows that upserted over a stored row are updates of it.
-                let upserted = Set(updated.map(\.primaryKey) + overwritten)
+                let upserted = Set(upserts.updatedRows.map(\.primaryKey) + upserts.updatedKeys)
                 let allSlots = Array(entity.layout.properties.indices)
-                return keys.map { key in
+                return keys.compactMap { $0 }.map { key in
                     upserted.contains(key)
                         ? HistoryChangeWrite(type: .update, entity: entity, primaryKey: key, updatedSlots: allSlots)
                         : HistoryChangeWrite(type: .insert, entity: entity, primaryKey: key)
                 }
             }
         }
-        return Self.result(request.resultType, keys.map { (entity, $0) }, record)
+        // Keys are all known when object IDs were asked for.
+        if request.resultType == .count { return .count(keys.count) }
+        return Self.result(request.resultType, keys.compactMap { $0 }.map { (entity, $0) }, record)
     }
 
     /// Rows given only by column into an entity without constraints, written as they are
@@ -279,12 +283,29 @@ extension ManagedObjectContext {
     {
         let first = rows.count, count = columns.rowCount
         rows.append(contentsOf: repeatElement(entity.layout.defaults, count: count))
-        if recordingNames { named.append(contentsOf: repeatElement(Set<Int>(), count: count)) }
+        // The slots each row gave, as bits while reading (a set per cell would cost more
+        // than the row); rows that gave the same slots share one set.
+        var given = [UInt64](repeating: 0, count: recordingNames ? count : 0)
+        var wide: [Set<Int>] = []  // entities with slots past 63
+        let bits = entity.layout.properties.count <= 64
+        if recordingNames && !bits { wide = Array(repeating: [], count: count) }
         for (c, (slot, attribute)) in try columnAttributes(columns, entity, firstRow: first).enumerated() {
             for r in 0..<count {
                 guard let value = columns.value(r, c) else { continue }
                 rows[first + r][slot] = try batchValue(value, attribute, row: first + r)
-                if recordingNames { named[first + r].insert(slot) }
+                if recordingNames { if bits { given[r] |= 1 << UInt64(slot) } else { wide[r].insert(slot) } }
+            }
+        }
+        if recordingNames {
+            if bits {
+                var last: (mask: UInt64, slots: Set<Int>)? = nil
+                named.reserveCapacity(named.count + count)
+                for mask in given {
+                    if last?.mask != mask { last = (mask, Set((0..<64).filter { mask & (1 << UInt64($0)) != 0 })) }
+                    named.append(last!.slots)
+                }
+            } else {
+                named.append(contentsOf: wide)
             }
         }
         for r in first..<rows.count { try checkRequired(rows[r], index: r, entity, required) }

@@ -231,9 +231,10 @@ public protocol UpsertingTransaction {
     /// a stored row, or an earlier row of the batch, updates it by `rule` and moves its
     /// version on. Returns each row's key — the stored row's for an update — and whether
     /// it updated; nil, writing nothing, when the store cannot do this exactly (then the
-    /// caller goes row by row).
+    /// caller goes row by row). The key of an updated row is looked up only with
+    /// `keysOfUpdates` (nil otherwise): finding it costs about as much as the write.
     func upsertAll(_ rows: [[AttributeValue]], named: [Set<Int>], of entity: EntityDescription, firstKey: Int64,
-                   constraint: [Int], rule: UpsertRule) throws(ObjectGraphError) -> [(key: Int64, updated: Bool)]?
+                   constraint: [Int], rule: UpsertRule, keysOfUpdates: Bool) throws(ObjectGraphError) -> [(key: Int64?, updated: Bool)]?
 }
 
 /// What a set write changed: how many rows, and (when asked for) which, with their

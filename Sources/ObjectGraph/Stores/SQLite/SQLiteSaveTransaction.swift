@@ -107,16 +107,31 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
         try checkStored(entity)
         let schema = store.schema
-        let table = schema.table(entity), mapping = schema.mapping(entity)
-        var conditions: [String] = []
-        for slot in slots {
-            let c = mapping.columnBySlot[slot]
-            guard c >= 0 else { return [] }  // not stored: nothing can hold it
-            conditions.append("\(sqlIdentifier(table.columns[c].name)) = ?")
+        let table = schema.table(entity)
+        // Built once per entity and constraint: a batch asks once per row.
+        let key = ConstraintQueryKey(entity: ObjectIdentifier(entity), slots: slots)
+        let sql: String
+        if let known = store.constraintQueries[key] {
+            sql = known
+        } else {
+            let mapping = schema.mapping(entity)
+            var conditions: [String] = []
+            for slot in slots {
+                let c = mapping.columnBySlot[slot]
+                guard c >= 0 else { return [] }  // not stored: nothing can hold it
+                conditions.append("\(sqlIdentifier(table.columns[c].name)) = ?")
+            }
+            sql = "SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE \(conditions.joined(separator: " AND "))"
+            store.constraintQueries[key] = sql
         }
-        let s = try db.prepare("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE \(conditions.joined(separator: " AND "))")
+        let s = try db.prepare(sql)
         for (i, value) in values.enumerated() { s.bind(Int32(i + 1), storing: value) }
         return try store.readRows(s, table: table)
+    }
+
+    struct ConstraintQueryKey: Hashable {
+        let entity: ObjectIdentifier
+        let slots: [Int]
     }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {

@@ -49,6 +49,14 @@ struct SQLiteStatement {
         return Int(sqlite3_changes(database))
     }
 
+    /// Runs a statement that writes one row and returns the rowid SQLite last inserted on
+    /// this connection (unchanged when the statement updated a row instead).
+    func runReturningLastInsert() throws(ObjectGraphError) -> Int64 {
+        defer { reset() }
+        _ = try step()
+        return sqlite3_last_insert_rowid(database)
+    }
+
     /// Calls `body` with each row in turn, then resets the statement (also on error).
     func forEachRow(_ body: (SQLiteStatement) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         defer { reset() }

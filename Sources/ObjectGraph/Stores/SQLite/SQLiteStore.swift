@@ -31,6 +31,8 @@ public final class SQLiteStore: PersistentStore, @unchecked Sendable {
     var readsOnly: Bool
     /// Per entity, its INSERT and UPDATE (built once).
     var plans: [ObjectIdentifier: WritePlan] = [:]
+    /// The SELECT of the rows holding a uniqueness constraint's values, per entity and constraint.
+    var constraintQueries: [SQLiteSaveTransaction.ConstraintQueryKey: String] = [:]
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
     /// Rows written in the open save whose derived attributes need computing, with the
