@@ -32,11 +32,12 @@ extension ManagedObjectContext {
     func recordSaveHistory(_ plan: [StoreShare], _ transactions: [StoreSaveTransaction], _ attempt: SaveAttempt) throws(ObjectGraphError) {
         let skipped = attempt.resolution.skipped, upserts = attempt.upserts
         var timestamp: Date?
-        for (share, tx) in zip(plan, transactions) {
+        for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
             guard let recorder = tx as? HistoryRecordingTransaction, recorder.recordsHistory else { continue }
+            let keys = attempt.insertKeys[shareIndex]
             var changes: [HistoryChangeWrite] = []
             changes.reserveCapacity(share.inserts.count + share.updates.count + share.deletes.count)
-            for o in share.inserts {
+            for (o, key) in zip(share.inserts, keys) {
                 if !upserts.isEmpty {
                     if upserts.merged[ObjectIdentifier(o)] != nil { continue }
                     if let row = upserts.takeovers[ObjectIdentifier(o)] {
@@ -44,7 +45,6 @@ extension ManagedObjectContext {
                         continue
                     }
                 }
-                guard let key = attempt.newKeys[o] else { continue }
                 changes.append(HistoryChangeWrite(type: .insert, entity: o.entity, primaryKey: key))
             }
             for o in share.updates where skipped.isEmpty || !skipped.contains(ObjectIdentifier(o)) {

@@ -9,6 +9,8 @@ extension ManagedObjectContext {
         var removed: [(ManagedObject, StoreRef)] = []
         var resolution = ConflictResolution()
         var upserts = ConstraintResolution()
+        /// Per share of the plan, the keys of its inserts in order (what history records).
+        var insertKeys: [[Int64]] = []
         /// Set when a write found its row no longer at the version read: the attempt ends
         /// and the save runs again, checking first.
         var versionMoved = false
@@ -32,6 +34,7 @@ extension ManagedObjectContext {
         for (share, tx) in zip(plan, transactions) {
             keys.append(try allocateKeys(share.inserts, tx, &attempt.newKeys))
         }
+        attempt.insertKeys = keys
         let upserts = try checkConstraints(plan, transactions, skipped: skipped, attempt.newKeys)
         attempt.upserts = upserts
         if !upserts.isEmpty { takeKeys(upserts, plan, &attempt.newKeys) }

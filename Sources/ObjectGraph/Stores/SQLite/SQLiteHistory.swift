@@ -301,10 +301,17 @@ enum SQLiteHistory {
         let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK")
         s.bind(1, first)
         var slotNames: [ObjectIdentifier: [String]] = [:]
+        var lastNumber: Int64 = -1, lastEntity: EntityDescription? = nil
         var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
         try s.forEachRow { row throws(ObjectGraphError) in
             let type = HistoryChangeType(rawValue: Int(row.int64(1))) ?? .update
-            let entity = schema.entityByNumber[Int(row.int64(2))]
+            // Changes come in runs of one entity: its number is looked up once per run.
+            let number = row.int64(2)
+            if number != lastNumber {
+                lastNumber = number
+                lastEntity = schema.entityByNumber[Int(number)]
+            }
+            let entity = lastEntity
             var change = StoredHistoryChange(changeID: row.int64(0), type: type, entity: entity, primaryKey: row.int64(3), transactionNumber: row.int64(4))
             if let entity {
                 let id = ObjectIdentifier(entity)
