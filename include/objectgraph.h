@@ -2647,6 +2647,12 @@ og_status og_history_change_id(const og_history *history, size_t t, size_t c, in
 char *og_history_change_object_uri(const og_history *history, size_t t, size_t c, og_error **error);
 
 /* METHOD: og_history
+ * The changed object without a URI: its entity's name, LENT until
+ * og_history_release, and its primary key in the store the transaction is in. */
+og_status og_history_change_object(const og_history *history, size_t t, size_t c, const char **entity, int64_t *primary_key,
+                                   og_error **error);
+
+/* METHOD: og_history
  * An update's changed property names, in name order: how many (0 for another
  * kind of change), and name `i`, LENT until og_history_release. */
 size_t og_history_change_updated_count(const og_history *history, size_t t, size_t c);

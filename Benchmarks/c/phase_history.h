@@ -2,8 +2,7 @@
  * The history workload from C (Benchmarks/README.md, "Persistent history"): main's
  * insert (og_bench.c) into a store added with and without OG_OPTION_HISTORY_TRACKING,
  * and reading the history after a token: og_context_history, then for every change
- * og_history_change_type and og_history_change_object_uri (its primary key parsed
- * from the URI and summed). Static functions: included once, by og_phase_bench.c.
+ * og_history_change_type and og_history_change_object (its primary key summed). Static functions: included once, by og_phase_bench.c.
  */
 #ifndef OG_PHASE_HISTORY_H
 #define OG_PHASE_HISTORY_H
@@ -66,13 +65,6 @@ static double history_insert(const char *path, long n, int tracking) {
     return elapsed;
 }
 
-/* The primary key at the end of an object ID URI (x-coredata://<store>/Item/p<key>). */
-static int64_t uri_key(const char *uri) {
-    const char *slash = strrchr(uri, '/');
-    if (!slash || slash[1] != 'p') fail("an object URI without a key", NULL);
-    return strtoll(slash + 2, NULL, 10);
-}
-
 /* history, read: the store opened again (not timed), then the history after the token,
  * every change's type and object ID read (timed). Counts the inserts, sums their keys. */
 static double run_history(const char *path, const sizes *z, size_t *count, int64_t *sum) {
@@ -93,10 +85,10 @@ static double run_history(const char *path, const sizes *z, size_t *count, int64
             og_history_change_kind kind;
             if (og_history_change_type(history, t, c, &kind, &error) != OG_OK) fail("change type", error);
             if (kind == OG_HISTORY_CHANGE_INSERT) inserts++;
-            char *uri = og_history_change_object_uri(history, t, c, &error);
-            if (!uri) fail("change object", error);
-            keys += (uint64_t)uri_key(uri);
-            og_free(uri);
+            const char *entity;
+            int64_t key;
+            if (og_history_change_object(history, t, c, &entity, &key, &error) != OG_OK) fail("change object", error);
+            keys += (uint64_t)key;
         }
     }
     double elapsed = now() - start;

@@ -103,6 +103,11 @@ static void saves(void) {
     int64_t id = 0;
     OK(og_history_change_id(h, 1, 1, &id, &err));
     INTEQ(id, 4);
+    const char *entity = NULL;
+    int64_t key = 0;
+    OK(og_history_change_object(h, 0, 0, &entity, &key, &err));
+    STREQ(entity, "Note");
+    INTEQ(key, 1);
     char *uri = NN(og_history_change_object_uri(h, 0, 0, &err));
     char *a_uri = NN(og_object_id_uri(a, &err));
     STREQ(uri, a_uri);

@@ -50,6 +50,16 @@ final class HistoryBox: HandleBox {
         self.updated = updated
     }
 
+    /// Entity names lent to C, one per entity met.
+    private var entityNames: [ObjectIdentifier: CString] = [:]
+
+    func entityName(_ entity: EntityDescription) -> CString {
+        if let known = entityNames[ObjectIdentifier(entity)] { return known }
+        let name = CString(entity.name)
+        entityNames[ObjectIdentifier(entity)] = name
+        return name
+    }
+
     func transaction(_ t: Int) throws(ObjectGraphError) -> PersistentHistoryTransaction {
         guard t >= 0, t < transactions.count else {
             throw .invalidArgument("transaction index \(t) is out of range (the history holds \(transactions.count))")
@@ -252,6 +262,19 @@ public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int
     } catch {
         report(error, err)
         return nil
+    }
+}
+
+@_cdecl("og_history_change_object")
+public func og_history_change_object(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ entity: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+                                     _ key: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let box = try handles.get(h, HistoryBox.self)
+        let id = box.objectIDs[try box.change(t, c)]
+        let outEntity = try required(entity, "entity"), outKey = try required(key, "primary_key")
+        outEntity.pointee = UnsafePointer(box.entityName(id.entity).pointer)
+        outKey.pointee = id.primaryKey
+        return OG_OK
     }
 }
 

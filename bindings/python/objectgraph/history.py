@@ -17,7 +17,6 @@ from ._call import call, call_handle, call_optional, call_out
 from ._handle import OwnedHandle
 from ._lib import lib
 from ._object_id import ObjectID
-from ._util import take_string
 from .errors import ErrorCode, make_error
 from .fetch import FetchRequest
 from .graph import Changes, Notification
@@ -238,7 +237,10 @@ class Change:
     def _read(cls, transaction: Transaction, h: int, t: int, c: int) -> "Change":
         kind = _CHANGE_KINDS[call_out(lib.og_history_change_type, ctypes.c_int, h, t, c)]
         change_id = int(call_out(lib.og_history_change_id, ctypes.c_int64, h, t, c))
-        object_id = ObjectID(take_string(call_handle(lib.og_history_change_object_uri, h, t, c)) or "")
+        entity, key = ctypes.c_char_p(), ctypes.c_int64()
+        call(lib.og_history_change_object, h, t, c, ctypes.byref(entity), ctypes.byref(key))
+        # A history is an SQLite store's: its objects' references are integers.
+        object_id = ObjectID(f"x-coredata://{transaction.store_uuid}/{(entity.value or b'').decode()}/p{key.value}")
         updated = None
         if kind == "update":
             updated = {lib.og_history_change_updated_at(h, t, c, i, None).decode("utf-8")
