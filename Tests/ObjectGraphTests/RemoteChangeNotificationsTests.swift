@@ -80,4 +80,23 @@ final class RemoteChangeNotificationsTests: XCTestCase {
         XCTAssertEqual(watched.all.count, 1, "a read is not a change")
         XCTAssertEqual(inbox.all.count, 0, "a store added without the option posts nothing")
     }
+
+    /// Coordinators that go away, or remove their store, while commits are being seen:
+    /// their watches stop, and nothing is called on what is gone.
+    func testWatchesStopWithTheirCoordinatorAndTheirStore() throws {
+        let writer = try coordinator(notifying: false)
+        let inbox = Inbox()
+        for i in 0..<20 {
+            var watcher: PersistentStoreCoordinator? = try coordinator(notifying: true)
+            watcher!.addRemoteChangeObserver { inbox.add($0) }
+            try save(writer, "n\(i)")
+            if i % 2 == 0 { try watcher!.removePersistentStore(watcher!.persistentStores[0]) }
+            watcher = nil
+        }
+        let survivor = try coordinator(notifying: true)
+        let last = Inbox()
+        survivor.addRemoteChangeObserver { last.add($0) }
+        try save(writer, "last")
+        XCTAssertEqual(last.wait(for: 1).count, 1)
+    }
 }
