@@ -2647,6 +2647,20 @@ og_status og_history_change_id(const og_history *history, size_t t, size_t c, in
 char *og_history_change_object_uri(const og_history *history, size_t t, size_t c, og_error **error);
 
 /* METHOD: og_history
+ * Changes `first` to `first + count - 1` of transaction `t` at once (the bulk
+ * form of the calls below), each into an array of `count` that may be NULL:
+ * what each did, its change ID, the changed object's primary key, and the index
+ * of its entity's name for og_history_entity_name. OG_ERROR_INVALID_ARGUMENT
+ * when the range passes the transaction's changes. */
+og_status og_history_changes(const og_history *history, size_t t, size_t first, size_t count, og_history_change_kind *kinds,
+                             int64_t *change_ids, int64_t *primary_keys, size_t *entities, og_error **error);
+
+/* METHOD: og_history
+ * The name of the entity at `index` of og_history_changes' `entities`, LENT
+ * until og_history_release; NULL for an index out of range. */
+const char *og_history_entity_name(const og_history *history, size_t index);
+
+/* METHOD: og_history
  * The changed object without a URI: its entity's name, LENT until
  * og_history_release, and its primary key in the store the transaction is in. */
 og_status og_history_change_object(const og_history *history, size_t t, size_t c, const char **entity, int64_t *primary_key,

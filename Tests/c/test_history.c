@@ -108,6 +108,21 @@ static void saves(void) {
     OK(og_history_change_object(h, 0, 0, &entity, &key, &err));
     STREQ(entity, "Note");
     INTEQ(key, 1);
+    /* Both changes of the second transaction at once. */
+    og_history_change_kind kinds[2];
+    int64_t ids[2], keys[2];
+    size_t entities[2];
+    OK(og_history_changes(h, 1, 0, 2, kinds, ids, keys, entities, &err));
+    INTEQ(kinds[0], OG_HISTORY_CHANGE_UPDATE);
+    INTEQ(kinds[1], OG_HISTORY_CHANGE_DELETE);
+    INTEQ(ids[1], 4);
+    INTEQ(keys[0], 1);
+    INTEQ(keys[1], 2);
+    STREQ(og_history_entity_name(h, entities[1]), "Note");
+    CHECK(og_history_entity_name(h, 5) == NULL);
+    OK(og_history_changes(h, 1, 1, 1, NULL, NULL, keys, NULL, &err));
+    INTEQ(keys[0], 2);
+    FAILS(og_history_changes(h, 1, 1, 2, kinds, NULL, NULL, NULL, &err), OG_ERROR_INVALID_ARGUMENT, "range");
     char *uri = NN(og_history_change_object_uri(h, 0, 0, &err));
     char *a_uri = NN(og_object_id_uri(a, &err));
     STREQ(uri, a_uri);

@@ -19,6 +19,10 @@ final class HistoryBox: HandleBox {
     let kinds: [Int32]
     let changeIDs: [Int64]
     let objectIDs: [ManagedObjectID]
+    /// Per change, the index of its entity in `entityNames` (og_history_entity_name).
+    let entityIndexes: [Int32]
+    /// The entities the changes name, in the order first met.
+    let entityList: [CString]
     /// The updated property names of the update changes, sorted, by flat index.
     let updated: [Int: [CString]]
 
@@ -30,6 +34,9 @@ final class HistoryBox: HandleBox {
         let total = transactions.reduce(0) { $0 + ($1.changes?.count ?? 0) }
         var starts: [Int] = [0], kinds: [Int32] = [], ids: [Int64] = [], objects: [ManagedObjectID] = []
         var updated: [Int: [CString]] = [:]
+        var indexes: [Int32] = [], entityList: [CString] = [], indexOf: [ObjectIdentifier: Int32] = [:]
+        var last: (entity: EntityDescription, index: Int32)? = nil
+        indexes.reserveCapacity(total)
         starts.reserveCapacity(transactions.count + 1)
         kinds.reserveCapacity(total)
         ids.reserveCapacity(total)
@@ -40,6 +47,16 @@ final class HistoryBox: HandleBox {
                 kinds.append(Int32(c.changeType.rawValue))
                 ids.append(c.changeID)
                 objects.append(c.changedObjectID)
+                let entity = c.changedObjectID.entity
+                if last?.entity !== entity {
+                    let index = indexOf[ObjectIdentifier(entity)] ?? Int32(entityList.count)
+                    if index == Int32(entityList.count) {
+                        entityList.append(CString(entity.name))
+                        indexOf[ObjectIdentifier(entity)] = index
+                    }
+                    last = (entity, index)
+                }
+                indexes.append(last!.index)
             }
             starts.append(kinds.count)
         }
@@ -47,7 +64,19 @@ final class HistoryBox: HandleBox {
         self.kinds = kinds
         changeIDs = ids
         objectIDs = objects
+        entityIndexes = indexes
+        self.entityList = entityList
         self.updated = updated
+    }
+
+    /// The flat range of changes `first` ..< `first + count` of transaction `t`.
+    func changes(_ t: Int, _ first: Int, _ count: Int) throws(ObjectGraphError) -> Range<Int> {
+        _ = try transaction(t)
+        let held = starts[t + 1] - starts[t]
+        guard first >= 0, count >= 0, first <= held, count <= held - first else {
+            throw .invalidArgument("changes \(first) to \(first + count - 1) are out of range (transaction \(t) holds \(held))")
+        }
+        return (starts[t] + first)..<(starts[t] + first + count)
     }
 
     /// Entity names lent to C, one per entity met.
@@ -263,6 +292,29 @@ public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int
         report(error, err)
         return nil
     }
+}
+
+@_cdecl("og_history_changes")
+public func og_history_changes(_ h: OpaquePointer?, _ t: Int, _ first: Int, _ count: Int, _ kinds: UnsafeMutablePointer<Int32>?,
+                               _ ids: UnsafeMutablePointer<Int64>?, _ keys: UnsafeMutablePointer<Int64>?,
+                               _ entities: UnsafeMutablePointer<Int>?, _ err: ErrorOut) -> Int32 {
+    status(err) { () throws(ObjectGraphError) in
+        let box = try handles.get(h, HistoryBox.self)
+        let range = try box.changes(t, first, count)
+        for (i, c) in range.enumerated() {
+            kinds?[i] = box.kinds[c]
+            ids?[i] = box.changeIDs[c]
+            keys?[i] = box.objectIDs[c].primaryKey
+            entities?[i] = Int(box.entityIndexes[c])
+        }
+        return OG_OK
+    }
+}
+
+@_cdecl("og_history_entity_name")
+public func og_history_entity_name(_ h: OpaquePointer?, _ index: Int) -> UnsafePointer<CChar>? {
+    guard let box = try? handles.get(h, HistoryBox.self), index >= 0, Int(index) < box.entityList.count else { return nil }
+    return UnsafePointer(box.entityList[Int(index)].pointer)
 }
 
 @_cdecl("og_history_change_object")

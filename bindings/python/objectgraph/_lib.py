@@ -415,6 +415,8 @@ _SIGNATURES = {
     "og_history_change_id": (_i, [_v, _z, _z, _p(_i64), _err]),
     "og_history_change_object_uri": (_v, [_v, _z, _z, _err]),
     "og_history_change_object": (_i, [_v, _z, _z, _p(_s), _p(_i64), _err]),
+    "og_history_changes": (_i, [_v, _z, _z, _z, _p(_i), _p(_i64), _p(_i64), _p(_z), _err]),
+    "og_history_entity_name": (_s, [_v, _z]),
     "og_history_change_updated_count": (_z, [_v, _z, _z]),
     "og_history_change_updated_at": (_s, [_v, _z, _z, _z, _err]),
     "og_history_change_tombstone": (_i, [_v, _z, _z, _p(_v), _err]),

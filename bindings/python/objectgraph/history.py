@@ -182,8 +182,7 @@ class Transaction:
         if not self._has_changes:
             return None
         if self._changes is None:
-            h, t = self._history._h or 0, self._index
-            self._changes = [Change._read(self, h, t, c) for c in range(lib.og_history_change_count(h, t))]
+            self._changes = Change._read_all(self, self._history._h or 0, self._index)
         return self._changes
 
     def _keep_changes(self, changes: List["Change"]) -> None:
@@ -234,24 +233,39 @@ class Change:
         self.transaction = transaction
 
     @classmethod
-    def _read(cls, transaction: Transaction, h: int, t: int, c: int) -> "Change":
-        kind = _CHANGE_KINDS[call_out(lib.og_history_change_type, ctypes.c_int, h, t, c)]
-        change_id = int(call_out(lib.og_history_change_id, ctypes.c_int64, h, t, c))
-        entity, key = ctypes.c_char_p(), ctypes.c_int64()
-        call(lib.og_history_change_object, h, t, c, ctypes.byref(entity), ctypes.byref(key))
-        # A history is an SQLite store's: its objects' references are integers.
-        object_id = ObjectID(f"x-coredata://{transaction.store_uuid}/{(entity.value or b'').decode()}/p{key.value}")
-        updated = None
-        if kind == "update":
-            updated = {lib.og_history_change_updated_at(h, t, c, i, None).decode("utf-8")
-                       for i in range(lib.og_history_change_updated_count(h, t, c))}
-        tombstone: Optional[Dict[str, Value]] = None
-        if kind == "delete":
-            out = ctypes.c_void_p()
-            call(lib.og_history_change_tombstone, h, t, c, ctypes.byref(out))
-            taken: Any = take_value(out.value) if out.value else {}
-            tombstone = taken if isinstance(taken, dict) else {}
-        return cls(change_id, kind, object_id, updated, tombstone, transaction)
+    def _read_all(cls, transaction: Transaction, h: int, t: int) -> List["Change"]:
+        """Every change of transaction ``t``, read in one call (og_history_changes); only
+        updates and deletes ask for more (their properties, their tombstones)."""
+        n = lib.og_history_change_count(h, t)
+        if n == 0:
+            return []
+        kinds, ids = (ctypes.c_int * n)(), (ctypes.c_int64 * n)()
+        keys, entities = (ctypes.c_int64 * n)(), (ctypes.c_size_t * n)()
+        call(lib.og_history_changes, h, t, 0, n, kinds, ids, keys, entities)
+        # A history is an SQLite store's: its objects' references are integers, and the
+        # URI is written here rather than asked for once per change.
+        prefixes: Dict[int, str] = {}
+        out: List[Change] = []
+        append = out.append
+        store = transaction.store_uuid
+        for c, (kind_number, change_id, key, entity) in enumerate(zip(kinds, ids, keys, entities)):
+            prefix = prefixes.get(entity)
+            if prefix is None:
+                name = (lib.og_history_entity_name(h, entity) or b"").decode("utf-8")
+                prefix = prefixes[entity] = f"x-coredata://{store}/{name}/p"
+            kind = _CHANGE_KINDS[kind_number]
+            updated: Optional[Set[str]] = None
+            tombstone: Optional[Dict[str, Value]] = None
+            if kind == "update":
+                updated = {lib.og_history_change_updated_at(h, t, c, i, None).decode("utf-8")
+                           for i in range(lib.og_history_change_updated_count(h, t, c))}
+            elif kind == "delete":
+                found = ctypes.c_void_p()
+                call(lib.og_history_change_tombstone, h, t, c, ctypes.byref(found))
+                taken: Any = take_value(found.value) if found.value else {}
+                tombstone = taken if isinstance(taken, dict) else {}
+            append(cls(change_id, kind, ObjectID(prefix + str(key)), updated, tombstone, transaction))
+        return out
 
     @classmethod
     def entity_description(cls, ctx: Any) -> "Entity":

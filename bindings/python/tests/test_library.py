@@ -44,8 +44,11 @@ SUPERSEDED = {
     "og_coordinator_add_store": "og_coordinator_add_store_n",
     # The binding reads a generator of rows whole, then sends them by column.
     "og_context_batch_insert_rows": "og_context_batch_insert_columns",
-    # History changes name their objects by entity and key; the binding writes the URI.
-    "og_history_change_object_uri": "og_history_change_object",
+    # The binding reads a transaction's changes in one call and writes their URIs itself.
+    "og_history_change_object_uri": "og_history_changes",
+    "og_history_change_object": "og_history_changes",
+    "og_history_change_type": "og_history_changes",
+    "og_history_change_id": "og_history_changes",
     # The former register/unregister names, kept one release as deprecated aliases.
     "og_register_atomic_store_type": "og_atomic_store_type_register",
     "og_unregister_store_type": "og_store_type_unregister",
