@@ -1,8 +1,9 @@
 /*
  * The history workload from C (Benchmarks/README.md, "Persistent history"): main's
  * insert (og_bench.c) into a store added with and without OG_OPTION_HISTORY_TRACKING,
- * and reading the history after a token: og_context_history, then for every change
- * og_history_change_type and og_history_change_object (its primary key summed). Static functions: included once, by og_phase_bench.c.
+ * and reading the history after a token: og_context_history, then og_history_changes,
+ * a transaction's changes at a time (their primary keys summed). Static functions:
+ * included once, by og_phase_bench.c.
  */
 #ifndef OG_PHASE_HISTORY_H
 #define OG_PHASE_HISTORY_H
@@ -79,18 +80,25 @@ static double run_history(const char *path, const sizes *z, size_t *count, int64
     size_t inserts = 0;
     uint64_t keys = 0; /* unsigned: wraps like the other contenders' &+ */
     size_t transactions = og_history_count(history);
+    og_history_change_kind *kinds = NULL;
+    int64_t *pks = NULL;
+    size_t capacity = 0;
     for (size_t t = 0; t < transactions; t++) {
         size_t changes = og_history_change_count(history, t);
+        if (changes > capacity) {
+            capacity = changes;
+            kinds = realloc(kinds, capacity * sizeof *kinds);
+            pks = realloc(pks, capacity * sizeof *pks);
+            if (!kinds || !pks) fail("out of memory", NULL);
+        }
+        if (og_history_changes(history, t, 0, changes, kinds, NULL, pks, NULL, &error) != OG_OK) fail("changes", error);
         for (size_t c = 0; c < changes; c++) {
-            og_history_change_kind kind;
-            if (og_history_change_type(history, t, c, &kind, &error) != OG_OK) fail("change type", error);
-            if (kind == OG_HISTORY_CHANGE_INSERT) inserts++;
-            const char *entity;
-            int64_t key;
-            if (og_history_change_object(history, t, c, &entity, &key, &error) != OG_OK) fail("change object", error);
-            keys += (uint64_t)key;
+            if (kinds[c] == OG_HISTORY_CHANGE_INSERT) inserts++;
+            keys += (uint64_t)pks[c];
         }
     }
+    free(kinds);
+    free(pks);
     double elapsed = now() - start;
     og_history_release(history); /* released outside the timing, as fetched objects are */
     close_stack(&s);
