@@ -153,9 +153,10 @@ public func fuzzModel() -> ManagedObjectModel {
 /// saved in two saves (the second an update and a delete), so its file holds every kind
 /// of row. Returns the coordinator, still open (an SQLite store's WAL is not yet
 /// checkpointed).
-public func makeSeedStore(type: String, path: String, model: ManagedObjectModel, objects: Int = 6) throws -> PersistentStoreCoordinator {
+public func makeSeedStore(type: String, path: String, model: ManagedObjectModel, objects: Int = 6,
+                          options: [String: PropertyListValue] = [:]) throws -> PersistentStoreCoordinator {
     let coordinator = try PersistentStoreCoordinator(model: model)
-    _ = try coordinator.addPersistentStore(type: type, path: path)
+    _ = try coordinator.addPersistentStore(type: type, configuration: nil, path: path, options: options)
     let context = ManagedObjectContext(coordinator: coordinator)
     var people: [ManagedObject] = []
     for i in 0..<objects {
@@ -420,7 +421,15 @@ public func sqliteTemplateStore(_ model: ManagedObjectModel) -> [UInt8] {
     let path = Scratch.directory + "/template.sqlite"
     Scratch.removeStore(path)
     do {
-        let coordinator = try makeSeedStore(type: StoreType.sqlite, path: path, model: model)
+        // With persistent history, and a transaction of each kind of change in it.
+        let coordinator = try makeSeedStore(type: StoreType.sqlite, path: path, model: model,
+                                            options: [StoreOptionKey.historyTracking: .boolean(true)])
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        try people.first?.setValue(.integer(99), forKey: "age")
+        try context.save()
+        if let pet = try context.fetch(FetchRequest(entityName: "Dog")).last { try context.delete(pet) }
+        try context.save()
         for store in coordinator.persistentStores { try coordinator.removePersistentStore(store) }
     } catch { fatalError("cannot make the template store: \(error)") }
     sqliteExecute(path, ["PRAGMA journal_mode = DELETE"])

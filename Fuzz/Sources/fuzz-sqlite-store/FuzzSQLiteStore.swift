@@ -20,7 +20,8 @@ let template = sqliteTemplateStore(model)
 ///   make: a readable file whose schema, counters or values are not what the engine wrote.
 ///
 /// The result is opened as the engine would (metadata without a stack, then added as a
-/// store) and used: fetch, read, change and save (FuzzSupport.exercise).
+/// store, with persistent history when bit 1 of the first byte is set) and used: fetch,
+/// read, change and save (FuzzSupport.exercise), then its history read and purged.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSQLiteStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
@@ -38,9 +39,20 @@ public func fuzzSQLiteStore(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
         Edits(path: path).apply(input[1...])
     }
     _ = try? PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: path)
+    let history = input[0] & 2 != 0
+    let options: [String: PropertyListValue] = history ? [StoreOptionKey.historyTracking: .boolean(true)] : [:]
     if let coordinator = try? PersistentStoreCoordinator(model: model),
-       attempt("add store", { try coordinator.addPersistentStore(type: StoreType.sqlite, path: path) }) != nil {
+       attempt("add store", { try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options) }) != nil {
         exercise(coordinator, seed: input.count > 1 ? input[1] : 0)
+        // The template's history (and what the edits left of it) is read back and purged.
+        let context = ManagedObjectContext(coordinator: coordinator)
+        if let transactions = try? context.history() {
+            for t in transactions { _ = (t.changes ?? []).map { ($0.changedObjectID, $0.updatedProperties, $0.tombstone) } }
+            if let middle = transactions.dropFirst(transactions.count / 2).first {
+                _ = try? context.history(after: .token(middle.token))
+                if history { try? context.deleteHistory(before: .transaction(middle)) }
+            }
+        }
     }
     return 0
 }
