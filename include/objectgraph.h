@@ -1609,6 +1609,12 @@ og_store *og_coordinator_add_store_n(og_coordinator *coordinator, const char *ty
 size_t og_coordinator_store_count(const og_coordinator *coordinator);
 
 /* METHOD: og_coordinator
+ * The store at `index` in the order the stores were added (0 to
+ * og_coordinator_store_count - 1), LENT by the coordinator; NULL with
+ * OG_ERROR_INVALID_ARGUMENT for an index out of range. */
+og_store *og_coordinator_store_at(og_coordinator *coordinator, size_t index, og_error **error);
+
+/* METHOD: og_coordinator
  * The object ID a URI names (managedObjectIDForURIRepresentation:), as an OWNED
  * URI, when a store of the coordinator has the URI's store UUID; NULL without
  * an error otherwise. */

@@ -143,6 +143,9 @@ static void load_and_contexts(void) {
     INTEQ(s.codes[1], OG_ERROR_STORE_INVALID_TYPE);
     og_coordinator *coordinator = NN(og_container_coordinator(container, &err));
     INTEQ(og_coordinator_store_count(coordinator), 1);
+    og_store *added = NN(og_coordinator_store_at(coordinator, 0, &err));
+    CHECK(added == og_coordinator_store_at(coordinator, 0, &err)); /* lent: the same handle each time */
+    FAILS_NULL(og_coordinator_store_at(coordinator, 1, &err), OG_ERROR_INVALID_ARGUMENT, "range");
 
     /* A background task saves; the view context (main queue) sees it. */
     seen_init(&s);

@@ -39,6 +39,18 @@ public func og_coordinator_store_count(_ c: OpaquePointer?) -> Int {
     (try? handles.get(c, CoordinatorBox.self))?.coordinator.persistentStores.count ?? 0
 }
 
+@_cdecl("og_coordinator_store_at")
+public func og_coordinator_store_at(_ c: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let stores = try handles.get(c, CoordinatorBox.self).coordinator.persistentStores
+        guard index >= 0, index < stores.count else {
+            throw .invalidArgument("store index \(index) is out of range (the coordinator has \(stores.count))")
+        }
+        let store = stores[index]
+        return try handles.lend(store, from: c) { StoreBox(store) }
+    }
+}
+
 @_cdecl("og_coordinator_release")
 public func og_coordinator_release(_ c: OpaquePointer?) {
     handles.release(c, CoordinatorBox.self)

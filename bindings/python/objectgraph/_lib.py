@@ -297,6 +297,7 @@ _SIGNATURES = {
     "og_coordinator_add_store": (_v, [_v, _s, _s, _err]),
     "og_coordinator_add_store_n": (_v, [_v, _s, _s, _z, _err]),
     "og_coordinator_store_count": (_z, [_v]),
+    "og_coordinator_store_at": (_v, [_v, _z, _err]),
     "og_coordinator_release": (None, [_v]),
     "og_store_type": (_s, [_v]),
     "og_store_path": (_s, [_v]),

@@ -320,11 +320,10 @@ class PersistentContainer(OwnedHandle):
             return
         failure = _read(error) if error else None
         if failure is None:
-            # An in-memory store's path is empty.
-            store = call_optional(lib.og_coordinator_store_for_path, self.coordinator._h, encode(description.path or ""))
-            if store:
-                with self._lock:
-                    self.coordinator._adopt_store(store)
+            # Every store the coordinator has, in order: in-memory stores have no path to find them by.
+            with self._lock:
+                for i in range(lib.og_coordinator_store_count(self.coordinator._h)):
+                    self.coordinator._adopt_store(call_handle(lib.og_coordinator_store_at, self.coordinator._h, i))
         handler(description, failure)
 
     def new_background_context(self) -> Context:

@@ -542,6 +542,7 @@ class Coordinator(OwnedHandle):
         coordinator._versions = []
         coordinator._mappings = []
         coordinator._stores = []
+        coordinator._remote_observers = []
         coordinator._h = handle
         coordinator._closed = False
         coordinator._lent = True

@@ -53,6 +53,14 @@ def test_load_stores_calls_the_handler_per_description_and_never_raises(tmp_path
         container.load_stores(lambda d, error: seen.append((d.type, error)))
         assert seen[-1] == ("InMemory", None)
         assert [s.type for s in container.coordinator.stores] == ["XML", "SQLite", "InMemory"]
+        # In-memory stores have no path: each is listed all the same.
+        container.store_descriptions = [og.PersistentStoreDescription(type="InMemory")]
+        container.load_stores(lambda d, error: seen.append((d.type, error)))
+        assert [s.type for s in container.coordinator.stores] == ["XML", "SQLite", "InMemory", "InMemory"]
+        assert len({s.uuid for s in container.coordinator.stores}) == 4
+        # The container's coordinator takes remote-change observers as any other does.
+        with container.coordinator.observe("remote_change", lambda notification: None):
+            pass
 
 
 def test_asynchronous_loading_runs_the_handler_on_a_library_thread(tmp_path: Path, data_home: Path) -> None:
