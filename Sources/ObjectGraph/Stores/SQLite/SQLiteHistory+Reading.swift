@@ -1,0 +1,185 @@
+import CSQLite
+import FoundationEssentials
+
+/// Reading and purging the history tables (`SQLiteHistory.swift` writes them): the
+/// transactions after a boundary with their changes, oldest first, and the SQLite store's
+/// side of `HistoryKeepingStore`.
+extension SQLiteHistory {
+    /// The oldest kept transaction and the highest number ever given.
+    static func bounds(_ db: SQLiteConnection) throws(ObjectGraphError) -> (oldest: Int64?, highest: Int64) {
+        let oldest = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION").firstRow { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+        let highest = try db.prepare("SELECT IFNULL(Z_MAX, 0) FROM Z_PRIMARYKEY WHERE Z_ENT = 16002").firstRow { $0.int64(0) } ?? 0
+        return (oldest, max(highest, oldest ?? 0))
+    }
+
+    /// The first transaction number after `boundary` (exclusive), checking that a
+    /// transaction number is one the store kept.
+    static func firstNumber(after boundary: HistoryBoundary?, _ db: SQLiteConnection, store: String) throws(ObjectGraphError) -> Int64 {
+        switch boundary {
+        case nil: return 0
+        case .transaction(let n)?:
+            let (oldest, highest) = try bounds(db)
+            if n > highest {
+                throw .invalidArgument("the history token names transaction \(n) of the store '\(store)', which has only written \(highest): the token is from another store or was forged")
+            }
+            if n > 0, n < oldest ?? (highest + 1) { throw .historyTokenExpired(store: store, number: n, oldest: oldest) }
+            return n + 1
+        case .date(let date)?:
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP > ? + \(dateTolerance)")
+            s.bind(1, double: date.timeIntervalSinceReferenceDate)
+            return try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
+        }
+    }
+
+    static func transactions(_ db: SQLiteConnection, schema: SQLiteSchema, from first: Int64, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
+        let s = try db.prepare("""
+            SELECT t.Z_PK, t.ZTIMESTAMP,
+                   IFNULL(a.ZNAME, t.ZAUTHOR), IFNULL(b.ZNAME, t.ZBUNDLEID), IFNULL(c.ZNAME, t.ZCONTEXTNAME), IFNULL(p.ZNAME, t.ZPROCESSID)
+            FROM ATRANSACTION t
+            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
+            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
+            LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+            LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
+            WHERE t.Z_PK >= ? ORDER BY t.Z_PK
+            """)
+        s.bind(1, first)
+        var out: [StoredHistoryTransaction] = []
+        func text(_ column: Int32) -> String? { s.isNull(column) ? nil : s.text(column) }
+        try s.forEachRow { row in
+            out.append(StoredHistoryTransaction(
+                number: row.int64(0), timestamp: Date(timeIntervalSinceReferenceDate: row.double(1)),
+                authorship: HistoryAuthorship(author: text(2), contextName: text(4), processID: text(5), bundleID: text(3)),
+                changes: includingChanges ? [] : nil))
+        }
+        guard includingChanges, let firstRead = out.first?.number else { return out }
+        // Changes come by transaction, in the transactions' order: one walk pairs them.
+        var i = 0
+        var current: [StoredHistoryChange] = []
+        try forEachChange(db, schema: schema, fromTransaction: firstRead) { change in
+            while i < out.count, out[i].number < change.transactionNumber {
+                out[i].changes = current
+                current = []
+                i += 1
+            }
+            if i < out.count, out[i].number == change.transactionNumber { current.append(change) }
+        }
+        if i < out.count { out[i].changes = current }
+        return out
+    }
+
+    /// Every change of the transactions numbered `first` and later, by transaction then in
+    /// change order (through the index on `ZTRANSACTIONID`: a reader that is nearly caught up
+    /// reads only the newest changes).
+    static func forEachChange(_ db: SQLiteConnection, schema: SQLiteSchema, fromTransaction first: Int64,
+                              _ body: (StoredHistoryChange) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
+        let columns = try db.strings("SELECT name FROM pragma_table_info('ACHANGE')")
+        let tombstoneColumns = columns.filter { $0.hasPrefix("ZTOMBSTONE") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+        let extra = tombstoneColumns.map { ", \(sqlIdentifier($0))" }.joined()
+        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK")
+        s.bind(1, first)
+        var slotNames: [ObjectIdentifier: [String]] = [:]
+        var lastNumber: Int64 = -1, lastEntity: EntityDescription? = nil
+        var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
+        try s.forEachRow { row throws(ObjectGraphError) in
+            let type = HistoryChangeType(rawValue: Int(row.int64(1))) ?? .update
+            // Changes come in runs of one entity: its number is looked up once per run.
+            let number = row.int64(2)
+            if number != lastNumber {
+                lastNumber = number
+                lastEntity = schema.entityByNumber[Int(number)]
+            }
+            let entity = lastEntity
+            var change = StoredHistoryChange(changeID: row.int64(0), type: type, entity: entity, primaryKey: row.int64(3), transactionNumber: row.int64(4))
+            if let entity {
+                let id = ObjectIdentifier(entity)
+                if type == .update {
+                    let names = slotNames[id] ?? entity.historySlots.map { entity.layout.properties[$0].name }
+                    slotNames[id] = names
+                    change.updatedProperties = row.isNull(5) ? [] : slots(inBitmap: row.bytes(5)).compactMap { $0 < names.count ? names[$0] : nil }
+                } else if type == .delete {
+                    let fields = kept[id] ?? entity.historyTombstoneSlots.map { slot in
+                        let p = entity.layout.properties[slot]
+                        return (p.name, SQLiteStore.ColumnKind(p))
+                    }
+                    kept[id] = fields
+                    var tombstone: [String: AttributeValue] = [:]
+                    for (i, field) in fields.enumerated() where i < tombstoneColumns.count {
+                        tombstone[field.name] = SQLiteStore.read(row, Int32(6 + i), field.kind)
+                    }
+                    change.tombstone = tombstone
+                }
+            }
+            try body(change)
+        }
+    }
+
+    /// Deletes the transactions before `boundary` and their changes; returns how many.
+    static func delete(_ db: SQLiteConnection, before boundary: HistoryBoundary) throws(ObjectGraphError) -> Int {
+        // The history is always a run of transactions up to the newest: a purge by date
+        // stops at the first transaction at or after it, so no hole is left for a token.
+        let limit: Int64
+        switch boundary {
+        case .transaction(let n): limit = n
+        case .date(let date):
+            let s = try db.prepare("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP >= ? - \(dateTolerance)")
+            s.bind(1, double: date.timeIntervalSinceReferenceDate)
+            limit = try s.firstRow { $0.isNull(0) ? Int64.max : $0.int64(0) } ?? Int64.max
+        }
+        let changes = try db.prepare("DELETE FROM ACHANGE WHERE ZTRANSACTIONID < ?")
+        changes.bind(1, limit)
+        try changes.run()
+        let transactions = try db.prepare("DELETE FROM ATRANSACTION WHERE Z_PK < ?")
+        transactions.bind(1, limit)
+        return try transactions.runCountingChanges()
+    }
+}
+
+extension SQLiteStore: HistoryKeepingStore {
+    public var tracksHistory: Bool { storeOptions.historyTracking }
+
+    /// A store without history tables (never tracked) has no history.
+    public func historyTransactions(after boundary: HistoryBoundary?, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else {
+            if case .transaction(let n)? = boundary, n > 0 {
+                throw .invalidArgument("the history token names transaction \(n) of the store '\(path)', which keeps no history")
+            }
+            return []
+        }
+        return try readTransaction(db) { () throws(ObjectGraphError) in
+            let first = try SQLiteHistory.firstNumber(after: boundary, db, store: path)
+            if first == Int64.max { return [] }
+            return try SQLiteHistory.transactions(db, schema: schema, from: first, includingChanges: includingChanges)
+        }
+    }
+
+    public func deleteHistory(before boundary: HistoryBoundary) throws(ObjectGraphError) -> Int {
+        if readsOnly {
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' is read-only: its history cannot be deleted")
+        }
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else { return 0 }
+        var deleted = 0
+        try save { _ throws(ObjectGraphError) in deleted = try SQLiteHistory.delete(db, before: boundary) }
+        return deleted
+    }
+
+    public func lastHistoryTransactionNumber() throws(ObjectGraphError) -> Int64? {
+        let db = try open()
+        guard try SQLiteHistory.hasTables(db) else { return nil }
+        return try db.prepare("SELECT MAX(Z_PK) FROM ATRANSACTION").firstRow { $0.isNull(0) ? nil : $0.int64(0) } ?? nil
+    }
+
+    /// Runs `body` inside one read transaction, so transactions and changes agree.
+    private func readTransaction<T>(_ db: SQLiteConnection, _ body: () throws(ObjectGraphError) -> T) throws(ObjectGraphError) -> T {
+        try db.execute("BEGIN")
+        do throws(ObjectGraphError) {
+            let out = try body()
+            try db.execute("COMMIT")
+            return out
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
