@@ -215,6 +215,37 @@ final class ContextHistoryTests: XCTestCase {
         }
     }
 
+    /// A save over two stores is one transaction in each; the history reads both, and a
+    /// token names where each stands.
+    func testASaveOverTwoStoresIsATransactionInEach() throws {
+        let model = ManagedObjectModel()
+        let note = try model.addEntity(named: "Note")
+        try note.addAttribute(named: "title", type: .string)
+        let tag = try model.addEntity(named: "Tag")
+        try tag.addAttribute(named: "name", type: .string)
+        try model.setEntities([note], forConfiguration: "Notes")
+        try model.setEntities([tag], forConfiguration: "Tags")
+        let folder = try temporaryDirectory()
+        let coordinator = try PersistentStoreCoordinator(model: model)
+        let tracking: [String: PropertyListValue] = [StoreOptionKey.historyTracking: .boolean(true)]
+        let notes = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: "Notes", path: folder + "/notes.sqlite", options: tracking)
+        let tags = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: "Tags", path: folder + "/tags.sqlite", options: tracking)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertObject(entityName: "Note").setValue(.string("n"), forKey: "title")
+        try context.insertObject(entityName: "Tag").setValue(.string("t"), forKey: "name")
+        try context.save()
+        let history = try context.history()
+        XCTAssertEqual(Set(history.map(\.storeIdentifier)), [notes.identifier, tags.identifier])
+        XCTAssertEqual(history.map { $0.changes?.map(\.changedObjectID.entity.name) ?? [] }.sorted { $0[0] < $1[0] }, [["Note"], ["Tag"]])
+        let token = try XCTUnwrap(try coordinator.currentPersistentHistoryToken())
+        XCTAssertEqual(token.transactionNumbers, [notes.identifier: 1, tags.identifier: 1])
+        try context.insertObject(entityName: "Tag").setValue(.string("u"), forKey: "name")
+        try context.save()
+        let after = try context.history(after: .token(token))
+        XCTAssertEqual(after.map(\.storeIdentifier), [tags.identifier], "only the store the save wrote to")
+        XCTAssertEqual(try coordinator.currentPersistentHistoryToken(fromStores: [notes])?.transactionNumbers, [notes.identifier: 1])
+    }
+
     /// A store migrated in place keeps its history and its tokens: entity numbers, update
     /// bitmaps and tombstones follow the new model, and the migrator adds one transaction.
     func testAutomaticMigrationKeepsTheHistoryAndItsTokens() throws {
