@@ -31,6 +31,16 @@ extension SQLiteHistory {
         }
     }
 
+    /// The position of transaction `number` in `transactions` (sorted by number).
+    private static func position(of number: Int64, in transactions: [StoredHistoryTransaction]) -> Int? {
+        var low = 0, high = transactions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if transactions[middle].number < number { low = middle + 1 } else { high = middle }
+        }
+        return low < transactions.count && transactions[low].number == number ? low : nil
+    }
+
     static func transactions(_ db: SQLiteConnection, schema: SQLiteSchema, from first: Int64, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
         let s = try db.prepare("""
             SELECT t.Z_PK, t.ZTIMESTAMP,
@@ -52,30 +62,39 @@ extension SQLiteHistory {
                 changes: includingChanges ? [] : nil))
         }
         guard includingChanges, let firstRead = out.first?.number else { return out }
-        // Changes come by transaction, in the transactions' order: one walk pairs them.
+        // Changes come by transaction, in the transactions' order: the next change is nearly
+        // always of the transaction of the one before, or of the next. A file whose changes
+        // are numbered otherwise still pairs each with its transaction, by search.
         var i = 0
-        var current: [StoredHistoryChange] = []
         try forEachChange(db, schema: schema, fromTransaction: firstRead) { change in
-            while i < out.count, out[i].number < change.transactionNumber {
-                out[i].changes = current
-                current = []
-                i += 1
+            let number = change.transactionNumber
+            if out[i].number != number {
+                if i + 1 < out.count, out[i + 1].number == number {
+                    i += 1
+                } else if let found = position(of: number, in: out) {
+                    i = found
+                } else {
+                    return  // a change of no transaction read
+                }
             }
-            if i < out.count, out[i].number == change.transactionNumber { current.append(change) }
+            out[i].changes!.append(change)
         }
-        if i < out.count { out[i].changes = current }
         return out
     }
 
-    /// Every change of the transactions numbered `first` and later, by transaction then in
-    /// change order (through the index on `ZTRANSACTIONID`: a reader that is nearly caught up
-    /// reads only the newest changes).
+    /// Every change of the transactions numbered `first` and later, in change order (which
+    /// is transaction order: a reader that is nearly caught up reads only the newest changes).
     static func forEachChange(_ db: SQLiteConnection, schema: SQLiteSchema, fromTransaction first: Int64,
                               _ body: (StoredHistoryChange) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let columns = try db.strings("SELECT name FROM pragma_table_info('ACHANGE')")
         let tombstoneColumns = columns.filter { $0.hasPrefix("ZTOMBSTONE") }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         let extra = tombstoneColumns.map { ", \(sqlIdentifier($0))" }.joined()
-        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY ZTRANSACTIONID, Z_PK")
+        // Changes are numbered as they are written, so a transaction's come after the ones of
+        // every earlier transaction: the read starts at the first change of `first` (found
+        // through the ZTRANSACTIONID index) and goes on through the table in key order.
+        let s = try db.prepare("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE"
+            + " WHERE Z_PK >= IFNULL((SELECT MIN(Z_PK) FROM ACHANGE WHERE ZTRANSACTIONID >= ?1), 9223372036854775807)"
+            + " AND ZTRANSACTIONID >= ?1 ORDER BY Z_PK")
         s.bind(1, first)
         var slotNames: [ObjectIdentifier: [String]] = [:]
         var lastNumber: Int64 = -1, lastEntity: EntityDescription? = nil
