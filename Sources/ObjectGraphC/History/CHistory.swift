@@ -18,8 +18,9 @@ final class HistoryBox: HandleBox {
     private let starts: [Int]
     let kinds: [Int32]
     let changeIDs: [Int64]
-    let objectIDs: [ManagedObjectID]
-    /// Per change, the index of its entity in `entityNames` (og_history_entity_name).
+    /// Per change, the changed object's primary key (no reference per change to copy).
+    let keys: [Int64]
+    /// Per change, the index of its entity in `entityList` (og_history_entity_name).
     let entityIndexes: [Int32]
     /// The entities the changes name, in the order first met.
     let entityList: [CString]
@@ -32,7 +33,7 @@ final class HistoryBox: HandleBox {
             [t.author, t.contextName, t.processID, t.bundleID, t.storeIdentifier].map { $0.map(CString.init) }
         }
         let total = transactions.reduce(0) { $0 + ($1.changes?.count ?? 0) }
-        var starts: [Int] = [0], kinds: [Int32] = [], ids: [Int64] = [], objects: [ManagedObjectID] = []
+        var starts: [Int] = [0], kinds: [Int32] = [], ids: [Int64] = [], keys: [Int64] = []
         var updated: [Int: [CString]] = [:]
         var indexes: [Int32] = [], entityList: [CString] = [], indexOf: [ObjectIdentifier: Int32] = [:]
         var last: (entity: EntityDescription, index: Int32)? = nil
@@ -40,13 +41,13 @@ final class HistoryBox: HandleBox {
         starts.reserveCapacity(transactions.count + 1)
         kinds.reserveCapacity(total)
         ids.reserveCapacity(total)
-        objects.reserveCapacity(total)
+        keys.reserveCapacity(total)
         for t in transactions {
             for c in t.changes ?? [] {
                 if let names = c.updatedProperties { updated[kinds.count] = names.sorted().map(CString.init) }
                 kinds.append(Int32(c.changeType.rawValue))
                 ids.append(c.changeID)
-                objects.append(c.changedObjectID)
+                keys.append(c.changedObjectID.primaryKey)
                 let entity = c.changedObjectID.entity
                 if last?.entity !== entity {
                     let index = indexOf[ObjectIdentifier(entity)] ?? Int32(entityList.count)
@@ -63,7 +64,7 @@ final class HistoryBox: HandleBox {
         self.starts = starts
         self.kinds = kinds
         changeIDs = ids
-        objectIDs = objects
+        self.keys = keys
         entityIndexes = indexes
         self.entityList = entityList
         self.updated = updated
@@ -77,16 +78,6 @@ final class HistoryBox: HandleBox {
             throw .invalidArgument("changes \(first) to \(first + count - 1) are out of range (transaction \(t) holds \(held))")
         }
         return (starts[t] + first)..<(starts[t] + first + count)
-    }
-
-    /// Entity names lent to C, one per entity met.
-    private var entityNames: [ObjectIdentifier: CString] = [:]
-
-    func entityName(_ entity: EntityDescription) -> CString {
-        if let known = entityNames[ObjectIdentifier(entity)] { return known }
-        let name = CString(entity.name)
-        entityNames[ObjectIdentifier(entity)] = name
-        return name
     }
 
     func transaction(_ t: Int) throws(ObjectGraphError) -> PersistentHistoryTransaction {
@@ -287,7 +278,8 @@ public func og_history_change_id(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ out:
 public func og_history_change_object_uri(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
     do throws(ObjectGraphError) {
         let box = try handles.get(h, HistoryBox.self)
-        return ownedString(box.objectIDs[try box.change(t, c)].uriRepresentation)
+        _ = try box.change(t, c)  // checks both indexes
+        return ownedString(box.transactions[t].changes![c].changedObjectID.uriRepresentation)
     } catch {
         report(error, err)
         return nil
@@ -304,7 +296,7 @@ public func og_history_changes(_ h: OpaquePointer?, _ t: Int, _ first: Int, _ co
         for (i, c) in range.enumerated() {
             kinds?[i] = box.kinds[c]
             ids?[i] = box.changeIDs[c]
-            keys?[i] = box.objectIDs[c].primaryKey
+            keys?[i] = box.keys[c]
             entities?[i] = Int(box.entityIndexes[c])
         }
         return OG_OK
@@ -322,10 +314,10 @@ public func og_history_change_object(_ h: OpaquePointer?, _ t: Int, _ c: Int, _ 
                                      _ key: UnsafeMutablePointer<Int64>?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let box = try handles.get(h, HistoryBox.self)
-        let id = box.objectIDs[try box.change(t, c)]
+        let i = try box.change(t, c)
         let outEntity = try required(entity, "entity"), outKey = try required(key, "primary_key")
-        outEntity.pointee = UnsafePointer(box.entityName(id.entity).pointer)
-        outKey.pointee = id.primaryKey
+        outEntity.pointee = UnsafePointer(box.entityList[Int(box.entityIndexes[i])].pointer)
+        outKey.pointee = box.keys[i]
         return OG_OK
     }
 }
