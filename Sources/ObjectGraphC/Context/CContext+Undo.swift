@@ -54,13 +54,7 @@ public func og_context_name(_ c: OpaquePointer?, _ out: UnsafeMutablePointer<Uns
     status(err) { () throws(ObjectGraphError) in
         let x = try contextBox(c).context
         try x.checkThread()
-        let target = try required(out, "out")
-        guard let name = x.name else {
-            target.pointee = nil
-            return OG_NULL
-        }
-        target.pointee = ownedString(name)
-        return OG_OK
+        return nullable(try required(out, "out"), x.name.map { ownedString($0) })
     }
 }
 

@@ -163,13 +163,7 @@ public func og_context_transaction_author(_ c: OpaquePointer?, _ out: UnsafeMuta
     status(err) { () throws(ObjectGraphError) in
         let x = try context(c)
         try x.checkThread()
-        let target = try required(out, "out")
-        guard let author = x.transactionAuthor else {
-            target.pointee = nil
-            return OG_NULL
-        }
-        target.pointee = ownedString(author)
-        return OG_OK
+        return nullable(try required(out, "out"), x.transactionAuthor.map { ownedString($0) })
     }
 }
 
@@ -190,12 +184,7 @@ public func og_coordinator_current_history_token(_ c: OpaquePointer?, _ out: Uns
     status(err) { () throws(ObjectGraphError) in
         let coordinator = try handles.get(c, CoordinatorBox.self).coordinator
         let target = try required(out, "out")
-        guard let token = try coordinator.currentPersistentHistoryToken() else {
-            target.pointee = nil
-            return OG_NULL
-        }
-        target.pointee = handles.make(HistoryTokenBox(token))
-        return OG_OK
+        return nullable(target, try coordinator.currentPersistentHistoryToken().map { handles.make(HistoryTokenBox($0)) })
     }
 }
 
@@ -229,13 +218,7 @@ public func og_history_transaction_string(_ h: OpaquePointer?, _ t: Int, _ field
         let box = try handles.get(h, HistoryBox.self)
         _ = try box.transaction(t)
         let f = try cEnum(field, HistoryField.self).rawValue
-        let target = try required(out, "out")
-        guard let s = box.strings[t][f] else {
-            target.pointee = nil
-            return OG_NULL
-        }
-        target.pointee = UnsafePointer(s.pointer)
-        return OG_OK
+        return nullable(try required(out, "out"), box.strings[t][f].map { UnsafePointer($0.pointer) })
     }
 }
 
@@ -348,12 +331,7 @@ public func og_history_change_tombstone(_ h: OpaquePointer?, _ t: Int, _ c: Int,
         _ = try box.change(t, c)  // checks both indexes
         let change = box.transactions[t].changes![c]
         let target = try required(out, "out")
-        guard let tombstone = change.tombstone else {
-            target.pointee = nil
-            return OG_NULL
-        }
-        target.pointee = handles.make(ValueBox(content: .dictionary(tombstone.mapValues { .scalar($0) })))
-        return OG_OK
+        return nullable(target, change.tombstone.map { handles.make(ValueBox(content: .dictionary($0.mapValues { .scalar($0) }))) })
     }
 }
 

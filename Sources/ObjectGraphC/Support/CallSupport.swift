@@ -98,6 +98,13 @@ func ownedString(_ s: String, length: UnsafeMutablePointer<Int>? = nil) -> Unsaf
     }
 }
 
+/// Writes an optional result to a caller's out-parameter: OG_OK with the value, or NULL
+/// and OG_NULL when there is none.
+func nullable<T>(_ target: UnsafeMutablePointer<T?>, _ value: T?) -> Int32 {
+    target.pointee = value
+    return value == nil ? OG_NULL : OG_OK
+}
+
 /// Writes a flag to a caller's out-parameter.
 func flag(_ out: UnsafeMutablePointer<Bool>?, _ body: () throws(ObjectGraphError) -> Bool, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in

@@ -9,9 +9,10 @@ costs nothing per change.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import datetime as _dt
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Set, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterator, List, Optional, Set, Tuple, Union
 
 from ._call import call, call_handle, call_optional, call_out
 from ._handle import OwnedHandle
@@ -325,18 +326,21 @@ class HistoryChangeRequest:
         self._result_type = history_result_type(value)
 
 
-def _point_call(ctx: Any, point: Point, by_token: Any, by_date: Any, *rest: Any) -> Optional[int]:
-    """Calls the token or the date form of a history function for ``point``."""
-    if point is None or isinstance(point, (HistoryToken, Transaction)):
+@contextlib.contextmanager
+def _point(point: Point, by_token: Any, by_date: Any) -> Iterator[Tuple[Any, Any]]:
+    """The form of a history function that takes ``point``, and the argument naming it
+    (a token's handle, alive for the ``with``; seconds since 1970; None)."""
+    if point is None:
+        yield by_token, None
+    elif isinstance(point, (HistoryToken, Transaction)):
         token = point.token if isinstance(point, Transaction) else point
-        if token is None:
-            return call_optional(by_token, ctx._h, None, *rest, context=ctx)
         with token._handle() as owned:
-            return call_optional(by_token, ctx._h, owned._h, *rest, context=ctx)
-    if isinstance(point, _dt.datetime):
-        return call_optional(by_date, ctx._h, to_seconds(point), *rest, context=ctx)
-    raise make_error(f"a history point is a HistoryToken, a datetime or a Transaction, not {type(point).__name__}",
-                     ErrorCode.TYPE_MISMATCH)
+            yield by_token, owned._h
+    elif isinstance(point, _dt.datetime):
+        yield by_date, to_seconds(point)
+    else:
+        raise make_error(f"a history point is a HistoryToken, a datetime or a Transaction, not {type(point).__name__}",
+                         ErrorCode.TYPE_MISMATCH)
 
 
 def read_history(ctx: Any, after: Point, fetch_request: Optional[FetchRequest], result_type: int) -> Any:
@@ -344,8 +348,8 @@ def read_history(ctx: Any, after: Point, fetch_request: Optional[FetchRequest], 
     if fetch_request is not None and not isinstance(fetch_request, FetchRequest):
         raise make_error(f"fetch_request is a FetchRequest (Transaction.fetch_request or Change.fetch_request), not "
                          f"{type(fetch_request).__name__}", ErrorCode.TYPE_MISMATCH)
-    handle = _point_call(ctx, after, lib.og_context_history, lib.og_context_history_after_date,
-                         None if fetch_request is None else fetch_request._h)
+    with _point(after, lib.og_context_history, lib.og_context_history_after_date) as (fn, at):
+        handle = call_optional(fn, ctx._h, at, None if fetch_request is None else fetch_request._h, context=ctx)
     history = _HistoryHandle(handle or 0)
     on_changes = fetch_request is not None and fetch_request.entity == "Change"
     with_changes = result_type != HISTORY_RESULT_TYPES["transactions_only"] or on_changes
@@ -369,13 +373,5 @@ def delete_history(ctx: Any, before: Point) -> None:
     if before is None:
         raise make_error("delete_history needs a token, a datetime or a transaction to delete before",
                          ErrorCode.INVALID_ARGUMENT)
-    if isinstance(before, (HistoryToken, Transaction)):
-        token = before.token if isinstance(before, Transaction) else before
-        with token._handle() as owned:
-            call(lib.og_context_delete_history, ctx._h, owned._h, context=ctx)
-        return
-    if isinstance(before, _dt.datetime):
-        call(lib.og_context_delete_history_before_date, ctx._h, to_seconds(before), context=ctx)
-        return
-    raise make_error(f"a history point is a HistoryToken, a datetime or a Transaction, not {type(before).__name__}",
-                     ErrorCode.TYPE_MISMATCH)
+    with _point(before, lib.og_context_delete_history, lib.og_context_delete_history_before_date) as (fn, at):
+        call(fn, ctx._h, at, context=ctx)

@@ -7,20 +7,15 @@ import FoundationEssentials
 /// (`migratePersistentStore`) copies the history with its numbers. Either adds one marker
 /// transaction without changes, by Core Data's schema migrator.
 extension SQLiteHistory {
-    static let migratorAuthor = "com.apple.coredata.schemamigrator"
+    /// The author of the marker transaction a migration adds.
+    static let migratorAuthor = "com.apple.coredata.schemamigrator.lightweight"
 
     /// Rewrites the history of a store migrated in place from `source` to `destination`
     /// (`numbers`: old entity number → new), then adds the marker. Nothing happens to a
     /// store without history tables.
     static func migrate(_ db: SQLiteConnection, from source: SQLiteSchema, to destination: SQLiteSchema, numbers: [Int: Int]) throws(ObjectGraphError) {
         guard try hasTables(db) else { return }
-        // Z_PRIMARYKEY was rewritten for the new model: the history's counters come back.
-        let needed = destination.storedEntities.map { $0.historyTombstoneSlots.count }.max() ?? 0
-        let existing = Set(try db.strings("SELECT name FROM pragma_table_info('ACHANGE')"))
-        for i in 0..<needed where !existing.contains("ZTOMBSTONE\(i)") {
-            try db.execute("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(i) BLOB")
-        }
-        let tombstoneColumns = max(needed, existing.filter { $0.hasPrefix("ZTOMBSTONE") }.count)
+        let tombstoneColumns = try addTombstoneColumns(db, for: destination.storedEntities)
         var rewrites: [(key: Int64, entity: Int64, columns: [UInt8]?, tombstone: [AttributeValue])] = []
         try forEachChange(db, schema: source, fromTransaction: 0) { change throws(ObjectGraphError) in
             guard let old = change.entity else { return }
@@ -61,7 +56,7 @@ extension SQLiteHistory {
 
     /// The transaction a migration adds: no changes, by the schema migrator.
     static func addMarker(_ db: SQLiteConnection, schema: SQLiteSchema) throws(ObjectGraphError) {
-        _ = try record(db, schema: schema, [], by: HistoryAuthorship(author: migratorAuthor + ".lightweight"), at: Date())
+        _ = try record(db, schema: schema, [], by: HistoryAuthorship(author: migratorAuthor), at: Date())
     }
 
     /// Keeps the history counters across a rewrite of `Z_PRIMARYKEY`: their rows, read

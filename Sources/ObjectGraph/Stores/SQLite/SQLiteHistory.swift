@@ -38,16 +38,23 @@ enum SQLiteHistory {
         try db.execute("BEGIN IMMEDIATE")
         do throws(ObjectGraphError) {
             for sql in createStatements { try db.execute(sql) }
-            let needed = entities.map { $0.historyTombstoneSlots.count }.max() ?? 0
-            let existing = Set(try db.strings("SELECT name FROM pragma_table_info('ACHANGE')"))
-            for i in 0..<needed where !existing.contains("ZTOMBSTONE\(i)") {
-                try db.execute("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(i) BLOB")
-            }
+            _ = try addTombstoneColumns(db, for: entities)
             try db.execute("COMMIT")
         } catch {
             try? db.execute("ROLLBACK")
             throw error
         }
+    }
+
+    /// Adds the `ZTOMBSTONE<i>` columns `entities` need that `ACHANGE` lacks; returns how
+    /// many tombstone columns it has then.
+    static func addTombstoneColumns(_ db: SQLiteConnection, for entities: [EntityDescription]) throws(ObjectGraphError) -> Int {
+        let needed = entities.map { $0.historyTombstoneSlots.count }.max() ?? 0
+        let existing = Set(try db.strings("SELECT name FROM pragma_table_info('ACHANGE')"))
+        for i in 0..<needed where !existing.contains("ZTOMBSTONE\(i)") {
+            try db.execute("ALTER TABLE ACHANGE ADD COLUMN ZTOMBSTONE\(i) BLOB")
+        }
+        return max(needed, existing.filter { $0.hasPrefix("ZTOMBSTONE") }.count)
     }
 
     /// Whether the file holds history tables (a store may have been written with history
