@@ -11,10 +11,12 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source scripts/lib/deps.sh
+source scripts/lib/postgres.sh
 
 og_ensure_swift &&
   og_ensure_tools cc pkg-config sqlite zlib cmake valgrind python3 &&
-  og_ensure_pytest && og_ensure_mypy || { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
+  og_ensure_pytest && og_ensure_mypy && og_ensure_postgres ||
+  { echo "tests: 0 passed, 1 failed (could not install what the tests need)"; exit 1; }
 
 build=${OBJECTGRAPH_BUILD_DIR:-build}
 jobs=$(nproc 2>/dev/null || echo 2)
@@ -24,7 +26,11 @@ report=()
 
 # Each step's output is kept, so that the closing line can count tests.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/objectgraph-tests-XXXXXX")
-trap 'rm -rf "$logs"' EXIT
+trap 'og_pg_stop; rm -rf "$logs"' EXIT
+
+# The PostgreSQL store's tests in every runner use a throwaway server on 127.0.0.1
+# (scripts/lib/postgres.sh), stopped and removed when this script ends.
+og_pg_start || { echo "tests: 0 passed, 1 failed (could not start the PostgreSQL test server)"; exit 1; }
 
 # step NAME COMMAND...: runs one step and records whether it passed.
 step() {

@@ -33,7 +33,7 @@ extension PersistentStoreCoordinator {
         } catch {
             throw noReadableStore(error, path)
         }
-        if parsed.readOnly || !isWritableFile(path) {
+        if parsed.readOnly || (kind.capabilities.contains(.files) && !isWritableFile(path)) {
             throw ObjectGraphError(
                 code: ErrorCode.storeOperation,
                 message: "the store '\(path)' is read-only: its metadata cannot be written",

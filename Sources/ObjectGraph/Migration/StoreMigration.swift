@@ -26,7 +26,9 @@ extension PersistentStoreCoordinator {
             guard let old = attached.first(where: { $0.store === store }) else {
                 throw .invalidArgument("the store '\(store.path)' is not attached to this coordinator")
             }
-            if !path.isEmpty, StoreFiles.exists(path) {
+            // A store type without files (a database server) is asked whether a store is there.
+            let kind = try StoreTypes.require(type)
+            if !path.isEmpty, kind.capabilities.contains(.files) ? StoreFiles.exists(path) : kind.hasStore(at: path) {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
                     message: "cannot migrate '\(store.path)' to '\(path)': a file is already there, and it is not overwritten",

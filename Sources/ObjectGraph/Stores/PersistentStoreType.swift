@@ -33,6 +33,10 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// or cannot tell its own from their first bytes.
     func recognizes(header: [UInt8]) -> Bool
 
+    /// Whether `address` names a store of this type by its form alone (a PostgreSQL URL):
+    /// how a store that is no file is found when no type is given (the store tool).
+    func recognizes(address: String) -> Bool
+
     /// The metadata of the store at `path`, read without adding it
     /// (`metadataForPersistentStoreOfType:URL:`). Must not change any byte of the store's
     /// files. 134010 (`storeInvalidType`) when the type cannot read it without a store.
@@ -117,6 +121,8 @@ extension PersistentStoreType {
     public var capabilities: StoreTypeCapabilities { [.files] }
 
     public func recognizes(header: [UInt8]) -> Bool { false }
+
+    public func recognizes(address: String) -> Bool { false }
 
     public func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
         throw ObjectGraphError(

@@ -22,6 +22,8 @@ public enum StoreOptionKey {
     public static let historyTracking = "NSPersistentHistoryTrackingKey"
     /// Boolean: the coordinator posts remote-change notifications for the store.
     public static let remoteChangeNotifications = "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
+    /// String: the schema that holds a PostgreSQL store's tables ("public" when absent).
+    public static let postgreSQLSchema = "ObjectGraphPostgreSQLSchema"
 }
 
 /// The options a store understands, read once from the options dictionary. Unknown keys
@@ -43,6 +45,8 @@ public struct StoreOptions: Sendable, Equatable {
     public var historyTracking = false
     /// Post remote-change notifications (`NSPersistentStoreRemoteChangeNotificationPostOptionKey`).
     public var remoteChangeNotifications = false
+    /// The PostgreSQL schema of the store's tables; nil for the default.
+    public var postgreSQLSchema: String?
 
     public init() {}
 
@@ -70,6 +74,11 @@ public struct StoreOptions: Sendable, Equatable {
         inferMappingModel = try Self.flag(dictionary, StoreOptionKey.inferMappingModel)
         historyTracking = try Self.historyFlag(dictionary)
         remoteChangeNotifications = try Self.flag(dictionary, StoreOptionKey.remoteChangeNotifications)
+        switch dictionary[StoreOptionKey.postgreSQLSchema] {
+        case nil: break
+        case .string(let name)?: postgreSQLSchema = name
+        default: throw .invalidArgument("\(StoreOptionKey.postgreSQLSchema) must be a schema name (a string)")
+        }
         switch dictionary[StoreOptionKey.timeout] {
         case nil: break
         case .integer(let n)? where n >= 0: timeout = Double(n)
@@ -98,7 +107,7 @@ public struct StoreOptions: Sendable, Equatable {
     public static func == (a: StoreOptions, b: StoreOptions) -> Bool {
         a.readOnly == b.readOnly && a.timeout == b.timeout && a.analyze == b.analyze && a.vacuum == b.vacuum
             && a.ignoreVersioning == b.ignoreVersioning && a.historyTracking == b.historyTracking
-            && a.remoteChangeNotifications == b.remoteChangeNotifications && a.pragmas.map(\.name) == b.pragmas.map(\.name)
+            && a.remoteChangeNotifications == b.remoteChangeNotifications && a.postgreSQLSchema == b.postgreSQLSchema && a.pragmas.map(\.name) == b.pragmas.map(\.name)
             && a.pragmas.map(\.value) == b.pragmas.map(\.value)
     }
 

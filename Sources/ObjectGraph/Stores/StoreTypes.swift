@@ -16,12 +16,12 @@ public enum StoreTypes {
     /// SQLite, Core Data's default.
     public static let defaultName = StoreType.sqlite
 
-    private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory, XMLStore.typeName]
+    private static let builtInNames = [StoreType.sqlite, StoreType.binary, StoreType.inMemory, XMLStore.typeName, PostgreSQLStore.typeName]
 
     private static func builtIn() -> [String: PersistentStoreType] {
         [
             StoreType.sqlite: SQLiteStoreType(), StoreType.binary: BinaryStoreType(), StoreType.inMemory: InMemoryStoreType(),
-            XMLStore.typeName: XMLStoreType(),
+            XMLStore.typeName: XMLStoreType(), PostgreSQLStore.typeName: PostgreSQLStoreType(),
         ]
     }
 
@@ -82,6 +82,11 @@ public enum StoreTypes {
     /// Errors: 134080 when there is no readable file, 134010 when no type recognises it,
     /// 134010 (`storeTypeMismatch`) when it is a store of another type than `name`.
     public static func type(ofStoreAt path: String, named name: String?) throws(ObjectGraphError) -> PersistentStoreType {
+        // A store that is no file (a database server's) is found by its type or its address.
+        if let name, let given = named(name), !given.capabilities.contains(.files) { return given }
+        if name == nil, let found = lock.withLock({ order.compactMap { byName[$0] } }).first(where: { $0.recognizes(address: path) }) {
+            return found
+        }
         guard access(path, R_OK) == 0 else {
             throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no readable store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
         }

@@ -10,13 +10,21 @@ struct SQLPredicateTranslator {
     let schema: SQLiteSchema
     /// The UUID of the store queried: an object-ID argument of another store matches no row.
     let storeIdentifier: String?
+    /// The SQL spoken: PostgreSQL has booleans rather than 0 and 1, `IS NOT DISTINCT FROM`
+    /// rather than `IS`, and no `og_str` (string operators with options are evaluated in
+    /// memory there), and compares text by the database's collation unless told `"C"`.
+    let dialect: SQLDialect
     private(set) var bindings: [AttributeValue] = []
     private var aliasCount = 0
 
-    init(schema: SQLiteSchema, storeIdentifier: String? = nil) {
+    init(schema: SQLiteSchema, storeIdentifier: String? = nil, dialect: SQLDialect = .sqlite) {
         self.schema = schema
         self.storeIdentifier = storeIdentifier
+        self.dialect = dialect
     }
+
+    private var yes: String { dialect.true }
+    private var no: String { dialect.false }
 
     /// One table in a FROM clause, with the joins key paths from it needed.
     final class Scope {
@@ -106,7 +114,15 @@ struct SQLPredicateTranslator {
             o.kind != .identity, o.kind != .entity
         else { return nil }
         var term = o.sql
-        if o.kind == .string, let collation = key.comparison.collation { term += " COLLATE \(collation)" }
+        if o.kind == .string, let collation = key.comparison.collation {
+            // SQLite's collations are the evaluator's own functions; PostgreSQL has no such.
+            guard dialect == .sqlite else { return nil }
+            term += " COLLATE \(collation)"
+        } else if o.kind == .string, dialect == .postgreSQL {
+            term += " COLLATE \"C\""
+        }
+        // Nil sorts before every value, as in SQLite and in memory; PostgreSQL puts it last.
+        if dialect == .postgreSQL { return term + (key.ascending ? " ASC NULLS FIRST" : " DESC NULLS LAST") }
         return term + (key.ascending ? " ASC" : " DESC")
     }
 
@@ -133,12 +149,12 @@ struct SQLPredicateTranslator {
 
     private mutating func predicate(_ p: ObjectPredicate, _ context: Context) -> String? {
         switch p {
-        case .truePredicate: return "1"
-        case .falsePredicate: return "0"
+        case .truePredicate: return yes
+        case .falsePredicate: return no
         case .not(let q):
             guard let s = predicate(q, context) else { return nil }
             // NOT of SQL's unknown is unknown; in memory a comparison with nil is false.
-            return "NOT IFNULL((\(s)), 0)"
+            return "NOT \(dialect.falseIfNull("(\(s))"))"
         case .and(let parts), .or(let parts):
             var out: [String] = []
             for q in parts {
@@ -182,7 +198,7 @@ struct SQLPredicateTranslator {
         guard let condition = compare(member, op, right, options) else { return nil }
         let joins = inner.joins.joined(separator: " ")
         if all {
-            return "NOT EXISTS (SELECT 1 FROM \(from) \(joins) WHERE \(link) AND NOT IFNULL((\(condition)), 0))"
+            return "NOT EXISTS (SELECT 1 FROM \(from) \(joins) WHERE \(link) AND NOT \(dialect.falseIfNull("(\(condition))")))"
         }
         return "EXISTS (SELECT 1 FROM \(from) \(joins) WHERE \(link) AND (\(condition)))"
     }
@@ -225,7 +241,7 @@ struct SQLPredicateTranslator {
         case .equal, .notEqual:
             let negate = op == .notEqual
             if l.kind == .null || r.kind == .null {
-                if l.kind == .null && r.kind == .null { return negate ? "0" : "1" }
+                if l.kind == .null && r.kind == .null { return negate ? no : yes }
                 let other = l.kind == .null ? r : l
                 guard let sql = value(other) else { return nil }
                 return "\(sql) IS \(negate ? "NOT " : "")NULL"
@@ -234,22 +250,27 @@ struct SQLPredicateTranslator {
             if l.kind == .other || r.kind == .other { return nil }
             guard l.kind == r.kind else {
                 // Values of different kinds are never equal in memory.
-                return negate ? "1" : "0"
+                return negate ? yes : no
             }
             if l.kind == .identity, let a = l.entity, let b = r.entity, a.rootEntity !== b.rootEntity {
-                return negate ? "1" : "0"
+                return negate ? yes : no
             }
             guard let a = value(l), let b = value(r) else { return nil }
             if l.kind == .string && !folding.isEmpty {
+                guard dialect == .sqlite else { return nil }
                 var equal = "og_str(0, \(folding.rawValue), \(a), \(b)) = 1"
                 // Two columns that are both nil are equal; a constant here is never nil.
                 if l.constant == nil && r.constant == nil { equal = "(\(equal) OR (\(a) IS NULL AND \(b) IS NULL))" }
                 return negate ? "NOT (\(equal))" : equal
             }
-            return "\(a) IS \(negate ? "NOT " : "")\(b)"
+            return dialect.same(a, b, negate: negate)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-            if l.kind == .null || r.kind == .null { return "0" }
+            if l.kind == .null || r.kind == .null { return no }
             guard l.kind == r.kind, [.number, .string, .date].contains(l.kind), let a = value(l), let b = value(r) else { return nil }
+            if l.kind == .string && dialect == .postgreSQL {
+                // Code-point order, as SQLite's BINARY and the evaluator compare.
+                return folding.isEmpty ? "\(a) COLLATE \"C\" \(op.rawValue) \(b)" : nil
+            }
             if l.kind == .string && !folding.isEmpty {
                 return "og_str(6, \(folding.rawValue), \(a), \(b)) \(op.rawValue) 0"
             }
@@ -262,12 +283,12 @@ struct SQLPredicateTranslator {
             return "(\(low)) AND (\(high))"
         case .in:
             if l.kind == .string, r.kind == .string {
-                guard let a = value(l), let b = value(r) else { return nil }
+                guard dialect == .sqlite, let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(b), \(a)) = 1"
             }
-            if case .scalar(.null)? = r.constant { return "0" }
+            if case .scalar(.null)? = r.constant { return no }
             guard case .collection(let members)? = r.constant ?? nil else { return nil }
-            if l.kind == .null { return members.contains { $0.isNull } ? "1" : "0" }
+            if l.kind == .null { return members.contains { $0.isNull } ? yes : no }
             var alternatives: [String] = []
             for m in members {
                 guard let o = constantOperand(m) else { return nil }
@@ -275,17 +296,17 @@ struct SQLPredicateTranslator {
                 guard let s = compare(l, .equal, o, options) else { return nil }
                 alternatives.append("(\(s))")
             }
-            return alternatives.isEmpty ? "0" : alternatives.joined(separator: " OR ")
+            return alternatives.isEmpty ? no : alternatives.joined(separator: " OR ")
         case .contains:
             if l.kind == .string, r.kind == .string {
-                guard let a = value(l), let b = value(r) else { return nil }
+                guard dialect == .sqlite, let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(a), \(b)) = 1"
             }
-            if l.kind == .null { return "0" }
+            if l.kind == .null { return no }
             return nil
         case .beginsWith, .endsWith, .like, .matches:
-            if l.kind == .null || r.kind == .null { return "0" }
-            guard l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
+            if l.kind == .null || r.kind == .null { return no }
+            guard dialect == .sqlite, l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
             let code: SQLiteFunctions.StringOperation =
                 op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : op == .like ? .like : .matches
             return "og_str(\(code.rawValue), \(folding.rawValue), \(a), \(b)) = 1"

@@ -71,8 +71,6 @@ extension SQLiteStore {
     /// (§2.20); with versioning ignored, the hashes are brought up to date at the next save.
     func checkCompatible() throws(ObjectGraphError) {
         let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
-        var current: [String: [UInt8]] = [:]
-        for e in setup.entities { current[e.name] = e.versionHash }
         if storeOptions.ignoreVersioning {
             if stored != setup.versionHashes {
                 metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(setup.versionHashes)
@@ -80,19 +78,7 @@ extension SQLiteStore {
             }
             return
         }
-        func incompatible(_ entity: String, _ why: String) -> ObjectGraphError {
-            ObjectGraphError(
-                code: ErrorCode.storeIncompatibleVersionHash,
-                message: "the model used to open the store '\(path)' is incompatible with the one used to create it: entity '\(entity)' \(why)",
-                userInfo: [(ErrorUserInfoKey.entity, entity), (ErrorUserInfoKey.filePath, path)])
-        }
-        for name in current.keys.sorted() {
-            guard let hash = stored[name] else { throw incompatible(name, "is not in the store") }
-            if hash.dataValue != current[name] { throw incompatible(name, "differs from the version that wrote the store") }
-        }
-        for name in stored.keys.sorted() where current[name] == nil {
-            throw incompatible(name, "is in the store but not in the model")
-        }
+        if let error = setup.incompatibility(withStored: stored, path: path) { throw error }
     }
 
     /// A damaged file is refused before anything is written to it (`PRAGMA quick_check`:

@@ -23,16 +23,14 @@ extension SQLiteStore {
 
     /// The SELECT a fetch runs: identities only when SQL answers alone and the values are
     /// not wanted yet; the window in SQL when SQL answers alone.
-    private func selectStatement(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, query: SelectQuery, identitiesOnly: Bool) {
+    private func selectStatement(_ request: FetchRequest, entity: EntityDescription) -> (sql: String, query: SQLSelectQuery, identitiesOnly: Bool) {
         let table = schema.table(entity)
         let query = selectQuery(request, entity: entity)
         let identitiesOnly = query.isExact && (!request.includesPropertyValues || request.fetchBatchSize > 0)
         let columns = identitiesOnly ? "t0.Z_PK, t0.Z_ENT, t0.Z_OPT" : schema.selectList(table, alias: "t0")
         var sql = "SELECT \(columns) FROM \(table.sql) t0 \(query.joins)\(query.whereClause)"
         sql += query.orderClause
-        if query.isExact && (request.fetchLimit > 0 || request.fetchOffset > 0) {
-            sql += " LIMIT \(request.fetchLimit > 0 ? request.fetchLimit : -1) OFFSET \(request.fetchOffset)"
-        }
+        sql += query.window(request, dialect: .sqlite)
         return (sql, query, identitiesOnly)
     }
 
@@ -98,50 +96,8 @@ extension SQLiteStore {
         return (sql, query.bindings, query.isExact)
     }
 
-    /// The parts of a SELECT for a request: joins, WHERE (entity and predicate), ORDER BY,
-    /// bindings, and whether SQL expresses the predicate and the order exactly.
-    struct SelectQuery {
-        var joins = ""
-        var whereClause = ""
-        var orderClause = ""
-        var bindings: [AttributeValue] = []
-        var predicateIsExact = true
-        var orderIsExact = true
-        var isExact: Bool { predicateIsExact && orderIsExact }
-        /// No ORDER BY: the rows are put in primary-key order once read (see `selectQuery`).
-        var ordersByKeyAfterReading = false
-    }
-
-    func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SelectQuery {
-        var query = SelectQuery()
-        var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: identifier)
-        let scope = translator.makeScope(entity)
-        var conditions: [String] = []
-        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
-        if let predicate = request.predicate {
-            let (sql, exact) = translator.whereCondition(predicate, scope)
-            if let sql { conditions.append("(\(sql))") }
-            query.predicateIsExact = exact
-        }
-        var terms: [String] = []
-        for key in request.sortKeys {
-            guard let term = translator.orderTerm(key, scope) else { query.orderIsExact = false; break }
-            terms.append(term)
-        }
-        if terms.isEmpty && query.orderIsExact && request.fetchLimit == 0 && request.fetchOffset == 0 {
-            // Unsorted and unwindowed: results still come in primary-key order, but sorted
-            // after reading. SQLite's ORDER BY on rows found through an index copies each
-            // whole row into its sorter (about a quarter of a 10,000-row indexed fetch), and a
-            // table scan or an index following the keys needs no sorting at all.
-            query.ordersByKeyAfterReading = true
-        } else if query.orderIsExact {
-            terms.append("t0.Z_PK ASC")
-            query.orderClause = " ORDER BY " + terms.joined(separator: ", ")
-        }
-        query.joins = scope.joins.joined(separator: " ")
-        if !conditions.isEmpty { query.whereClause = " WHERE " + conditions.joined(separator: " AND ") }
-        query.bindings = translator.bindings
-        return query
+    func selectQuery(_ request: FetchRequest, entity: EntityDescription) -> SQLSelectQuery {
+        SQLSelectQuery(request, entity: entity, schema: schema, storeIdentifier: identifier, dialect: .sqlite)
     }
 
     public func fetchRow(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {

@@ -34,6 +34,16 @@ extension SQLiteStore {
 
     func writePlan(_ entity: EntityDescription) -> WritePlan {
         if let plan = plans[ObjectIdentifier(entity)] { return plan }
+        let plan = WritePlan.make(entity, schema: schema)
+        plans[ObjectIdentifier(entity)] = plan
+        return plan
+    }
+}
+
+extension SQLiteStore.WritePlan {
+    /// The plan of `entity` in `schema`'s tables, in SQLite's spelling (the PostgreSQL
+    /// store adapts it: `PostgreSQLStatementText`).
+    static func make(_ entity: EntityDescription, schema: SQLiteSchema) -> SQLiteStore.WritePlan {
         let mapping = schema.mapping(entity)
         let table = schema.tables[mapping.tableIndex]
         // Derived attributes are computed by the store (Apple's triggers), never written.
@@ -63,7 +73,7 @@ extension SQLiteStore {
                     "\(column.sql) = CASE WHEN ?\(u) IS NULL THEN NULL WHEN \(fk) IS ?\(u) THEN \(column.sql) ELSE \(last(u)) END")
             }
         }
-        let plan = WritePlan(
+        return SQLiteStore.WritePlan(
             number: mapping.number, tableIndex: mapping.tableIndex, slots: slots,
             insertSQL: "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES (\(values.joined(separator: ", ")))",
             // The last parameter is the version the row must still have (Core Data's optimistic
@@ -73,9 +83,10 @@ extension SQLiteStore {
             needsEntityFixup: fixup,
             // Checked when the store opened (checkDerivations), so it cannot fail here.
             derivationSQL: (try? schema.derivationUpdate(for: entity)) ?? nil)
-        plans[ObjectIdentifier(entity)] = plan
-        return plan
     }
+}
+
+extension SQLiteStore {
 
     /// Computes the derived attributes of the rows this save wrote, after every row is
     /// written (a derivation may count or read rows the same save wrote).

@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One connection to a PostgreSQL server through libpq, with the store's schema as its
+/// search path and a cache of prepared statements keyed by SQL text and parameter types,
+/// so each statement is parsed and planned once per connection.
+///
+/// A connection the server closed (a restart, a killed backend, a network failure) is
+/// noticed when a call fails; that call fails, and the next call connects again. Errors
+/// name the host and the database, never the password. Not thread-safe: its store
+/// serialises use, as the SQLite store does its connection.
+final class PostgreSQLConnection {
+    let lib: LibPQ
+    let address: PostgreSQLAddress
+    private var handle: OpaquePointer?
+    private var prepared: [PreparedKey: (name: String, count: Int32)] = [:]
+    private var nameCount = 0
+    /// Milliseconds a statement waits for another transaction's row lock before 134090.
+    private let lockTimeoutMilliseconds: Int
+    /// "database 'x' on host:port", for messages; set once connected.
+    private(set) var location: String
+
+    private struct PreparedKey: Hashable {
+        let sql: String
+        let types: [UInt32]
+    }
+
+    init(_ address: PostgreSQLAddress, lockTimeout: Double) throws(ObjectGraphError) {
+        lib = try LibPQ.shared()
+        self.address = address
+        lockTimeoutMilliseconds = lockTimeout <= 0 ? 1 : Int(min(lockTimeout, 2_000_000) * 1000)
+        location = "the PostgreSQL server of '\(address.redacted)'"
+        try connect()
+    }
+
+    deinit { close() }
+
+    func close() {
+        if let handle { lib.finish(handle) }
+        handle = nil
+        prepared.removeAll()
+    }
+
+    var isConnected: Bool { handle != nil && lib.status(handle) == LibPQ.connectionOK }
+
+    /// The libpq connection (for the commit watch's socket); nil when closed.
+    var rawHandle: OpaquePointer? { handle }
+
+    /// Connects (again): 134080 naming where, with libpq's reason.
+    private func connect() throws(ObjectGraphError) {
+        close()
+        // Later keywords override earlier ones, and the expanded connection string
+        // overrides those before it: the string's own connect_timeout wins, the encoding
+        // is always UTF-8.
+        let keywords = ["connect_timeout", "application_name", "dbname", "client_encoding"]
+        let values = ["10", "objectgraph", address.connection, "UTF8"]
+        let conn = withCStrings(keywords) { k in withCStrings(values) { v in lib.connectdbParams(k, v, 1) } }
+        guard let conn else { throw ObjectGraphError(code: ErrorCode.storeOpen, message: "cannot connect to \(location): out of memory") }
+        location = Self.describe(lib, conn, fallback: address.redacted)
+        guard lib.status(conn) == LibPQ.connectionOK else {
+            let why = Self.firstLines(lib.errorMessage(conn))
+            lib.finish(conn)
+            throw ObjectGraphError(
+                code: ErrorCode.storeOpen, message: "cannot connect to \(location): \(why)",
+                userInfo: [(ErrorUserInfoKey.filePath, address.redacted)])
+        }
+        // Notices (a schema that exists already, …) are not printed on the host's stderr.
+        _ = lib.setNoticeProcessor(conn, { _, _ in }, nil)
+        handle = conn
+        let schema = "\"" + address.schema + "\""
+        do throws(ObjectGraphError) {
+            try execute(
+                "SET search_path TO \(schema); SET extra_float_digits = 3; SET bytea_output = 'hex'; SET lock_timeout = \(lockTimeoutMilliseconds); SET standard_conforming_strings = on"
+            )
+        } catch {
+            close()
+            throw ObjectGraphError(code: ErrorCode.storeOpen, message: "cannot set up the connection to \(location): \(error.message)", details: [error])
+        }
+    }
+
+    /// "database 'x' on host:port" (a socket directory for a local connection).
+    private static func describe(_ lib: LibPQ, _ conn: OpaquePointer, fallback: String) -> String {
+        guard let db = lib.db(conn).map({ String(cString: $0) }), !db.isEmpty else { return "the PostgreSQL server of '\(fallback)'" }
+        let host = lib.host(conn).map { String(cString: $0) } ?? ""
+        let port = lib.port(conn).map { String(cString: $0) } ?? ""
+        return "the PostgreSQL database '\(db)' on \(host.isEmpty ? "the local socket" : host)\(port.isEmpty ? "" : ":" + port)"
+    }
+
+    /// libpq's message without its trailing newline, its lines joined.
+    static func firstLines(_ text: UnsafePointer<CChar>?) -> String {
+        guard let text else { return "unknown error" }
+        return String(cString: text).split(separator: "\n").map { $0.trimmingPrefix(" ") }.joined(separator: "; ")
+    }
+
+    /// The live connection, connecting again when the last one was lost.
+    private func live() throws(ObjectGraphError) -> OpaquePointer {
+        if let handle, lib.status(handle) == LibPQ.connectionOK { return handle }
+        try connect()
+        return handle!
+    }
+
+    /// Whether a transaction is open on the connection (a save in progress).
+    var inTransaction: Bool { handle.map { lib.transactionStatus($0) != LibPQ.transactionIdle } ?? false }
+
+    // MARK: Running statements
+
+    /// Runs statements that take no parameters (several, separated by semicolons).
+    func execute(_ sql: String) throws(ObjectGraphError) {
+        let conn = try live()
+        let result = lib.exec(conn, sql)
+        defer { lib.clear(result) }
+        try check(result, sql)
+    }
+
+    /// Runs one statement written in SQLite's spelling (`PostgreSQLStatementText`) with
+    /// `parameters`, prepared once per connection: its rows.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [PostgreSQLParameter] = []) throws(ObjectGraphError) -> PostgreSQLRows {
+        let conn = try live()
+        let key = PreparedKey(sql: sql, types: parameters.map(\.type))
+        let statement: (name: String, count: Int32)
+        if let known = prepared[key] {
+            statement = known
+        } else {
+            nameCount += 1
+            let name = "og\(nameCount)"
+            let text = PostgreSQLStatementText.adapt(sql)
+            let result = key.types.withUnsafeBufferPointer { types in lib.prepare(conn, name, text, Int32(types.count), types.baseAddress) }
+            defer { lib.clear(result) }
+            try check(result, text)
+            statement = (name, Int32(parameters.count))
+            prepared[key] = statement
+        }
+        let result = withParameters(parameters) { values in
+            lib.execPrepared(conn, statement.name, statement.count, values, nil, nil, 0)
+        }
+        do throws(ObjectGraphError) { try check(result, sql) } catch {
+            lib.clear(result)
+            throw error
+        }
+        return PostgreSQLRows(lib, result!)
+    }
+
+    /// Nil, a failed status, or a lost connection become an error naming where.
+    private func check(_ result: OpaquePointer?, _ sql: String) throws(ObjectGraphError) {
+        let status = result.map { lib.resultStatus($0) } ?? -1
+        if status == LibPQ.commandOK || status == LibPQ.tuplesOK { return }
+        let state = result.flatMap { lib.resultErrorField($0, LibPQ.diagnosticSQLState) }.map { String(cString: $0) } ?? ""
+        let message = Self.firstLines(result.flatMap { lib.resultErrorMessage($0) } ?? handle.flatMap { lib.errorMessage($0) })
+        let lost = handle.map { lib.status($0) != LibPQ.connectionOK } ?? true
+        if lost { prepared.removeAll() }
+        throw PostgreSQLFailure.error(state: state, message: message, connectionLost: lost, location: location)
+    }
+
+    // MARK: C strings
+
+    private func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        var pointers: [UnsafePointer<CChar>?] = strings.map { UnsafePointer(strdup($0)) }
+        pointers.append(nil)
+        defer { for p in pointers { free(UnsafeMutablePointer(mutating: p)) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    private func withParameters<R>(_ parameters: [PostgreSQLParameter], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+        if parameters.isEmpty { return body(nil) }
+        let pointers: [UnsafePointer<CChar>?] = parameters.map { p in p.text.map { UnsafePointer(strdup($0)) } }
+        defer { for p in pointers { free(UnsafeMutablePointer(mutating: p)) } }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    }
+}
+
+/// The rows of one result, read by row and column (numbered from 0) from PostgreSQL's
+/// text format. Frees the result when released.
+final class PostgreSQLRows {
+    private let lib: LibPQ
+    private let result: OpaquePointer
+    let count: Int32
+    let columnCount: Int32
+
+    init(_ lib: LibPQ, _ result: OpaquePointer) {
+        self.lib = lib
+        self.result = result
+        count = lib.ntuples(result)
+        columnCount = lib.nfields(result)
+    }
+
+    deinit { lib.clear(result) }
+
+    /// Rows an INSERT, UPDATE or DELETE changed.
+    var changes: Int { lib.cmdTuples(result).map { Int(String(cString: $0)) ?? 0 } ?? 0 }
+
+    @inline(__always)
+    func isNull(_ row: Int32, _ column: Int32) -> Bool { lib.getisnull(result, row, column) != 0 }
+
+    @inline(__always)
+    func int64(_ row: Int32, _ column: Int32) -> Int64 {
+        guard let p = lib.getvalue(result, row, column) else { return 0 }
+        return strtoll(p, nil, 10)
+    }
+
+    /// Also reads PostgreSQL's `Infinity`, `-Infinity` and `NaN` (strtod does).
+    @inline(__always)
+    func double(_ row: Int32, _ column: Int32) -> Double {
+        guard let p = lib.getvalue(result, row, column) else { return 0 }
+        return strtod(p, nil)
+    }
+
+    func text(_ row: Int32, _ column: Int32) -> String {
+        guard let p = lib.getvalue(result, row, column) else { return "" }
+        let n = Int(lib.getlength(result, row, column))
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) { String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self) }
+    }
+
+    /// A `bytea` column in hex output (`\x0a1b…`).
+    func bytes(_ row: Int32, _ column: Int32) -> [UInt8] {
+        guard let p = lib.getvalue(result, row, column) else { return [] }
+        let n = Int(lib.getlength(result, row, column))
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) { PostgreSQLParameter.decodeHex(UnsafeBufferPointer(start: $0, count: n)) }
+    }
+}
+
+/// What a failed statement means to the store: its SQLSTATE, whether the connection went
+/// with it, and the error the caller sees.
+enum PostgreSQLFailure {
+    static let domain = "PostgreSQLErrorDomain"
+    /// The user-info key of the server's SQLSTATE.
+    static let sqlStateKey = "SQLSTATE"
+
+    static func error(state: String, message: String, connectionLost: Bool, location: String) -> ObjectGraphError {
+        let detail = ObjectGraphError(domain: domain, code: 0, message: message, userInfo: [(sqlStateKey, state)])
+        if connectionLost {
+            return ObjectGraphError(code: ErrorCode.storeOpen, message: "lost the connection to \(location): \(message)", userInfo: [(sqlStateKey, state)], details: [detail])
+        }
+        // 55P03 lock_not_available (lock_timeout), 57014 query_canceled (statement_timeout).
+        if state == "55P03" || state == "57014" {
+            return ObjectGraphError(code: ErrorCode.storeTimeout, message: "\(location) timed out: \(message)", userInfo: [(sqlStateKey, state)], details: [detail])
+        }
+        return ObjectGraphError(code: ErrorCode.storeOperation, message: "\(location): \(message)", userInfo: [(sqlStateKey, state)], details: [detail])
+    }
+
+    static func sqlState(_ error: ObjectGraphError) -> String? { error.userInfoValue(forKey: sqlStateKey) }
+
+    /// A serialization failure or deadlock: the transaction may succeed if run again.
+    static func isRetryable(_ error: ObjectGraphError) -> Bool {
+        let state = sqlState(error)
+        return state == "40001" || state == "40P01"
+    }
+
+    static func isConnectionLost(_ error: ObjectGraphError) -> Bool {
+        error.code == ErrorCode.storeOpen && sqlState(error) != nil
+    }
+}

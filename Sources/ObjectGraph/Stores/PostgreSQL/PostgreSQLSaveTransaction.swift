@@ -1,0 +1,185 @@
+/// The writes of one save inside the PostgreSQL store's open transaction, which already
+/// holds the store's write lock (`PostgreSQLStore.save`). The statements are the SQLite
+/// store's write plans, adapted and prepared once per connection.
+struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
+    let store: PostgreSQLStore
+    let db: PostgreSQLConnection
+
+    /// Writes touch only tables this store has; another hierarchy is a routing mistake.
+    func checkStored(_ entity: EntityDescription) throws(ObjectGraphError) {
+        guard store.schema.isStored(entity) else {
+            throw ObjectGraphError(
+                code: ErrorCode.storeIncompatibleSchema,
+                message: "the store '\(store.path)' (configuration \(store.configurationName ?? "default")) has no table for entity '\(entity.name)'")
+        }
+    }
+
+    func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
+        try db.query(
+            "UPDATE Z_PRIMARYKEY SET Z_MAX = GREATEST(COALESCE(Z_MAX, 0), ?) WHERE Z_ENT = ?",
+            [.integer(key), .integer(Int64(store.schema.mapping(root.rootEntity).number))])
+    }
+
+    /// Under the store's write lock, so no other machine's save hands out the same keys.
+    func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
+        try checkStored(entity)
+        let rootNumber = Int64(store.schema.mapping(entity.rootEntity).number)
+        let rows = try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(rootNumber)])
+        let current = rows.count > 0 && !rows.isNull(0, 0) ? rows.int64(0, 0) : 0
+        let first = try PrimaryKeys.first(after: current, count: count, root: entity, store: store.path)
+        let last = try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path)
+        try db.query("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(rootNumber)])
+        return first
+    }
+
+    /// The row's values as parameters; text holding a NUL character (which PostgreSQL
+    /// cannot store) is a validation error naming the object and key, before anything of
+    /// the row is written.
+    private func values(_ row: StoreRowWrite, _ slots: [Int]) throws(ObjectGraphError) -> [PostgreSQLParameter] {
+        var out: [PostgreSQLParameter] = []
+        out.reserveCapacity(slots.count)
+        let nullTypes = store.nullTypes(row.entity)
+        for slot in slots {
+            if case .null = row.values[slot] {
+                out.append(PostgreSQLParameter(text: nil, type: nullTypes[slot]))
+                continue
+            }
+            guard let p = PostgreSQLParameter.storing(row.values[slot]) else {
+                let key = row.entity.properties[slot].name
+                throw ObjectGraphError(
+                    code: ErrorCode.validation,
+                    message: "'\(row.entity.name).\(key)' of the object with key \(row.primaryKey) holds text with a NUL character, which a PostgreSQL store cannot keep; nothing was saved",
+                    userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.entity, row.entity.name)])
+            }
+            out.append(p)
+        }
+        return out
+    }
+
+    func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        try checkStored(row.entity)
+        let plan = store.writePlan(row.entity)
+        try db.query(plan.insertSQL, [.integer(row.primaryKey), .integer(Int64(plan.number)), .integer(row.version)] + values(row, plan.slots))
+        if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+    }
+
+    func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
+        guard store.schema.isStored(entity), !primaryKeys.isEmpty else { return [:] }
+        let table = store.schema.table(entity)
+        var out: [Int64: Int64] = [:]
+        var start = 0
+        while start < primaryKeys.count {
+            let chunk = primaryKeys[start..<min(start + 1000, primaryKeys.count)]
+            let list = "{" + chunk.map(String.init).joined(separator: ",") + "}"
+            let rows = try db.query("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLParameter(text: list, type: 0)])
+            for r in 0..<rows.count { out[rows.int64(r, 0)] = rows.int64(r, 1) }
+            start += chunk.count
+        }
+        return out
+    }
+
+    func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
+        try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
+    }
+
+    var checksVersionsWhileWriting: Bool { true }
+
+    func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
+        try checkStored(entity)
+        let schema = store.schema
+        let table = schema.table(entity)
+        let mapping = schema.mapping(entity)
+        var conditions: [String] = []
+        for slot in slots {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { return [] }
+            conditions.append("\(table.columns[c].sql) = ?")
+        }
+        let sql = "SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE \(conditions.joined(separator: " AND "))"
+        return try store.readRows(db.query(sql, PostgreSQLStore.parameters(values)), table: table)
+    }
+
+    func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        _ = try updateRow(row, expectingVersion: nil)
+    }
+
+    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try updateRow(row, expectingVersion: expectedVersion)
+    }
+
+    private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+        try checkStored(row.entity)
+        let plan = store.writePlan(row.entity)
+        let parameters = [.integer(row.version)] + (try values(row, plan.slots)) + [.integer(row.primaryKey), PostgreSQLParameter(text: expectingVersion.map(String.init), type: PostgreSQLParameter.int8)]
+        if try db.query(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
+        if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        return true
+    }
+
+    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
+        _ = try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
+    }
+
+    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
+    }
+
+    private func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+        try checkStored(entity)
+        let table = store.schema.table(entity)
+        let deleted: Int
+        if let expectingVersion {
+            deleted = try db.query("DELETE FROM \(table.sql) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?", [.integer(primaryKey), .integer(expectingVersion)]).changes
+            if deleted == 0 { return false }
+        } else {
+            try db.query("DELETE FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)])
+        }
+        // The row leaves every join table it is in.
+        let root = entity.rootEntity
+        for join in store.schema.joinTables where store.schema.isStored(join) {
+            var columns: [String] = []
+            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
+            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
+            for column in columns {
+                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?", [.integer(primaryKey)])
+            }
+        }
+        return true
+    }
+
+    func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
+        if members.isEmpty, let destination = relationship.destinationEntity, !store.schema.isStored(destination) { return }
+        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)], let owner = relationship.entity,
+            let destination = relationship.destinationEntity, store.schema.isStored(owner), store.schema.isStored(destination)
+        else {
+            throw .invalidArgument("'\(relationship.qualifiedName)' is not a stored to-many relationship")
+        }
+        switch storage {
+        case .inverseColumn(let tableIndex, _, let orderColumn):
+            guard let orderColumn else { return }
+            let table = store.schema.tables[tableIndex]
+            for (i, member) in members.enumerated() {
+                try db.query("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?", [.integer(Int64(i + 1)), .integer(member)])
+            }
+        case .join(let tableName, let ownerName, let memberName, let orderName):
+            let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
+            let existing = try db.query("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?", [.integer(primaryKey)])
+            let old = Set((0..<existing.count).map { existing.int64($0, 0) })
+            let wanted = Set(members)
+            for member in old where !wanted.contains(member) {
+                try db.query("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?", [.integer(primaryKey), .integer(member)])
+            }
+            for member in members where !old.contains(member) {
+                try db.query("INSERT INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", [.integer(primaryKey), .integer(member)])
+            }
+            if let orderName {
+                let orderColumn = sqlIdentifier(orderName)
+                for (i, member) in members.enumerated() {
+                    try db.query(
+                        "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
+                        [.integer(Int64(i + 1)), .integer(primaryKey), .integer(member)])
+                }
+            }
+        }
+    }
+}
