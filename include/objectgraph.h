@@ -1717,6 +1717,15 @@ og_status og_coordinator_set_store_metadata(og_coordinator *coordinator, og_stor
 #define OG_OPTION_HISTORY_TRACKING "NSPersistentHistoryTrackingKey"
 #define OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS "NSPersistentStoreRemoteChangeNotificationPostOptionKey"
 
+/* Store option key (string value) of a "PostgreSQL" store: the schema holding
+ * its tables, "public" when absent; created when missing. Letters, digits and
+ * underscores only (OG_ERROR_INVALID_ARGUMENT otherwise). A "PostgreSQL"
+ * store's `path` is a libpq connection string (postgresql://user@host/db or
+ * key=value pairs); og_store_path gives it without its password. libpq
+ * (libpq.so.5) is loaded when the first such store is added: without it,
+ * OG_ERROR_STORE_OPEN naming libpq.so.5 (docs/postgres.md). */
+#define OG_OPTION_POSTGRESQL_SCHEMA "ObjectGraphPostgreSQLSchema"
+
 /* METHOD: og_coordinator
  * Remote-change notifications: `callback` runs on a library thread after each
  * write to a store added with OG_OPTION_REMOTE_CHANGE_NOTIFICATIONS, by any

@@ -11,9 +11,9 @@ extension PersistentStoreCoordinator {
     /// for an option of the wrong kind.
     public static func metadataForPersistentStore(ofType type: String?, at path: String,
                                                   options: [String: PropertyListValue]) throws(ObjectGraphError) -> [String: PropertyListValue] {
-        _ = try StoreOptions(options)
+        let parsed = try StoreOptions(options)
         do {
-            return try metadataForPersistentStore(ofType: type, at: path)
+            return try StoreTypes.type(ofStoreAt: path, named: type).metadata(at: path, options: parsed)
         } catch {
             throw noReadableStore(error, path)
         }
@@ -29,7 +29,7 @@ extension PersistentStoreCoordinator {
         let old: [String: PropertyListValue]
         do {
             kind = try StoreTypes.type(ofStoreAt: path, named: type)
-            old = try kind.metadata(at: path)
+            old = try kind.metadata(at: path, options: parsed)
         } catch {
             throw noReadableStore(error, path)
         }
@@ -43,7 +43,7 @@ extension PersistentStoreCoordinator {
         var kept = metadata
         kept[StoreMetadataKey.storeType] = .string(kind.name)
         kept[StoreMetadataKey.storeUUID] = old[StoreMetadataKey.storeUUID]
-        try kind.setMetadata(kept, at: path)
+        try kind.setMetadata(kept, at: path, options: parsed)
     }
 
     /// A file that is not a store (or not one of ours) is, to these calls, no readable store.

@@ -28,7 +28,9 @@ extension PersistentStoreCoordinator {
             }
             // A store type without files (a database server) is asked whether a store is there.
             let kind = try StoreTypes.require(type)
-            if !path.isEmpty, kind.capabilities.contains(.files) ? StoreFiles.exists(path) : kind.hasStore(at: path) {
+            let exists = kind.capabilities.contains(.files)
+                ? StoreFiles.exists(path) : kind.hasStore(at: path, options: (try? StoreOptions(options ?? old.options)) ?? StoreOptions())
+            if !path.isEmpty, exists {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
                     message: "cannot migrate '\(store.path)' to '\(path)': a file is already there, and it is not overwritten",

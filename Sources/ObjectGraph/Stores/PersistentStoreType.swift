@@ -42,10 +42,17 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// files. 134010 (`storeInvalidType`) when the type cannot read it without a store.
     func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue]
 
+    /// The same, with the options the store would be added with (a PostgreSQL store's
+    /// schema). The default ignores them.
+    func metadata(at path: String, options: StoreOptions) throws(ObjectGraphError) -> [String: PropertyListValue]
+
     /// Replaces the metadata of the store at `path`, which no coordinator of this process
     /// has attached (`setMetadata:forPersistentStoreOfType:URL:`); the records stay as they
     /// are. Called with `NSStoreType` and `NSStoreUUID` already set.
     func setMetadata(_ metadata: [String: PropertyListValue], at path: String) throws(ObjectGraphError)
+
+    /// The same, with the options the store would be added with. The default ignores them.
+    func setMetadata(_ metadata: [String: PropertyListValue], at path: String, options: StoreOptions) throws(ObjectGraphError)
 
     /// The model the store at `path` keeps of itself (SQLite's `Z_MODELCACHE`), or nil when
     /// its type keeps none. Read without changing the files; lets a store be opened or
@@ -55,6 +62,9 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// Whether a store with data exists at `path`: automatic migration and the store tool
     /// consider only those. A missing or empty file is no store yet.
     func hasStore(at path: String) -> Bool
+
+    /// The same, with the options the store would be added with. The default ignores them.
+    func hasStore(at path: String, options: StoreOptions) -> Bool
 
     /// The files that make up the store at `path`, the main one first, whether or not
     /// they exist now (SQLite's `-wal`, `-shm` and `-journal` beside its file).
@@ -138,6 +148,14 @@ extension PersistentStoreType {
 
     public func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { nil }
 
+    public func metadata(at path: String, options: StoreOptions) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        try metadata(at: path)
+    }
+
+    public func setMetadata(_ metadata: [String: PropertyListValue], at path: String, options: StoreOptions) throws(ObjectGraphError) {
+        try setMetadata(metadata, at: path)
+    }
+
     public var isInUse: Bool { false }
 
     public func migrateInPlace(
@@ -149,6 +167,8 @@ extension PersistentStoreType {
         var info = stat()
         return !path.isEmpty && stat(path, &info) == 0 && info.st_size > 0
     }
+
+    public func hasStore(at path: String, options: StoreOptions) -> Bool { hasStore(at: path) }
 
     public func files(at path: String) -> [String] { path.isEmpty ? [] : [path] }
 

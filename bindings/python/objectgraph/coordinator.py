@@ -20,6 +20,10 @@ from ._util import PathLike, decode, encode, keep, take_string
 from .errors import Error, ErrorCode, make_error
 from .graph import Notification, Observer
 from .history import HISTORY_TRACKING_OPTION, REMOTE_CHANGE_OPTION, HistoryToken
+
+#: The schema holding a "PostgreSQL" store's tables (default "public"); also
+#: add_store(schema=).
+POSTGRESQL_SCHEMA_OPTION = "ObjectGraphPostgreSQLSchema"
 from .mapping import MappingModel
 from .model import Model
 from .values import take_value, to_value
@@ -310,10 +314,13 @@ class Coordinator(OwnedHandle):
                   analyze: bool = False, vacuum: bool = False, ignore_versioning: bool = False,
                   options: Optional[Mapping[str, Any]] = None, *, migrate_automatically: bool = False,
                   infer_mapping_automatically: bool = False, history_tracking: bool = False,
-                  remote_change_notifications: bool = False) -> Store:
+                  remote_change_notifications: bool = False, schema: Optional[str] = None) -> Store:
         """Adds a store of ``type`` at ``path``, created when missing: "SQLite"
         (a file), "Binary" (an atomic store in one file), "InMemory" (kept in
-        memory only; no path needed), or a type registered with
+        memory only; no path needed), "XML", "PostgreSQL" (``path`` is a libpq
+        URL such as ``postgresql://user@host/db`` or key=value string, and
+        ``schema`` the schema holding the tables, POSTGRESQL_SCHEMA_OPTION,
+        "public" by default; docs/postgres.md), or a type registered with
         register_atomic_store_type.
 
         ``configuration`` names one of the model's configurations: the store
@@ -349,6 +356,9 @@ class Coordinator(OwnedHandle):
             if on:
                 merged = dict(merged or {})
                 merged[key] = True
+        if schema is not None:
+            merged = dict(merged or {})
+            merged[POSTGRESQL_SCHEMA_OPTION] = schema
         boxed = _boxed(merged)
         # An incremental store type's create callback makes its instance with these.
         adding = Adding(self, merged)

@@ -111,7 +111,7 @@ final class LibPQ: @unchecked Sendable {
                 let why = dlerror().map { String(cString: $0) } ?? "not found"
                 throw ObjectGraphError(
                     code: ErrorCode.storeOpen,
-                    message: "a PostgreSQL store needs libpq, PostgreSQL's client library (\(name)), which cannot be loaded: \(why). Install it (Debian and Ubuntu: libpq5; Fedora: libpq) and add the store again")
+                    message: "a PostgreSQL store needs libpq, PostgreSQL's client library (libpq.so.5), which cannot be loaded: \(why). Install it (Debian and Ubuntu: libpq5; Fedora and RHEL: libpq) and add the store again")
             }
             let lib = try LibPQ(handle)
             loaded = lib

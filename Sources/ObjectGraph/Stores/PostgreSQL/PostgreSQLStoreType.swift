@@ -3,7 +3,7 @@
 /// removing a store are not file operations, so the type does not claim `.files`.
 final class PostgreSQLStoreType: PersistentStoreType {
     let name = PostgreSQLStore.typeName
-    var capabilities: StoreTypeCapabilities { [.queries, .cachedModel] }
+    var capabilities: StoreTypeCapabilities { [.queries, .cachedModel, .batchRequests] }
 
     func recognizes(address: String) -> Bool { address.hasPrefix("postgresql://") || address.hasPrefix("postgres://") }
 
@@ -21,7 +21,11 @@ final class PostgreSQLStoreType: PersistentStoreType {
     }
 
     func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
-        let (db, address) = try connect(path)
+        try metadata(at: path, options: StoreOptions())
+    }
+
+    func metadata(at path: String, options: StoreOptions) throws(ObjectGraphError) -> [String: PropertyListValue] {
+        let (db, address) = try connect(path, schema: options.postgreSQLSchema)
         defer { db.close() }
         try requireStore(db, address)
         var metadata = try PostgreSQLStore.readMetadata(db, path: address.redacted).1
@@ -30,7 +34,11 @@ final class PostgreSQLStoreType: PersistentStoreType {
     }
 
     func setMetadata(_ metadata: [String: PropertyListValue], at path: String) throws(ObjectGraphError) {
-        let (db, address) = try connect(path)
+        try setMetadata(metadata, at: path, options: StoreOptions())
+    }
+
+    func setMetadata(_ metadata: [String: PropertyListValue], at path: String, options: StoreOptions) throws(ObjectGraphError) {
+        let (db, address) = try connect(path, schema: options.postgreSQLSchema)
         defer { db.close() }
         try requireStore(db, address)
         try PostgreSQLStore.writeMetadata(metadata, uuid: metadata[StoreMetadataKey.storeUUID]?.stringValue ?? "", db)
@@ -49,8 +57,10 @@ final class PostgreSQLStoreType: PersistentStoreType {
         return try CompiledModelReader.read(compiled, source: "\(address.redacted) (Z_MODELCACHE)")
     }
 
-    func hasStore(at path: String) -> Bool {
-        guard let (db, address) = try? connect(path) else { return false }
+    func hasStore(at path: String) -> Bool { hasStore(at: path, options: StoreOptions()) }
+
+    func hasStore(at path: String, options: StoreOptions) -> Bool {
+        guard let (db, address) = try? connect(path, schema: options.postgreSQLSchema) else { return false }
         defer { db.close() }
         return (try? PostgreSQLStore.tableNames(db, schema: address.schema).contains("Z_METADATA")) ?? false
     }

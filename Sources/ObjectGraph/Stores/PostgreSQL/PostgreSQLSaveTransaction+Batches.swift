@@ -1,0 +1,136 @@
+/// Batch requests on the server in one statement where the SQLite store does so too:
+/// updates and deletes over the rows a fetch request's WHERE clause chooses
+/// (`SetWritingTransaction`), and upserts as `INSERT … ON CONFLICT (constraint) DO UPDATE`
+/// (`UpsertingTransaction`). The conditions for each are the SQLite store's; when one
+/// does not hold, the caller goes row by row with the same outcome.
+extension PostgreSQLSaveTransaction: SetWritingTransaction {
+    func updateAll(matching request: FetchRequest, of entity: EntityDescription, setting changes: [(slot: Int, value: AttributeValue)],
+                   returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
+    {
+        try checkStored(entity)
+        guard let (table, matched, bindings) = target(request, entity) else { return nil }
+        let mapping = store.schema.mapping(entity)
+        var assignments: [String] = []
+        var values: [AttributeValue] = []
+        for (slot, value) in changes {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { continue }
+            assignments.append("\(table.columns[c].sql) = ?")
+            values.append(value)
+        }
+        assignments.append("Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE COALESCE(Z_OPT, 0) + 1 END")
+        let sql = matched.prefix + "UPDATE \(table.sql) AS t0 SET \(assignments.joined(separator: ", "))" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT"
+        // The WITH clause, when there is one, comes first in the text, so its parameters do too.
+        let ordered = matched.prefix.isEmpty ? values + bindings : bindings + values
+        return try rows(db.query(sql, parameters(ordered, typedBy: table, assigning: changes.map(\.slot), of: entity)), table, returningRows)
+    }
+
+    func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult? {
+        try checkStored(entity)
+        guard let (table, matched, bindings) = target(request, entity) else { return nil }
+        let result = try rows(
+            db.query(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
+            table, true)
+        // The deleted rows leave every join table they are in, as a row-by-row delete does.
+        let keys = "{" + result.rows.map { String($0.primaryKey) }.joined(separator: ",") + "}"
+        for join in store.schema.joinTables where store.schema.isStored(join) && !result.rows.isEmpty {
+            let root = entity.rootEntity
+            var columns: [String] = []
+            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
+            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
+            for column in columns {
+                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [PostgreSQLParameter(text: keys, type: 0)])
+            }
+        }
+        return returningRows ? result : SetWriteResult(count: result.count, rows: [])
+    }
+
+    /// The table and the condition choosing the rows `request` matches, or nil when SQL
+    /// alone cannot tell which rows match.
+    private func target(_ request: FetchRequest, _ entity: EntityDescription)
+        -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
+    {
+        let query = store.selectQuery(request.withoutWindow(), entity: entity)
+        guard query.predicateIsExact else { return nil }
+        let table = store.schema.table(entity)
+        if query.joins.isEmpty { return (table, ("", query.whereClause), query.bindings) }
+        let prefix = "WITH matched(pk) AS (SELECT t0.Z_PK FROM \(table.sql) t0 \(query.joins)\(query.whereClause)) "
+        return (table, (prefix, " WHERE t0.Z_PK IN (SELECT pk FROM matched)"), query.bindings)
+    }
+
+    /// Parameters of a set write: a nil assigned to a column takes the column's type.
+    private func parameters(_ values: [AttributeValue], typedBy table: SQLiteSchema.Table, assigning slots: [Int], of entity: EntityDescription)
+        throws(ObjectGraphError) -> [PostgreSQLParameter]
+    {
+        var out = try PostgreSQLStore.parameters(values)
+        let types = store.nullTypes(entity)
+        for (i, v) in values.enumerated() where v.isNull && i < slots.count { out[i].type = types[slots[i]] }
+        return out
+    }
+
+    private func rows(_ result: PostgreSQLRows, _ table: SQLiteSchema.Table, _ returning: Bool) throws(ObjectGraphError) -> SetWriteResult {
+        guard returning else { return SetWriteResult(count: Int(result.count), rows: []) }
+        var rows: [(entity: EntityDescription, primaryKey: Int64, version: Int64)] = []
+        for r in 0..<result.count {
+            rows.append((try store.rowEntity(Int(result.int64(r, 1)), in: table), result.int64(r, 0), result.int64(r, 2)))
+        }
+        return SetWriteResult(count: rows.count, rows: rows)
+    }
+}
+
+extension PostgreSQLSaveTransaction: UpsertingTransaction {
+    /// Whether a row was inserted is told by the key RETURNING gives back: the new key when
+    /// it was, the stored row's when it updated one (new keys are never a stored row's).
+    func upsertAll(_ rows: [[AttributeValue]], named: [Set<Int>], of entity: EntityDescription, firstKey: Int64,
+                   constraint: [Int], rule: UpsertRule, keysOfUpdates: Bool) throws(ObjectGraphError) -> [(key: Int64?, updated: Bool)]?
+    {
+        try checkStored(entity)
+        let schema = store.schema
+        guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
+        let plan = store.writePlan(entity)
+        let table = schema.table(entity), mapping = schema.mapping(entity)
+        guard !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
+        var targets: [String] = []
+        for slot in constraint {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { return nil }
+            targets.append(table.columns[c].sql)
+        }
+        // PostgreSQL needs a unique index on exactly these columns, as SQLite does: the
+        // store made one per uniqueness constraint, named after it.
+        guard let names = entity.uniquenessConstraints.first(where: { Set($0.compactMap(entity.slot(forKey:))) == Set(constraint) }),
+            let index = PostgreSQLParameter.text("Z_" + entity.name + "_UNIQUE_" + names.joined(separator: "_")),
+            let schemaName = PostgreSQLParameter.text(store.address.schema), let tableName = PostgreSQLParameter.text(table.name),
+            try db.query("SELECT 1 FROM pg_indexes WHERE schemaname = ? AND tablename = ? AND indexname = ?", [schemaName, tableName, index]).count > 0
+        else { return nil }
+        let columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
+        let head = "INSERT INTO \(table.sql) AS t0 (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
+            + " ON CONFLICT (\(targets.joined(separator: ", "))) DO UPDATE SET"
+            + " Z_OPT = CASE WHEN t0.Z_OPT >= 9223372036854775807 THEN t0.Z_OPT ELSE COALESCE(t0.Z_OPT, 0) + 1 END"
+        var out: [(key: Int64?, updated: Bool)] = []
+        out.reserveCapacity(rows.count)
+        let types = store.nullTypes(entity)
+        for (i, values) in rows.enumerated() {
+            let key = rule == .overwriteNamed ? named[i] : []
+            var sets = ""
+            for (slot, column) in zip(plan.slots, columns) {
+                switch rule {
+                case .overwrite: sets += ", \(column) = excluded.\(column)"
+                case .overwriteNamed: if key.contains(slot) { sets += ", \(column) = excluded.\(column)" }
+                case .keepStored: sets += ", \(column) = COALESCE(t0.\(column), excluded.\(column))"
+                }
+            }
+            let newKey = firstKey + Int64(i)
+            var parameters: [PostgreSQLParameter] = [.integer(newKey), .integer(Int64(plan.number))]
+            for slot in plan.slots {
+                if case .null = values[slot] { parameters.append(PostgreSQLParameter(text: nil, type: types[slot])); continue }
+                guard let p = PostgreSQLParameter.storing(values[slot]) else { return nil }  // row by row names the bad value
+                parameters.append(p)
+            }
+            let result = try db.query(head + sets + " RETURNING Z_PK", parameters)
+            let stored = result.count > 0 ? result.int64(0, 0) : newKey
+            out.append(stored == newKey ? (newKey, false) : (keysOfUpdates ? stored : nil, true))
+        }
+        return out
+    }
+}
