@@ -1,8 +1,9 @@
 import BenchSQLite
 
 /// The problems with a report: every fetch must see all rows and the expected sum, and the
-/// insert file must hold N rows with the expected sum (so nothing skipped the save).
-func check(_ report: Report, options: Options) -> [String] {
+/// insert file (postgres: the insert schema on the server, of the contender `id`) must hold
+/// N rows with the expected sum (so nothing skipped the save).
+func check(_ report: Report, options: Options, insertsOn postgres: (server: PostgresServer, id: String)? = nil) -> [String] {
     var problems: [String] = []
     if report.insertSeconds.count != options.runs || report.fetchSeconds.count != options.runs {
         problems.append("\(report.insertSeconds.count)/\(report.fetchSeconds.count) timed runs instead of \(options.runs)")
@@ -17,7 +18,11 @@ func check(_ report: Report, options: Options) -> [String] {
     if let bad = report.fetchCounts.first(where: { $0 != options.fetchRows }) {
         problems.append("fetched \(bad) objects, not \(options.fetchRows)")
     }
-    problems += checkInsertFile(report, options: options)
+    if let postgres {
+        problems += postgres.server.checkInsert(report, id: postgres.id, options: options)
+    } else {
+        problems += checkInsertFile(report, options: options)
+    }
     return problems
 }
 

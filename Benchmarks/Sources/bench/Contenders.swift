@@ -45,6 +45,24 @@ let contenders: [ContenderSpec] = [
     // ---- Add new rows above this line ----
 ]
 
+/// The rows of the postgres workload's table (PostgresWorkload.swift), in order: raw libpq,
+/// the reference of the ratios, main's ObjectGraph rows (the same code, on a PostgreSQL
+/// schema: `--workload postgres`), and SQLAlchemy's ORM on psycopg.
+let postgresContenders: [ContenderSpec] = [
+    ContenderSpec(id: "raw-libpq", title: "raw libpq (C)") { options in
+        guard let program = options.libpqProgram else { return .unavailable("not built (--libpq-program)") }
+        return .program([program])
+    },
+] + contenders.filter { ["og-swift", "og-c", "og-python"].contains($0.id) } + [
+    ContenderSpec(id: "sqlalchemy-psycopg", title: "SQLAlchemy 2 ORM + psycopg") { options in
+        guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
+        return .program([options.python, "\(dir)/sqlalchemy_bench.py"])
+    },
+]
+
+/// Every contender of every workload, each once (for --only and --worker).
+let allContenders: [ContenderSpec] = contenders + postgresContenders.filter { p in !contenders.contains { $0.id == p.id } }
+
 /// The contenders of the one-phase workloads, by contender id (rows of `contenders`, in
 /// their order); a contender without an entry has no row in that workload's table.
 func phaseContender(id: String, workload: WorkloadKind) -> (any PhaseContender)? {

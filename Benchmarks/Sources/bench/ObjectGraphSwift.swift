@@ -1,29 +1,40 @@
 import ObjectGraph
 
-/// ObjectGraph from Swift: managed objects in a context, attributes by slot.
+/// ObjectGraph from Swift: managed objects in a context, attributes by slot. The same code
+/// runs main on an SQLite file and the postgres workload on a PostgreSQL schema.
 struct ObjectGraphSwift: SwiftContender {
     let insertTable = "ZITEM"
     let insertColumns = Workload.attributeNames.map { "Z" + $0.uppercased() }
 
-    /// A model, coordinator and context over the store at `path`.
+    /// A model, coordinator and context over the store at `store`.
     private struct Stack {
         let coordinator: PersistentStoreCoordinator
         let context: ManagedObjectContext
         let slots: [Int]
 
-        init(path: String) throws {
+        init(store: StoreLocation) throws {
             let model = ManagedObjectModel()
             let item = try model.addEntity(named: "Item")
             for name in Workload.attributeNames { try item.addAttribute(named: name, type: .integer64) }
             coordinator = try PersistentStoreCoordinator(model: model)
-            try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+            switch store {
+            case .file(let path):
+                try coordinator.addPersistentStore(type: StoreType.sqlite, path: path)
+            case .postgreSQL(let url, let schema):
+                try coordinator.addPersistentStore(type: PostgreSQLStore.typeName, configuration: nil, path: url,
+                                                   options: [StoreOptionKey.postgreSQLSchema: .string(schema)])
+            }
             context = ManagedObjectContext(coordinator: coordinator)
             slots = Workload.attributeNames.map { item.slot(forKey: $0)! }
         }
     }
 
-    func insert(path: String, count: Int) throws -> Duration {
-        let stack = try Stack(path: path)
+    func insert(path: String, count: Int) throws -> Duration { try insert(at: .file(path), count: count) }
+
+    func fetch(path: String) throws -> (time: Duration, sum: Int64, count: Int) { try fetch(at: .file(path)) }
+
+    func insert(at store: StoreLocation, count: Int) throws -> Duration {
+        let stack = try Stack(store: store)
         return try Self.timedInsert(stack.context, slots: stack.slots, count: count)
     }
 
@@ -40,8 +51,8 @@ struct ObjectGraphSwift: SwiftContender {
         }.time
     }
 
-    func fetch(path: String) throws -> (time: Duration, sum: Int64, count: Int) {
-        let stack = try Stack(path: path)
+    func fetch(at store: StoreLocation) throws -> (time: Duration, sum: Int64, count: Int) {
+        let stack = try Stack(store: store)
         let (context, slots) = (stack.context, stack.slots)
         // The objects are returned out of the timed block: releasing them is not timed.
         let run = try timed { () throws -> ([ManagedObject], Int64) in

@@ -10,6 +10,8 @@ struct Options: Sendable {
     var keep = false          // keep the scratch directory
     var cProgram: String?     // the built C contender
     var cPhaseProgram: String?  // the built C contender of the one-phase workloads
+    var libpqProgram: String?  // the built raw libpq contender of the postgres workload
+    var postgresURL: String?  // the postgres workload's server (OBJECTGRAPH_BENCH_POSTGRES_URL)
     var python = "python3"
     var pythonDir: String?    // Benchmarks/python
     var worker: String?       // worker mode: run this Swift contender and print its report
@@ -28,11 +30,12 @@ struct Options: Sendable {
           --runs R           timed runs per contender (BENCH_RUNS; default 5)
           --warmup W         untimed runs first (BENCH_WARMUP; default 1)
           --quick            N=5000, M=20000, 3 runs, no warm-up (BENCH_QUICK=1)
-          --only a,b         only these contenders (BENCH_ONLY): \(contenders.map(\.id).joined(separator: ", "))
+          --only a,b         only these contenders (BENCH_ONLY): \(allContenders.map(\.id).joined(separator: ", "))
           --dir D            scratch directory (default: a new one under $TMPDIR, removed after)
           --keep             keep the scratch directory
           --c-program P      the built ObjectGraph-from-C contender (c/og_bench.c)
           --c-phase-program P  the same for the one-phase workloads (c/og_phase_bench.c)
+          --libpq-program P  the built raw libpq contender of the postgres workload (c/raw_libpq_bench.c)
           --python P         the Python interpreter (default python3)
           --python-dir D     the Python contenders' directory (Benchmarks/python)
           --migration ROWS   instead: migrate a store of ROWS rows in place and object by
@@ -41,7 +44,8 @@ struct Options: Sendable {
           --memory N         instead: bytes per live fetched object from Swift, as
                              c/og_memory.c measures them from C (BENCH_MEMORY_OBJECTS)
           --workload W[,W]   main, update, indexed, traversal, batch-insert, batch-update,
-                             batch-delete, upsert, history, scaling or all (BENCH_WORKLOAD; default main)
+                             batch-delete, upsert, history, postgres, scaling or all (BENCH_WORKLOAD;
+                             default main); postgres runs on the server of OBJECTGRAPH_BENCH_POSTGRES_URL
           --update-rows U    update: objects in the store (BENCH_UPDATE_ROWS; default 200000)
           --update-percent P update: percent of them changed and saved (default 10)
           --indexed-rows I   indexed: objects in the store (BENCH_INDEXED_ROWS; default 1000000)
@@ -69,7 +73,7 @@ struct Options: Sendable {
             case "--quick", "--keep", "--help", "-h":
                 switches.insert(flag)
             case "--n", "--fetch-rows", "--runs", "--warmup", "--only", "--dir",
-                 "--c-program", "--c-phase-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows", "--memory",
+                 "--c-program", "--c-phase-program", "--libpq-program", "--python", "--python-dir", "--worker", "--migration", "--migration-object-rows", "--memory",
              "--workload", "--out", "--update-rows", "--update-percent", "--indexed-rows", "--indexed-percent",
              "--authors", "--books-per-author", "--scaling-sizes", "--batch-insert-rows", "--batch-rows", "--history-changes":
                 guard let value = rest.popFirst() else { throw BenchError("\(flag) needs a value") }
@@ -117,14 +121,16 @@ struct Options: Sendable {
         o.keep = switches.contains("--keep")
         o.cProgram = flags["--c-program"]
         o.cPhaseProgram = flags["--c-phase-program"]
+        o.libpqProgram = flags["--libpq-program"]
+        o.postgresURL = environment[PostgresWorkload.urlVariable].flatMap { $0.isEmpty ? nil : $0 }
         o.python = flags["--python"] ?? o.python
         o.pythonDir = flags["--python-dir"]
         o.worker = flags["--worker"]
         o.help = switches.contains("--help") || switches.contains("-h")
         if let only = o.only {
-            let known = Set(contenders.map(\.id))
+            let known = Set(allContenders.map(\.id))
             if let bad = only.first(where: { !known.contains($0) }) {
-                throw BenchError("unknown contender '\(bad)'; known: \(contenders.map(\.id).joined(separator: ", "))")
+                throw BenchError("unknown contender '\(bad)'; known: \(allContenders.map(\.id).joined(separator: ", "))")
             }
         }
         return o

@@ -12,6 +12,9 @@ struct Report: Codable {
     var insertFile: String?
     var insertTable: String?
     var insertColumns: [String]?
+    /// postgres: the schema of the last timed insert (instead of `insertFile`), whose table
+    /// and columns are `insertTable` and `insertColumns`.
+    var insertSchema: String?
     /// Optional: versions worth printing under the table ("Python 3.11.7, SQLAlchemy 2.1.9").
     var about: String?
 
@@ -24,6 +27,7 @@ struct Report: Codable {
         case insertFile = "insert_file"
         case insertTable = "insert_table"
         case insertColumns = "insert_columns"
+        case insertSchema = "insert_schema"
         case about
     }
 
@@ -39,6 +43,7 @@ struct Report: Codable {
         insertFile = try c.decodeIfPresent(String.self, forKey: .insertFile)
         insertTable = try c.decodeIfPresent(String.self, forKey: .insertTable)
         insertColumns = try c.decodeIfPresent([String].self, forKey: .insertColumns)
+        insertSchema = try c.decodeIfPresent(String.self, forKey: .insertSchema)
         about = try c.decodeIfPresent(String.self, forKey: .about)
     }
 }

@@ -4,23 +4,38 @@ import Foundation
 /// other, collects and checks their reports, and returns the outcomes for the table.
 struct Runner {
     var options: Options
+    /// main (its rows, on files; scaling runs them too), or postgres (its rows, on the
+    /// server of `postgres`: PostgresWorkload.swift).
+    var workload: WorkloadKind = .main
+    var postgres: PostgresServer? = nil
 
     /// Runs the contenders in the scratch directory `options.dir`.
     func run() -> [Outcome<InsertFetch>] {
-        contenders
+        (workload == .postgres ? postgresContenders : contenders)
             .filter { options.only?.contains($0.id) ?? true }
             .map { spec in
-                logLine("== \(spec.title)")
+                logLine(workload == .main ? "== \(spec.title)" : "== \(workload.rawValue): \(spec.title)")
                 return measure(spec)
             }
     }
 
     func measure(_ spec: ContenderSpec) -> Outcome<InsertFetch> {
-        let command: [String]
+        var command: [String]
         switch spec.launch(options) {
         case .unavailable(let why): return Outcome(spec: spec, state: .skipped(why))
-        case .worker: command = [Self.executablePath, "--worker", spec.id, "--workload", "main"]  // not BENCH_WORKLOAD
-        case .program(let program): command = program
+        case .worker: command = [Self.executablePath, "--worker", spec.id, "--workload", workload.rawValue]  // not BENCH_WORKLOAD
+        case .program(let program): command = program + (workload == .main ? [] : ["--workload", workload.rawValue])
+        }
+        if workload == .postgres {
+            guard let postgres else {
+                return Outcome(spec: spec, state: .skipped("no PostgreSQL server (\(PostgresWorkload.urlVariable))"))
+            }
+            do { try postgres.dropSchemas(of: spec.id) } catch { return Outcome(spec: spec, state: .failed("\(error)")) }
+        }
+        defer {
+            if workload == .postgres && !options.keep {
+                do { try postgres?.dropSchemas(of: spec.id) } catch { logLine("bench: \(error)") }
+            }
         }
         do {
             let report: Report = try Self.report(from: runProcess(command + options.contenderArguments))
@@ -29,7 +44,7 @@ struct Runner {
                 return Outcome(spec: spec, state: .failed("the report has no timings"))
             }
             return Outcome(spec: spec, state: .measured(InsertFetch(insert: insert, fetch: fetch)),
-                           problems: check(report, options: options), about: report.about)
+                           problems: check(report, options: options, insertsOn: postgres.map { ($0, spec.id) }), about: report.about)
         } catch {
             return Outcome(spec: spec, state: .failed("\(error)"))
         }

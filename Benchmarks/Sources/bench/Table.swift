@@ -3,19 +3,27 @@ import Foundation
 /// The printed result: a header naming the workload, one row per contender, then any problems.
 /// Ratios are a contender's median over raw SQLite's median (none when raw SQLite did not run).
 func renderTable(_ outcomes: [Outcome<InsertFetch>], options: Options) -> String {
-    let reference = outcomes.first { $0.spec.id == "raw-sqlite" }.flatMap { outcome -> (insert: Double, fetch: Double)? in
-        guard case .measured(let m) = outcome.state else { return nil }
-        return (m.insert.median, m.fetch.median)
-    }
-    let titleWidth = max(26, (outcomes.map(\.spec.title.count).max() ?? 0) + 2)
     let warmup = options.warmup == 0 ? "no warm-up" : "after \(options.warmup) warm-up run\(options.warmup == 1 ? "" : "s")"
-
-    var lines = [
+    return insertFetchTable(outcomes, options: options, referenceID: "raw-sqlite", header: [
         "ObjectGraph benchmark: entity Item, 10 Int64 attributes; SQLite \(SQLiteDB.version), WAL, default synchronous",
         "  insert: \(grouped(options.n)) objects, then one save into a new file",
         "  fetch:  \(grouped(options.fetchRows)) objects, every attribute read and summed",
         "  \(options.runs) timed run\(options.runs == 1 ? "" : "s") per contender, \(warmup); each contender in a process of its own",
         "  times in ms; ×raw = median / raw SQLite's median",
+    ])
+}
+
+/// A table of main's two phases (main, postgres): `header`, one row per contender with the
+/// ratios to the medians of the row `referenceID` (none when it did not run), `footer`,
+/// then the contenders' notes and any problems.
+func insertFetchTable(_ outcomes: [Outcome<InsertFetch>], options: Options, referenceID: String,
+                      header: [String], footer: [String] = []) -> String {
+    let reference = outcomes.first { $0.spec.id == referenceID }.flatMap { outcome -> (insert: Double, fetch: Double)? in
+        guard case .measured(let m) = outcome.state else { return nil }
+        return (m.insert.median, m.fetch.median)
+    }
+    let titleWidth = max(26, (outcomes.map(\.spec.title.count).max() ?? 0) + 2)
+    var lines = header + [
         "",
         pad("", titleWidth) + pad("  insert", 36) + "  fetch + read",
         pad("contender", titleWidth)
@@ -31,6 +39,7 @@ func renderTable(_ outcomes: [Outcome<InsertFetch>], options: Options) -> String
                          + "   " + (outcome.problems.isEmpty ? "ok" : "FAILED"))
         }
     }
+    lines += footer
     lines += tableNotes(outcomes)
     return lines.joined(separator: "\n")
 }

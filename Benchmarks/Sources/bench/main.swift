@@ -67,6 +67,25 @@ func main() -> Int32 {
             return !outcome.problems.isEmpty
         }
     }
+    if options.workloads.contains(.postgres) {
+        var server: PostgresServer?
+        if let url = options.postgresURL {
+            do { server = try PostgresServer(url: url) } catch { logLine("bench: postgres: \(error)") }
+        }
+        let outcomes: [Outcome<InsertFetch>]
+        if options.postgresURL != nil && server == nil {
+            outcomes = postgresContenders.filter { options.only?.contains($0.id) ?? true }
+                .map { Outcome(spec: $0, state: .failed("cannot reach the PostgreSQL server")) }
+        } else {
+            outcomes = Runner(options: runOptions, workload: .postgres, postgres: server).run()
+        }
+        print("")
+        print(renderPostgresTable(outcomes, options: runOptions, server: server?.description))
+        failed = failed || outcomes.contains { outcome in
+            if case .failed = outcome.state { return true }
+            return !outcome.problems.isEmpty
+        }
+    }
     var keepDirectory = options.keep
     if options.workloads.contains(.scaling) {
         let points = Scaling.run(options: runOptions)
@@ -91,11 +110,11 @@ func main() -> Int32 {
 
 func worker(_ id: String, options: Options) -> Int32 {
     guard !options.dir.isEmpty,
-          case .worker(let contender)? = contenders.first(where: { $0.id == id })?.launch(options) else {
+          case .worker(let contender)? = allContenders.first(where: { $0.id == id })?.launch(options) else {
         logLine("bench: --worker needs a Swift contender's id and --dir")
         return 2
     }
-    if let workload = options.workloads.first, workload != .main {
+    if let workload = options.workloads.first, workload != .main && workload != .postgres {
         guard let phased = phaseContender(id: id, workload: workload) else {
             logLine("bench: contender \(id) has no workload \(workload.rawValue)")
             return 2

@@ -23,8 +23,13 @@ final class MigrationDestination {
     {
         finalPath = path
         self.type = type
-        let appending = path.isEmpty || StoreFiles.exists(path)
-        workingPath = appending ? path : Self.workingPath(for: path)
+        // A store type without files (a database server's) is written in place: the
+        // migration's one save is its one transaction, so a failure leaves nothing either.
+        let kind = try? StoreTypes.require(type)
+        let files = kind?.capabilities.contains(.files) ?? true
+        let appending = path.isEmpty
+            || (files ? StoreFiles.exists(path) : kind!.hasStore(at: path, options: (try? StoreOptions(options)) ?? StoreOptions()))
+        workingPath = appending || !files ? path : Self.workingPath(for: path)
         do throws(ObjectGraphError) {
             coordinator = try PersistentStoreCoordinator(model: model)
             var setup = try coordinator.checkedSetup(type: type, configuration: nil, path: workingPath, options: options, replacing: nil)

@@ -347,7 +347,9 @@ public final class MigrationManager: @unchecked Sendable {
 
     private func openSource(_ path: String, type: String, options: [String: PropertyListValue]) throws(ObjectGraphError) -> PersistentStoreCoordinator {
         do throws(ObjectGraphError) {
-            guard path.isEmpty || StoreFiles.exists(path) else {
+            // A store that is no file (a server's) says itself whether it is there, when added.
+            let kind = try StoreTypes.require(type)
+            guard path.isEmpty || !kind.capabilities.contains(.files) || StoreFiles.exists(path) else {
                 throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
             }
             let coordinator = try PersistentStoreCoordinator(model: sourceModel)

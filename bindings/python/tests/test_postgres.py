@@ -195,3 +195,56 @@ def test_a_machine_without_libpq_gets_a_clear_error() -> None:
     out = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("134080 ") and "libpq.so.5" in out.stdout, out.stdout
+
+
+def fresh_database() -> str:
+    """A new empty database on the test server (psql comes with the server): its URL."""
+    import shutil
+
+    psql = shutil.which("psql")
+    if psql is None:
+        pytest.skip("psql is not installed")
+    name = "py_tool_" + uuid.uuid4().hex[:12]
+    subprocess.run([psql, URL, "-qc", f"CREATE DATABASE {name}"], check=True, capture_output=True, timeout=60)
+    return URL.rsplit("/", 1)[0] + "/" + name
+
+
+def test_the_store_tool_takes_a_url_wherever_it_takes_a_file(tmp_path: Path) -> None:
+    from objectgraph.tool import main
+
+    model = library_model()
+    model_file = tmp_path / "library.json"
+    model.save(str(model_file))
+    source = tmp_path / "books.sqlite"
+    coordinator = og.Coordinator(model)
+    coordinator.add_store("SQLite", str(source))
+    ctx = og.Context(coordinator)
+    ctx.insert("Book", title="Kindred", pages=264, author=ctx.insert("Author", name="Butler"))
+    ctx.save()
+    coordinator.close()
+    url = fresh_database()
+
+    def run(*argv: str) -> Tuple[int, str, str]:
+        import contextlib
+        import io
+
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status = main(list(argv), out)
+        assert password() not in out.getvalue() + err.getvalue()
+        return status, out.getvalue(), err.getvalue()
+
+    assert run("convert", str(source), url, "--to", "PostgreSQL")[0] == 0
+    status, out, _ = run("info", url)
+    assert status == 0 and "type:    PostgreSQL" in out and url.replace(":" + password() + "@", "@") in out
+    status, out, _ = run("entities", url)
+    assert status == 0 and re.search(r"Book\s+1", out)
+    assert run("check", str(model_file), url)[0] == 0
+    status, out, _ = run("dump", url, "Book", "--format", "csv")
+    assert status == 0 and "Kindred" in out
+    back = tmp_path / "back.sqlite"
+    assert run("convert", url, str(back), "--to", "SQLite")[0] == 0
+    status, _, err = run("migrate", url, "--to-model", str(model_file))
+    assert status == 2 and "--output" in err
+    status, _, err = run("info", url.replace(":" + password() + "@", ":wrong@"))
+    assert status == 2 and "password authentication failed" in err

@@ -17,7 +17,7 @@ func checkPhase(_ report: PhaseReport, id: String, workload: WorkloadKind, optio
     case .batchInsert, .upsert: (sizes.batchInsertRows, nil)
     case .batchUpdate, .batchDelete: (sizes.batchRows, nil)
     case .history: (sizes.historyChanges, sizes.historyKeySum)  // inserts read, their objects' keys
-    case .main, .scaling: (0, nil)
+    case .main, .postgres, .scaling: (0, nil)
     }
     if let bad = report.counts.first(where: { $0 != expected.count }) {
         problems.append("\(bad) objects, not \(expected.count)")

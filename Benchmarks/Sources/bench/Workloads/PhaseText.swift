@@ -19,7 +19,7 @@ func describe(_ workload: WorkloadKind, _ s: Sizes) -> String {
             + "\(grouped(s.upsertRowsAfter - s.batchRows)) insert; the store rebuilt before every run"
     case .history:
         "persistent history (NSPersistentHistoryTrackingKey): its cost in main's insert, and reading \(grouped(s.historyChanges)) changes after a token"
-    case .main, .scaling: ""
+    case .main, .postgres, .scaling: ""
     }
 }
 
@@ -53,6 +53,6 @@ func timedPart(_ workload: WorkloadKind) -> [String] {
          "  (\(grouped(Sizes.historyTransaction)) items saved and the token kept, then the items read saved in transactions of \(grouped(Sizes.historyTransaction)))",
          "  raw SQLite: one SELECT of ACHANGE joined with ATRANSACTION (Z_PK > the token's), every column read;",
          "  ObjectGraph: history(after: token), og_context_history + og_history_change_*, ctx.history(after=token)"]
-    case .main, .scaling: []
+    case .main, .postgres, .scaling: []
     }
 }

@@ -18,7 +18,7 @@ func expectedStore(_ workload: WorkloadKind, sizes: Sizes, totalRuns: Int) -> (r
     case .upsert:
         // Items 0 ..< upsertRowsAfter, each with main's values.
         (sizes.upsertRowsAfter, Workload.expectedSum(rows: sizes.upsertRowsAfter))
-    case .main, .indexed, .traversal, .history, .scaling:
+    case .main, .indexed, .traversal, .history, .postgres, .scaling:
         nil
     }
 }

@@ -2,11 +2,13 @@
 /// fetch + read); the others each time one phase (PhaseContender), except `scaling`, which
 /// runs main's insert and fetch at several sizes, and `history`, whose contenders time
 /// reading persistent history as their phase and, the ObjectGraph ones, main's insert with
-/// history tracking off and on beside it (HistoryInserting).
+/// history tracking off and on beside it (HistoryInserting), and `postgres`, main's insert
+/// and fetch + read on a PostgreSQL server (PostgresWorkload.swift).
 enum WorkloadKind: String, CaseIterable, Sendable {
     case main, update, indexed, traversal
     case batchInsert = "batch-insert", batchUpdate = "batch-update", batchDelete = "batch-delete", upsert
     case history
+    case postgres
     case scaling
 
     /// The workloads with one timed phase.
@@ -18,7 +20,7 @@ enum WorkloadKind: String, CaseIterable, Sendable {
     var checksStore: Bool {
         switch self {
         case .update, .batchInsert, .batchUpdate, .batchDelete, .upsert: true
-        case .main, .indexed, .traversal, .history, .scaling: false
+        case .main, .indexed, .traversal, .history, .postgres, .scaling: false
         }
     }
 

@@ -8,17 +8,21 @@ the store), and a store that keeps no model is read from its own tables where
 that is enough. The tool changes no byte of a store it reads, nor adds a file
 beside it: stores are opened read-only, and one SQLite could read only by
 writing (a -wal without its -shm, an interrupted save's journal) is read from
-a copy. ``convert`` and ``migrate`` write a new file."""
+a copy. ``convert`` and ``migrate`` write a new file. Wherever a store file is
+taken, a PostgreSQL store's URL is taken too (its default schema); its
+password is never printed."""
 
 from __future__ import annotations
 
 import argparse
+import io
 import sqlite3
 import sys
 from typing import Callable, Dict, List, Optional, TextIO
 
 from ..errors import Error
 from ._errors import ToolError
+from ._files import is_address, redact
 
 __all__ = ["main"]
 
@@ -38,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
     def command(name: str, help: str, store: bool = True) -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=help, description=help)
         if store:
-            sub.add_argument("store", help="the store file")
+            sub.add_argument("store", help="the store file, or a PostgreSQL store's URL")
             sub.add_argument("--type", help="the store type (default: found from the file)")
         return sub
 
@@ -62,14 +66,14 @@ def _parser() -> argparse.ArgumentParser:
 
     sub = command("check", "whether a model opens a store, and what differs when it does not", store=False)
     sub.add_argument("model", help="the model file (.json, .xcdatamodel, .xcdatamodeld, .mom, .momd)")
-    sub.add_argument("store", help="the store file")
+    sub.add_argument("store", help="the store file, or a PostgreSQL store's URL")
     sub.add_argument("--type", help="the store type (default: found from the file)")
     sub.add_argument("--configuration", help="check only this configuration of the model")
 
     sub = commands.add_parser("schema", help="the SQL schema of an SQLite store, or of the store a model makes",
                               description="The SQL schema of an SQLite store (STORE), or of the store a model "
                                           "makes (--model alone).")
-    sub.add_argument("store", nargs="?", help="the store file")
+    sub.add_argument("store", nargs="?", help="the store file, or a PostgreSQL store's URL")
     sub.add_argument("--model", help="a model file: its schema, when no store is given")
     sub.add_argument("--type", help="the store type (default: found from the file)")
 
@@ -77,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     fetch_options(sub)
 
     sub = command("convert", "copy a store into a store of another type (same model, a new UUID)")
-    sub.add_argument("destination", help="the new store file")
+    sub.add_argument("destination", help="the new store file, or a PostgreSQL URL")
     sub.add_argument("--to", required=True, help="the new store's type: SQLite, Binary or XML")
     sub.add_argument("--model", help=_MODEL_HELP)
     sub.add_argument("--force", action="store_true", help="replace the destination when it exists")
@@ -116,15 +120,33 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     """Runs one command; returns the exit status (0 done, 1 an incompatible
     store for ``check``, 2 an error)."""
     args = _parser().parse_args(argv)
-    stream = out if out is not None else sys.stdout
+    target = out if out is not None else sys.stdout
+    # Server URLs given on the command line are printed without their passwords.
+    addresses = [value for value in vars(args).values() if isinstance(value, str) and is_address(value)]
+    stream: TextIO = _Redacting(target, addresses) if addresses else target
     try:
         return _commands()[args.command](args, stream)
     except BrokenPipeError:  # `objectgraph dump ... | head`
         return 0
     except (ToolError, Error, OSError, sqlite3.Error) as exc:
         stream.flush()
-        print(f"objectgraph {args.command}: {exc}", file=sys.stderr)
+        print(redact(f"objectgraph {args.command}: {exc}", addresses), file=sys.stderr)
         return 2
+
+
+class _Redacting(io.TextIOBase):
+    """Writes to ``target`` with the passwords of ``addresses`` removed."""
+
+    def __init__(self, target: TextIO, addresses: List[str]) -> None:
+        self._target = target
+        self._addresses = addresses
+
+    def write(self, text: str) -> int:  # type: ignore[override]
+        self._target.write(redact(text, self._addresses))
+        return len(text)
+
+    def flush(self) -> None:
+        self._target.flush()
 
 
 def run() -> None:

@@ -24,7 +24,28 @@ from typing import Iterator, Optional
 from ..errors import Error
 from ._errors import ToolError
 
-__all__ = ["readable", "connect_read_only", "reason_to_copy", "require_writable_folder"]
+__all__ = ["readable", "connect_read_only", "reason_to_copy", "require_writable_folder", "is_address", "redact"]
+
+_ADDRESS_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_address(path: str) -> bool:
+    """Whether ``path`` names a store on a database server (a PostgreSQL URL)
+    rather than a file: it is read where it is, and no folder is written."""
+    return path.startswith(_ADDRESS_SCHEMES)
+
+
+def redact(text: str, addresses: "list[str]") -> str:
+    """``text`` with each of ``addresses`` shown without its password (the
+    ``user:password@`` of a URL), so the tool never prints one."""
+    for address in addresses:
+        parts = urllib.parse.urlsplit(address)
+        if not is_address(address) or parts.password is None:
+            continue
+        netloc = parts.netloc.replace(":" + parts.password + "@", "@", 1)
+        text = text.replace(address, urllib.parse.urlunsplit(parts._replace(netloc=netloc)))
+        text = text.replace(parts.password, "***")
+    return text
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 # The first bytes of a rollback journal whose save did not finish (a "hot" journal);
@@ -91,8 +112,8 @@ def readable(path: str) -> Iterator[str]:
     """The path to read the store at ``path`` from: ``path`` itself, or, when
     SQLite could read it only by writing beside it (:func:`reason_to_copy`), a
     copy in a temporary folder that is removed afterwards. Errors raised inside
-    name ``path``, never the copy."""
-    if reason_to_copy(path) is None:
+    name ``path``, never the copy. A store on a server is read where it is."""
+    if is_address(path) or reason_to_copy(path) is None:
         yield path
         return
     with tempfile.TemporaryDirectory(prefix="objectgraph-") as folder:
@@ -135,6 +156,8 @@ def require_writable_folder(path: str) -> None:
     """Raises a ToolError naming the cause when the folder ``path`` would be
     written in cannot be written (a read-only file system, or permissions), so
     the error says so instead of what SQLite reports when it cannot create a file."""
+    if is_address(path):
+        return
     folder = os.path.dirname(os.path.abspath(path))
     if os.access(folder, os.W_OK):
         return

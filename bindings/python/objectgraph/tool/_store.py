@@ -16,6 +16,7 @@ from ..coordinator import Coordinator
 from ..errors import Error, ErrorCode, MigrationError
 from ..model import Model
 from ._errors import ToolError
+from ._files import is_address
 
 __all__ = ["ToolError", "ModelFile", "load_model", "model_matching", "model_versions", "store_type",
            "store_metadata", "stored_hashes", "model_for", "store_model", "model_kept_by", "needs_model", "read_only_context"]
@@ -115,7 +116,7 @@ def store_metadata(path: str, type: Optional[str] = None) -> Dict[str, Any]:
     """The store's metadata, read without changing the file by the registered type
     that recognises it (its own record is the one to trust); ``type`` reads it when
     no type recognises the file."""
-    if not os.path.exists(path):
+    if not is_address(path) and not os.path.exists(path):
         raise ToolError(f"{path}: no such store file")
     try:
         return Coordinator.metadata_for_store(path)

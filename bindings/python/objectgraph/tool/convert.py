@@ -12,13 +12,15 @@ from typing import Optional, TextIO
 from ..migration import MappingModel, MigrationManager
 from ..model import Model
 from ._progress import Progress
-from ._files import readable, require_writable_folder
+from ._files import is_address, readable, require_writable_folder
 from ._store import ToolError, load_model, read_only_context, store_model, store_type
 
 __all__ = ["convert", "migrate"]
 
 
 def _fresh(path: str, force: bool) -> None:
+    if is_address(path):
+        return  # a store already on the server is refused by the copy, never replaced
     if os.path.exists(path):
         if not force:
             raise ToolError(f"{path} exists; give --force to replace it")
@@ -44,6 +46,8 @@ def migrate(args: argparse.Namespace, out: TextIO) -> int:
     """Migrates the store to ``--to-model`` through a mapping model file, or the
     inferred mapping; writes ``--output`` (default: in place). The store is read
     without being changed; in place, it is replaced only once the migration is done."""
+    if is_address(args.store) and not args.output:
+        raise ToolError("a store on a server is not migrated in place; give --output (a file or a URL)")
     output = args.output or args.store + ".migrating"
     require_writable_folder(output)
     _fresh(output, args.force or not args.output)

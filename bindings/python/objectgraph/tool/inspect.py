@@ -12,7 +12,7 @@ from typing import Any, Dict, List, TextIO
 
 from ..context import Context
 from ..coordinator import Coordinator
-from ._files import connect_read_only, readable
+from ._files import connect_read_only, is_address, readable
 from ._store import (ToolError, load_model, model_for, needs_model, read_only_context, store_metadata, store_model,
                      store_type)
 from ._tables import count_rows, family, stored_entities
@@ -38,7 +38,8 @@ def info(args: argparse.Namespace, out: TextIO) -> int:
     out.write(f"store:   {args.store}\n")
     out.write(f"type:    {metadata.get('NSStoreType', kind)}\n")
     out.write(f"uuid:    {metadata.get('NSStoreUUID', '')}\n")
-    out.write(f"size:    {os.path.getsize(args.store)} bytes\n")
+    if not is_address(args.store):
+        out.write(f"size:    {os.path.getsize(args.store)} bytes\n")
     out.write("metadata:\n")
     for key in sorted(metadata):
         if key in ("NSStoreType", "NSStoreUUID", _VERSION_HASHES):
