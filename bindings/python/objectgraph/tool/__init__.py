@@ -18,7 +18,7 @@ import argparse
 import io
 import sqlite3
 import sys
-from typing import Callable, Dict, List, Optional, TextIO
+from typing import Callable, Dict, List, Optional, TextIO, cast
 
 from ..errors import Error
 from ._errors import ToolError
@@ -123,7 +123,7 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     target = out if out is not None else sys.stdout
     # Server URLs given on the command line are printed without their passwords.
     addresses = [value for value in vars(args).values() if isinstance(value, str) and is_address(value)]
-    stream: TextIO = _Redacting(target, addresses) if addresses else target
+    stream: TextIO = cast(TextIO, _Redacting(target, addresses)) if addresses else target
     try:
         return _commands()[args.command](args, stream)
     except BrokenPipeError:  # `objectgraph dump ... | head`
@@ -141,7 +141,7 @@ class _Redacting(io.TextIOBase):
         self._target = target
         self._addresses = addresses
 
-    def write(self, text: str) -> int:  # type: ignore[override]
+    def write(self, text: str) -> int:
         self._target.write(redact(text, self._addresses))
         return len(text)
 
