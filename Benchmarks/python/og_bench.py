@@ -1,6 +1,8 @@
 """ObjectGraph from Python (bindings/python): objects inserted with keyword values,
-attributes read as Python attributes. Needs OBJECTGRAPH_LIBRARY (or an installed
-library) and bindings/python on PYTHONPATH; bench.sh sets both."""
+attributes read as Python attributes. The same code runs main on an SQLite file and
+the postgres workload on a PostgreSQL store (``add_store("PostgreSQL", url,
+schema=…)``). Needs OBJECTGRAPH_LIBRARY (or an installed library) and
+bindings/python on PYTHONPATH; bench.sh sets both."""
 
 import time
 
@@ -13,15 +15,16 @@ class ObjectGraphPython:
     insert_table = "ZITEM"
     insert_columns = [f"ZA{k}" for k in range(10)]
     about = f"{common.PYTHON}, libobjectgraph {og.library_version()}"
+    postgres = True
 
     @staticmethod
-    def _open(path):
+    def _open(store):
         model = og.Model()
         item = model.add_entity("Item")
         for name in common.ATTRIBUTES:
             item.add_attribute(name, "integer64")
         coordinator = og.Coordinator(model)
-        coordinator.add_store("SQLite", path)
+        coordinator.add_store(store.type, store.path, schema=store.schema)
         return model, coordinator, og.Context(coordinator)
 
     @staticmethod
@@ -30,8 +33,8 @@ class ObjectGraphPython:
         coordinator.close()
         model.close()
 
-    def insert(self, path, count):
-        stack = self._open(path)
+    def insert(self, store, count):
+        stack = self._open(store)
         context = stack[2]
         start = common.clock()
         for i in range(count):
@@ -43,8 +46,8 @@ class ObjectGraphPython:
         self._close(*stack)
         return elapsed
 
-    def fetch(self, path):
-        stack = self._open(path)
+    def fetch(self, store):
+        stack = self._open(store)
         context = stack[2]
         start = common.clock()
         objects = context.fetch("Item")

@@ -1,6 +1,13 @@
 """SQLAlchemy 2 ORM: a declarative Item class, objects added to a Session and
 committed, then selected back and read as attributes. Reports "skipped" when
-SQLAlchemy is not installed."""
+SQLAlchemy is not installed.
+
+The same code runs main on an SQLite file (pysqlite, WAL) and the postgres workload
+(row "sqlalchemy-psycopg") on the PostgreSQL server through psycopg 3
+(``postgresql+psycopg://``), the run's schema as the connection's search_path;
+that row is skipped when psycopg is not installed. Integers are BIGINT on
+PostgreSQL, as in the other contenders' tables; on SQLite the key stays INTEGER
+PRIMARY KEY (the rowid)."""
 
 import time
 
@@ -8,7 +15,7 @@ import bench_common as common
 
 try:
     import sqlalchemy
-    from sqlalchemy import create_engine, event, select
+    from sqlalchemy import BigInteger, Integer, create_engine, event, select, text
     from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 except ImportError:
     common.skip("SQLAlchemy is not installed (pip install 'sqlalchemy>=2')")
@@ -18,7 +25,7 @@ if int(sqlalchemy.__version__.split(".")[0]) < 2:
 
 
 class Base(DeclarativeBase):
-    pass
+    type_annotation_map = {int: BigInteger().with_variant(Integer(), "sqlite")}
 
 
 class Item(Base):
@@ -36,8 +43,20 @@ class Item(Base):
     a9: Mapped[int]
 
 
-def _engine(path):
-    engine = create_engine(f"sqlite:///{path}")
+def _psycopg():
+    """psycopg 3, or None when it is not installed."""
+    try:
+        import psycopg
+    except ImportError:
+        return None
+    return psycopg
+
+
+def _engine(store):
+    if store.schema is not None:
+        url = "postgresql+psycopg://" + store.path.split("://", 1)[1]
+        return create_engine(url, connect_args={"options": f"-c search_path={store.schema}"})
+    engine = create_engine(f"sqlite:///{store.path}")
 
     @event.listens_for(engine, "connect")
     def _wal(connection, _record):  # as ObjectGraph's stores
@@ -50,12 +69,30 @@ def _engine(path):
 
 class SQLAlchemyORM:
     name = "sqlalchemy"
+    postgres_name = "sqlalchemy-psycopg"
+    postgres = True
     insert_table = "item"
     insert_columns = common.ATTRIBUTES
-    about = f"{common.PYTHON}, SQLAlchemy {sqlalchemy.__version__}"
 
-    def insert(self, path, count):
-        engine = _engine(path)
+    @staticmethod
+    def unavailable(workload):
+        if workload == "postgres" and _psycopg() is None:
+            return "psycopg 3 is not installed (pip install 'psycopg[binary]')"
+        return None
+
+    @staticmethod
+    def describe(workload):
+        about = f"{common.PYTHON}, SQLAlchemy {sqlalchemy.__version__}"
+        if workload == "postgres":
+            psycopg = _psycopg()
+            about += f", psycopg {psycopg.__version__} ({psycopg.pq.__impl__}, libpq {psycopg.pq.version()})"
+        return about
+
+    def insert(self, store, count):
+        engine = _engine(store)
+        if store.schema is not None:
+            with engine.begin() as connection:
+                connection.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{store.schema}"'))
         Base.metadata.create_all(engine)
         with Session(engine) as session:
             session.connection()  # connect before the timed block
@@ -69,8 +106,8 @@ class SQLAlchemyORM:
         engine.dispose()
         return elapsed
 
-    def fetch(self, path):
-        engine = _engine(path)
+    def fetch(self, store):
+        engine = _engine(store)
         with Session(engine) as session:
             session.connection()  # connect before the timed block
             start = common.clock()

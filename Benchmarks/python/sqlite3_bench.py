@@ -31,8 +31,8 @@ class PythonSQLite3:
     insert_columns = common.ATTRIBUTES
     about = f"{common.PYTHON}, sqlite3 module on SQLite {sqlite3.sqlite_version}"
 
-    def insert(self, path, count):
-        connection = _connect(path)
+    def insert(self, store, count):
+        connection = _connect(store.path)
         connection.execute(CREATE)
         start = common.clock()
         connection.execute("BEGIN")
@@ -42,8 +42,8 @@ class PythonSQLite3:
         connection.close()
         return elapsed
 
-    def fetch(self, path):
-        connection = _connect(path)
+    def fetch(self, store):
+        connection = _connect(store.path)
         start = common.clock()
         rows = connection.execute(SELECT).fetchall()
         total = 0

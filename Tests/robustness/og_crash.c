@@ -29,6 +29,26 @@
  *       (often during saves, sometimes while the store is created), verifying
  *       after each kill. Starts a fresh store now and then.
  *
+ *   og_crash kills  --type PostgreSQL --dir D [--url URL] [--schema S] [--items N]
+ *                   [--max-delay MS] [--terminate PERCENT] [--kills N] [--seconds S] [--seed S]
+ *       The same against a PostgreSQL store: the server at URL (default
+ *       OBJECTGRAPH_TEST_POSTGRES_URL; without either it reports itself skipped,
+ *       77), the store in the schema S_<n> (default og_crash_<pid>_<n>; n counts
+ *       fresh stores; the last is dropped at the end unless a check failed), the
+ *       log and outputs in D. Saves are large: most insert N/2 to N items (default
+ *       20,000) and update every object of an earlier batch (up to N more rows),
+ *       and kills land up to MS milliseconds (default 6,000) after the writer
+ *       starts. In PERCENT of the runs (default 0) the writer's server connection
+ *       is also cut (pg_terminate_backend) before the kill: the save under way
+ *       must fail with 134030 and leave nothing, and the writer must save again
+ *       on a new connection. The verifier first waits for the killed writer's
+ *       server backend to end (a COMMIT sent before the kill may still land), then
+ *       checks the store with plain SQL over a connection of its own (per batch:
+ *       the group and as many items as its count, all of its version, indexes 0
+ *       to count-1, all linked to the group; the key counters above every key)
+ *       as well as through the library as above. Writers and verifiers take
+ *       --type PostgreSQL --url URL --schema S_<n> [--items N].
+ *
  *   og_crash creation --type T|both --dir D [--runs N] [--seconds S] [--seed S]
  *       Kills while a store is created: each run starts a writer on a new folder and
  *       SIGKILLs it within 30 ms of the moment it starts adding the store (it marks
@@ -64,8 +84,31 @@
 #include <unistd.h>
 
 #include "objectgraph.h"
+#include "pg_client.h"
 
 extern char **environ;
+
+/* --type PostgreSQL: the server, the schema holding the store, and the size of a
+ * large save. A writer's connections carry the application name ogw_<schema>, so
+ * that the verifier can wait for a killed writer's backend to end, and the driver
+ * can cut its connection. */
+static const char *pg_url;
+static char pg_schema[64];
+static long large_items = 20000;
+
+static bool is_postgres(const char *type) { return strcmp(type, "PostgreSQL") == 0; }
+
+static void writer_application(char *out, size_t n) { snprintf(out, n, "ogw_%s", pg_schema); }
+
+/* pg_url with the writer's application name. */
+static void writer_url(char *out, size_t n) {
+    char app[96];
+    writer_application(app, sizeof app);
+    if (!strncmp(pg_url, "postgresql://", 13) || !strncmp(pg_url, "postgres://", 11))
+        snprintf(out, n, "%s%sapplication_name=%s", pg_url, strchr(pg_url, '?') ? "&" : "?", app);
+    else
+        snprintf(out, n, "%s application_name=%s", pg_url, app);
+}
 
 static const char model_json[] =
     "{\"format\":\"objectgraph-model\",\"formatVersion\":1,\"versionIdentifiers\":[\"crash\"],\"entities\":["
@@ -179,7 +222,18 @@ static og_coordinator *open_store(const char *type, const char *path, og_error *
     }
     og_coordinator *c = og_coordinator_new(model, error);
     if (!c) return NULL;
-    if (!og_coordinator_add_store(c, type, path, error)) {
+    bool added;
+    if (is_postgres(type)) {
+        const char *keys[] = {OG_OPTION_POSTGRESQL_SCHEMA};
+        og_value *values[] = {og_value_new_string(pg_schema, error)};
+        og_value *options = values[0] ? og_value_new_dictionary(keys, values, 1, error) : NULL;
+        added = options && og_coordinator_add_store_with_options(c, type, NULL, path, options, error);
+        og_value_release(options);
+        og_value_release(values[0]);
+    } else {
+        added = og_coordinator_add_store(c, type, path, error) != NULL;
+    }
+    if (!added) {
         og_coordinator_release(c);
         return NULL;
     }
@@ -221,7 +275,9 @@ static int64_t get(og_object *o, const char *key) {
 static int cmd_write(const char *type, const char *dir, uint64_t seed, long saves) {
     rng_state = seed;
     char path[4096];
-    store_path(path, sizeof path, dir, type);
+    bool pg = is_postgres(type);
+    if (pg) writer_url(path, sizeof path);
+    else store_path(path, sizeof path, dir, type);
     og_error *e = NULL;
     /* The creation test kills the writer soon after this mark. */
     char mark[4300];
@@ -253,15 +309,25 @@ static int cmd_write(const char *type, const char *dir, uint64_t seed, long save
         if (k >= MAX_BATCHES) break;
         int64_t n, size;
         uint64_t r = below(100);
-        if (r < 70) n = 1 + (int64_t)below(4);
+        if (pg) {
+            /* Mostly large saves: half to all of --items items. */
+            if (r < 15) n = 1 + (int64_t)below(4);
+            else if (r < 30) n = 20 + (int64_t)below(80);
+            else n = large_items / 2 + (int64_t)below((uint64_t)(large_items - large_items / 2) + 1);
+            if (n < 1) n = 1;
+        }
+        else if (r < 70) n = 1 + (int64_t)below(4);
         else if (r < 95) n = 20 + (int64_t)below(80);
         else n = 500 + (int64_t)below(1500);
         r = below(100);
         size = r < 70 ? (int64_t)below(64) : (r < 95 || n > 4) ? (int64_t)below(4096) : (int64_t)below(1 << 16);
+        if (pg && n > 100) size = (int64_t)below(64);
         int64_t del = 0, upd = 0;
         size_t del_at = 0;
-        if (live_n > 2 && below(100) < 25) { del_at = (size_t)below(live_n); del = live[del_at]; }
-        if (live_n > 2 && below(100) < 25) { upd = live[below(live_n)]; if (upd == del) upd = 0; }
+        /* A PostgreSQL writer mostly updates an earlier batch too, and keeps at most
+         * four batches, so that each check reads a bounded store. */
+        if (live_n > 2 && (below(100) < 25 || (pg && live_n > 3))) { del_at = (size_t)below(live_n); del = live[del_at]; }
+        if (live_n > 2 && below(100) < (pg ? 70 : 25)) { upd = live[below(live_n)]; if (upd == del) upd = 0; }
         log_append(dir, "TRY %lld %lld %lld %lld %lld\n", (long long)k, (long long)n, (long long)size, (long long)del, (long long)upd);
 
         og_object *g = og_context_insert(ctx, "Group", &e);
@@ -284,18 +350,32 @@ static int cmd_write(const char *type, const char *dir, uint64_t seed, long save
             og_object_set_data(it, "payload", payload, (size_t)size, NULL);
             if (og_object_set_object(it, "group", g, &e) != OG_OK) die("writer: link: %s", og_error_message(e));
         }
+        /* A fetch that fails (a lost connection) fails the attempt: the save would
+         * not do what the log says. */
+        bool fetched = true;
         if (del) {
             og_results *victims = fetch(ctx, "Group", "batch == %@", del, &e);
+            if (!victims) fetched = false;
             for (size_t i = 0; victims && i < og_results_count(victims); i++) og_context_delete(ctx, og_results_object_at(victims, i, NULL), NULL);
             og_results_release(victims);
         }
-        if (upd) {
+        if (upd && fetched) {
             const char *entities[] = {"Group", "Item"};
-            for (int w = 0; w < 2; w++) {
+            for (int w = 0; w < 2 && fetched; w++) {
                 og_results *rs = fetch(ctx, entities[w], "batch == %@", upd, &e);
+                if (!rs) fetched = false;
                 for (size_t i = 0; rs && i < og_results_count(rs); i++) og_object_set_int64(og_results_object_at(rs, i, NULL), "version", k, NULL);
                 og_results_release(rs);
             }
+        }
+        if (!fetched) {
+            log_append(dir, "FAIL %lld %lld\n", (long long)k, (long long)og_error_code(e));
+            fprintf(stderr, "writer: a fetch before the save of batch %lld failed: %lld %s\n", (long long)k, (long long)og_error_code(e), og_error_message(e));
+            og_error_release(e);
+            e = NULL;
+            og_context_rollback(ctx, NULL);
+            if (++failures >= 3) break;
+            continue;
         }
         if (og_context_save(ctx, &e) == OG_OK) {
             log_append(dir, "ACK %lld\n", (long long)k);
@@ -336,17 +416,141 @@ typedef struct {
     bool bad;
 } seen;
 
+/* ---- verify: the PostgreSQL store through SQL ------------------------------ */
+
+/* What plain SQL sees of one batch: its group row, and its item rows aggregated. */
+typedef struct {
+    bool group;
+    long long pk, count, size, version;
+    long long items, min_count, max_count, min_version, max_version, indexes, min_index, max_index, min_length, max_length, linked, min_group, max_group;
+} sql_batch;
+
+/* Waits (at most a minute) until no backend of the writer's connections is left: a
+ * killed writer's backend runs its last statement to the end, and a COMMIT sent
+ * just before the kill lands then. */
+static bool wait_for_writer_backends(pgc_conn *sql, char *why, size_t n) {
+    char app[96];
+    writer_application(app, sizeof app);
+    const char *params[] = {app};
+    for (int i = 0; i < 6000; i++) {
+        long long left = pgc_scalar(sql, "SELECT COUNT(*) FROM pg_stat_activity WHERE application_name = $1", 1, params, why, n);
+        if (left == 0) return true;
+        if (left < 0) return false;
+        usleep(10000);
+    }
+    snprintf(why, n, "a killed writer's backend is still there after 60 s");
+    return false;
+}
+
+/* Reads the groups and the items per batch with SQL, and checks what SQL alone can:
+ * every batch whole, the key counters above every key. */
+static void sql_read(pgc_conn *sql, sql_batch *out) {
+    char why[512];
+    pgc_result *r = pgc_query(sql, "SELECT \"Z_PK\", \"ZBATCH\", \"ZCOUNT\", \"ZSIZE\", \"ZVERSION\" FROM \"ZGROUP\"", 0, NULL, why, sizeof why);
+    if (!r) { violation("SQL cannot read the groups: %s", why); return; }
+    for (int i = 0; i < pgc_rows(r); i++) {
+        long long b = pgc_int(r, i, 1);
+        if (b <= 0 || b >= MAX_BATCHES) { violation("SQL: a group with batch %lld", b); continue; }
+        if (out[b].group) violation("SQL: batch %lld has two groups", b);
+        out[b].group = true;
+        out[b].pk = pgc_int(r, i, 0);
+        out[b].count = pgc_int(r, i, 2);
+        out[b].size = pgc_int(r, i, 3);
+        out[b].version = pgc_int(r, i, 4);
+    }
+    pgc_clear(r);
+    r = pgc_query(sql,
+                  "SELECT \"ZBATCH\", COUNT(*), MIN(\"ZCOUNT\"), MAX(\"ZCOUNT\"), MIN(\"ZVERSION\"), MAX(\"ZVERSION\"), "
+                  "COUNT(DISTINCT \"ZINDEX\"), MIN(\"ZINDEX\"), MAX(\"ZINDEX\"), MIN(COALESCE(LENGTH(\"ZPAYLOAD\"), 0)), "
+                  "MAX(COALESCE(LENGTH(\"ZPAYLOAD\"), 0)), COUNT(\"ZGROUP\"), MIN(\"ZGROUP\"), MAX(\"ZGROUP\") FROM \"ZITEM\" GROUP BY \"ZBATCH\"",
+                  0, NULL, why, sizeof why);
+    if (!r) { violation("SQL cannot read the items: %s", why); return; }
+    for (int i = 0; i < pgc_rows(r); i++) {
+        long long b = pgc_is_null(r, i, 0) ? 0 : pgc_int(r, i, 0);
+        if (b <= 0 || b >= MAX_BATCHES) { violation("SQL: %lld items with batch %lld", pgc_int(r, i, 1), b); continue; }
+        sql_batch *x = &out[b];
+        long long *fields[] = {&x->items, &x->min_count, &x->max_count, &x->min_version, &x->max_version, &x->indexes, &x->min_index,
+                               &x->max_index, &x->min_length, &x->max_length, &x->linked, &x->min_group, &x->max_group};
+        for (int f = 0; f < 13; f++) *fields[f] = pgc_int(r, i, f + 1);
+    }
+    pgc_clear(r);
+    for (long long b = 1; b < MAX_BATCHES; b++) {
+        sql_batch *x = &out[b];
+        if (!x->group) {
+            if (x->items) violation("SQL: %lld items of batch %lld and no group (a partial save)", x->items, b);
+            continue;
+        }
+        if (x->items != x->count || x->indexes != x->count || (x->count > 0 && (x->min_index != 0 || x->max_index != x->count - 1)))
+            violation("SQL: batch %lld has %lld items (%lld indexes, %lld to %lld) of its %lld (a partial save)", b, x->items, x->indexes, x->min_index,
+                      x->max_index, x->count);
+        if (x->items && (x->min_count != x->count || x->max_count != x->count))
+            violation("SQL: items of batch %lld say count %lld to %lld, the group %lld", b, x->min_count, x->max_count, x->count);
+        if (x->items && (x->min_version != x->version || x->max_version != x->version))
+            violation("SQL: items of batch %lld have versions %lld to %lld, the group %lld (a partial update)", b, x->min_version, x->max_version, x->version);
+        if (x->items && (x->min_length != x->size || x->max_length != x->size))
+            violation("SQL: payloads of batch %lld have %lld to %lld bytes, not %lld", b, x->min_length, x->max_length, x->size);
+        if (x->linked != x->items || (x->items && (x->min_group != x->pk || x->max_group != x->pk)))
+            violation("SQL: %lld of the %lld items of batch %lld are linked to its group", x->linked, x->items, b);
+    }
+    /* Each table's largest key is below its entity's key counter. */
+    static const char *tables[][2] = {{"ZGROUP", "Group"}, {"ZITEM", "Item"}, {"ZPROBE", "Probe"}};
+    for (int t = 0; t < 3; t++) {
+        char q[512];
+        snprintf(q, sizeof q,
+                 "SELECT (SELECT COALESCE(MAX(\"Z_PK\"), 0) FROM \"%s\") - (SELECT COALESCE(MAX(\"Z_MAX\"), 0) FROM \"Z_PRIMARYKEY\" WHERE \"Z_NAME\" = '%s')",
+                 tables[t][0], tables[t][1]);
+        long long over = pgc_scalar(sql, q, 0, NULL, why, sizeof why);
+        if (over > 0) violation("SQL: %s has a key %lld above its key counter", tables[t][0], over);
+    }
+}
+
 static int cmd_verify(const char *type, const char *dir) {
     char path[4096];
-    store_path(path, sizeof path, dir, type);
+    bool pg = is_postgres(type);
+    pgc_conn *sql = NULL;
+    sql_batch *sql_batches = NULL;
     log_read(dir);
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        /* Killed before the store was created: nothing may have been acknowledged. */
-        for (int64_t k = 1; k <= log_max; k++)
-            if (log_entries[k].acked) violation("the store file is missing but batch %lld was acknowledged", (long long)k);
-        printf("verify: no store yet\n");
-        return violations ? 1 : 0;
+    if (pg) {
+        snprintf(path, sizeof path, "%s", pg_url);
+        char why[512];
+        sql = pgc_connect(pg_url, why, sizeof why);
+        if (!sql) {
+            printf("VIOLATION cannot connect to check the store: %s\n", why);
+            return 2;
+        }
+        if (!wait_for_writer_backends(sql, why, sizeof why)) violation("%s", why);
+        const char *params[] = {pg_schema};
+        long long tables = pgc_scalar(sql, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = $1", 1, params, why, sizeof why);
+        long long metadata = pgc_scalar(
+            sql, "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'Z_METADATA'", 1, params, why, sizeof why);
+        if (tables < 0 || metadata < 0) {
+            printf("VIOLATION cannot read the schema %s: %s\n", pg_schema, why);
+            return 2;
+        }
+        if (metadata == 0) {
+            /* Killed before the store's creation committed: nothing of it, nothing acknowledged. */
+            if (tables > 0) violation("the schema %s holds %lld tables but no Z_METADATA (a half-made store)", pg_schema, tables);
+            for (int64_t k = 1; k <= log_max; k++)
+                if (log_entries[k].acked) violation("there is no store but batch %lld was acknowledged", (long long)k);
+            pgc_close(sql);
+            printf("verify: no store yet\n");
+            return violations ? 1 : 0;
+        }
+        char set[128];
+        snprintf(set, sizeof set, "SET search_path TO \"%s\"", pg_schema);
+        pgc_clear(pgc_query(sql, set, 0, NULL, why, sizeof why));
+        sql_batches = calloc(MAX_BATCHES, sizeof *sql_batches);
+        sql_read(sql, sql_batches);
+    } else {
+        store_path(path, sizeof path, dir, type);
+        struct stat st;
+        if (stat(path, &st) != 0) {
+            /* Killed before the store was created: nothing may have been acknowledged. */
+            for (int64_t k = 1; k <= log_max; k++)
+                if (log_entries[k].acked) violation("the store file is missing but batch %lld was acknowledged", (long long)k);
+            printf("verify: no store yet\n");
+            return violations ? 1 : 0;
+        }
     }
     /* The library opens the store first, as the crash left it: SQLite's own connection
      * below would recover a WAL the library must be able to recover itself. */
@@ -422,6 +626,15 @@ static int cmd_verify(const char *type, const char *dir) {
     for (int64_t b = 1; b < MAX_BATCHES; b++)
         if (batches[b].present && batches[b].items != batches[b].count)
             violation("batch %lld has %lld of its %lld items (a partial save)", (long long)b, (long long)batches[b].items, (long long)batches[b].count);
+    /* Plain SQL and the library see the same store. */
+    for (int64_t b = 1; sql_batches && b < MAX_BATCHES; b++) {
+        sql_batch *x = &sql_batches[b];
+        if (x->group != batches[b].present || (x->group && (x->count != batches[b].count || x->version != batches[b].version)) ||
+            x->items != batches[b].items)
+            violation("batch %lld: SQL reads %s with %lld items, version %lld; the library %s with %lld items, version %lld", (long long)b,
+                      x->group ? "a group" : "no group", x->items, x->version, batches[b].present ? "a group" : "no group",
+                      (long long)batches[b].items, (long long)batches[b].version);
+    }
 
     /* What the saves leave, replayed in order. An acknowledged save happened; an
      * unacknowledged one (in flight at the kill, or reported failed) happened when
@@ -483,6 +696,8 @@ static int cmd_verify(const char *type, const char *dir) {
     og_results_release(items);
     og_context_release(ctx);
     og_coordinator_release(c);
+    pgc_close(sql);
+    free(sql_batches);
     printf("verify: %lld batches (%zu items) present, %lld acknowledged, %lld unacknowledged (%lld applied), %lld ghost(s), %d violation(s)\n",
            (long long)present, item_count, (long long)acked, (long long)inflight, (long long)inflight_applied, (long long)ghosts, violations);
     return violations ? 1 : 0;
@@ -535,23 +750,50 @@ static void make_dirs(const char *path) {
     mkdir(p, 0755);
 }
 
-static bool *ghost_seen[2];
+/* Ghost batches already reported, per store directory (a ghost stays in the store). */
+static bool *ghost_seen[3];
+static const char *const slot_types[3] = {"SQLite", "Binary", "PostgreSQL"};
+static int slot_of(const char *type) { return !strcmp(type, "SQLite") ? 0 : !strcmp(type, "Binary") ? 1 : 2; }
+
 static void fresh_dir(const char *dir) {
-    for (int i = 0; i < 2; i++)
-        if (ghost_seen[i] && strstr(dir, i == 0 ? "SQLite" : "Binary")) memset(ghost_seen[i], 0, MAX_BATCHES * sizeof(bool));
+    for (int i = 0; i < 3; i++)
+        if (ghost_seen[i] && strstr(dir, slot_types[i])) memset(ghost_seen[i], 0, MAX_BATCHES * sizeof(bool));
     nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     if (mkdir(dir, 0755) != 0 && errno != EEXIST) die("cannot make %s: %s", dir, strerror(errno));
 }
 
-/* Ghost batches already reported, per store directory (a ghost stays in the store). */
+/* The driver's PostgreSQL schemas: <base>_<generation>, a new one for each fresh store. */
+static char pg_base[48];
+static long pg_generation;
+
+/* A fresh store in dir: an empty folder and, for PostgreSQL, the schema of the next
+ * generation, dropped first should it exist. */
+static void fresh_store(const char *type, const char *dir) {
+    fresh_dir(dir);
+    if (!is_postgres(type)) return;
+    snprintf(pg_schema, sizeof pg_schema, "%s_%ld", pg_base, ++pg_generation);
+    char why[512];
+    if (!pgc_drop_schema(pg_url, pg_schema, why, sizeof why)) die("cannot drop the schema %s: %s", pg_schema, why);
+}
+
+/* The writer's and verifier's arguments after the common ones: where a PostgreSQL store is. */
+static char items_text[32];
+static void add_store_arguments(const char *type, char **argv, int at) {
+    argv[at] = NULL;
+    if (!is_postgres(type)) return;
+    snprintf(items_text, sizeof items_text, "%ld", large_items);
+    char *extra[] = {"--url", (char *)pg_url, "--schema", pg_schema, "--items", items_text, NULL};
+    for (int i = 0; i < 7; i++) argv[at + i] = extra[i];
+}
 
 /* Runs the verifier on dir; returns its exit status; counts the ghosts not seen before. */
 static int verify(const char *type, const char *dir, const char *label, long *ghosts) {
-    int slot = strcmp(type, "SQLite") == 0 ? 0 : 1;
+    int slot = slot_of(type);
     if (!ghost_seen[slot]) ghost_seen[slot] = calloc(MAX_BATCHES, sizeof(bool));
     char out[4300];
     snprintf(out, sizeof out, "%s/verify.txt", dir);
-    char *argv[] = {(char *)self, "verify", "--type", (char *)type, "--dir", (char *)dir, NULL};
+    char *argv[16] = {(char *)self, "verify", "--type", (char *)type, "--dir", (char *)dir};
+    add_store_arguments(type, argv, 6);
     int status = wait_for(spawn(argv, NULL, out));
     FILE *f = fopen(out, "r");
     char line[1024];
@@ -592,80 +834,193 @@ static long verified_acks(const char *dir) {
     return n;
 }
 
-static int cmd_kills(const char *types, const char *root, long kills, double seconds, uint64_t seed) {
+/* Cuts the writer's server connections (pg_terminate_backend); how many it cut. */
+static long long cut_writer_connections(void) {
+    char why[512], app[96];
+    writer_application(app, sizeof app);
+    pgc_conn *sql = pgc_connect(pg_url, why, sizeof why);
+    if (!sql) die("cannot connect to cut the writer's connection: %s", why);
+    const char *params[] = {app};
+    long long n = pgc_scalar(sql, "SELECT COUNT(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1) t", 1,
+                             params, why, sizeof why);
+    pgc_close(sql);
+    return n < 0 ? 0 : n;
+}
+
+static off_t file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? st.st_size : 0;
+}
+
+/* The FAIL lines written to dir/log from `offset` on, and how many of them have an
+ * ACK after them. */
+static void failures_since(const char *dir, off_t offset, long *fails, long *acked_after, long *lost_connection) {
+    char path[4300], line[512];
+    snprintf(path, sizeof path, "%s/log", dir);
+    FILE *f = fopen(path, "r");
+    *fails = *acked_after = *lost_connection = 0;
+    if (!f) return;
+    fseeko(f, offset, SEEK_SET);
+    bool failed = false;
+    long long k, code;
+    while (fgets(line, sizeof line, f)) {
+        if (!strchr(line, '\n')) break;
+        if (sscanf(line, "FAIL %lld %lld", &k, &code) == 2) {
+            (*fails)++;
+            if (code == 134030 || code == 134080) (*lost_connection)++;
+            failed = true;
+        } else if (failed && sscanf(line, "ACK %lld", &k) == 1) {
+            (*acked_after)++;
+            failed = false;
+        }
+    }
+    fclose(f);
+}
+
+static int cmd_kills(const char *types, const char *root, long kills, double seconds, uint64_t seed, long max_delay_ms, int terminate_percent) {
     rng_state = seed;
     const char *list[2];
     int ntypes = 0;
     if (!strcmp(types, "both") || !strcmp(types, "SQLite")) list[ntypes++] = "SQLite";
     if (!strcmp(types, "both") || !strcmp(types, "Binary")) list[ntypes++] = "Binary";
+    if (!strcmp(types, "PostgreSQL")) list[ntypes++] = "PostgreSQL";
     if (!ntypes) die("unknown type %s", types);
+    bool pg = is_postgres(list[0]);
     make_dirs(root);
     char dirs[2][4096];
     for (int t = 0; t < ntypes; t++) {
         snprintf(dirs[t], sizeof dirs[t], "%s/kills-%s", root, list[t]);
-        fresh_dir(dirs[t]);
+        fresh_store(list[t], dirs[t]);
     }
-    printf("kills: %s, seed %llu, in %s\n", types, (unsigned long long)seed, root);
+    if (pg)
+        printf("kills: PostgreSQL (schemas %s_<n>, large saves of %ld to %ld items, kills within %ld ms, %d%% of runs cut the connection first), seed %llu, in %s\n",
+               pg_base, large_items / 2, large_items, max_delay_ms, terminate_percent, (unsigned long long)seed, root);
+    else
+        printf("kills: %s, seed %llu, in %s\n", types, (unsigned long long)seed, root);
     fflush(stdout);
     long done = 0, failed = 0, fresh = 0, ghosts = 0, inflight_applied = 0, applied_seen[2] = {0, 0};
     long acked_total = 0, acked_seen[2] = {0, 0};
+    long inflight_kills = 0, cut_runs = 0, cut_fails = 0, cut_lost = 0, cut_recovered = 0;
     double start = now();
     while ((kills > 0 && done < kills) || (kills <= 0 && now() - start < seconds)) {
         int t = (int)(done % ntypes);
         const char *dir = dirs[t];
         /* Now and then a fresh store, so kills also land while one is created. */
-        if (below(100) < 4) { fresh_dir(dir); fresh++; applied_seen[t] = 0; acked_seen[t] = 0; }
+        if (below(100) < 4) { fresh_store(list[t], dir); fresh++; applied_seen[t] = 0; acked_seen[t] = 0; }
         char seedtext[32];
         snprintf(seedtext, sizeof seedtext, "%llu", (unsigned long long)rnd());
-        char out[4300];
+        char out[4300], logpath[4300];
         snprintf(out, sizeof out, "%s/writer.txt", dir);
-        char *argv[] = {(char *)self, "write", "--type", (char *)list[t], "--dir", (char *)dir, "--seed", seedtext, NULL};
+        snprintf(logpath, sizeof logpath, "%s/log", dir);
+        off_t log_start = file_size(logpath);
+        char *argv[16] = {(char *)self, "write", "--type", (char *)list[t], "--dir", (char *)dir, "--seed", seedtext};
+        add_store_arguments(list[t], argv, 8);
+        double began = now();
         pid_t pid = spawn(argv, NULL, out);
         /* Most kills within a few saves; some almost at once (opening, creating). */
         uint64_t r = below(100);
-        useconds_t delay = r < 15 ? (useconds_t)below(20000) : (useconds_t)(20000 + below(600000));
-        usleep(delay);
+        useconds_t delay;
+        if (pg) delay = r < 15 ? (useconds_t)below(300000) : (useconds_t)(300000 + below((uint64_t)max_delay_ms * 1000));
+        else delay = r < 15 ? (useconds_t)below(20000) : (useconds_t)(20000 + below(600000));
+        bool cut = pg && (int)below(100) < terminate_percent;
+        if (cut) {
+            /* Cut the connection once the writer has begun its saves (its first line in
+             * the log), then give it time to save again on a new one before the kill. */
+            useconds_t at = (useconds_t)below(delay + 1);
+            while (now() - began < 10 && file_size(logpath) == log_start) usleep(1000);
+            usleep(at);
+            if (cut_writer_connections() > 0) cut_runs++;
+            else cut = false;
+            usleep(delay - at + 500000 + (useconds_t)below(1500000));
+        } else {
+            usleep(delay);
+        }
         kill(pid, SIGKILL);
         int status = wait_for(pid);
+        double lived = now() - began;
         done++;
         char label[200];
-        snprintf(label, sizeof label, "kill %ld (%s, %u ms, writer seed %s)", done, list[t], delay / 1000, seedtext);
+        snprintf(label, sizeof label, "kill %ld (%s, %u ms, writer seed %s)", done, list[t], (unsigned)(lived * 1000), seedtext);
         if (!(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)) {
             printf("FAILED the writer ended before the kill (%s): %s\n", label,
                    WIFEXITED(status) ? "exit" : strsignal(WTERMSIG(status)));
             print_file(out, "    ", 20);
             failed++;
         }
+        /* The save in flight at the kill, from the log. */
+        log_read(dir);
+        int64_t last = log_max;
+        bool inflight = last > 0 && log_entries[last].tried && !log_entries[last].acked && !log_entries[last].failed;
+        entry in = inflight ? log_entries[last] : (entry){0};
+        inflight_kills += inflight;
+        long cut_failed = 0, cut_acked = 0, cut_lost_here = 0;
+        if (cut) {
+            failures_since(dir, log_start, &cut_failed, &cut_acked, &cut_lost_here);
+            cut_fails += cut_failed;
+            cut_lost += cut_lost_here;
+            cut_recovered += cut_acked > 0;
+        }
         long g = 0;
-        if (verify(list[t], dir, label, &g)) {
+        bool bad = verify(list[t], dir, label, &g) != 0;
+        if (bad) {
             failed++;
             /* Keep the evidence, start over. */
             char keep[4300];
             snprintf(keep, sizeof keep, "%s-failed-%ld", dir, done);
             rename(dir, keep);
-            printf("    kept in %s\n", keep);
-            fresh_dir(dir);
+            if (pg) printf("    kept in %s and the schema %s\n", keep, pg_schema);
+            else printf("    kept in %s\n", keep);
+            fresh_store(list[t], dir);
             applied_seen[t] = 0;
             acked_seen[t] = 0;
         }
         ghosts += g;
         long last_applied = 0;
-        char vout[4300];
+        char vout[4300], summary[1024] = "";
         snprintf(vout, sizeof vout, "%s/verify.txt", dir);
-        FILE *f = fopen(vout, "r");
+        FILE *f = bad ? NULL : fopen(vout, "r");
         char line[1024];
         while (f && fgets(line, sizeof line, f))
-            if (!strncmp(line, "verify:", 7)) last_applied = atol(strstr(line, "unacknowledged (") ? strstr(line, "unacknowledged (") + 16 : "0");
+            if (!strncmp(line, "verify:", 7)) {
+                last_applied = atol(strstr(line, "unacknowledged (") ? strstr(line, "unacknowledged (") + 16 : "0");
+                snprintf(summary, sizeof summary, "%s", strtok(line + 8, "\n"));
+            }
         if (f) fclose(f);
-        if (last_applied > applied_seen[t]) inflight_applied += last_applied - applied_seen[t];
+        bool applied = last_applied > applied_seen[t];
+        if (applied) inflight_applied += last_applied - applied_seen[t];
         applied_seen[t] = last_applied;
-        long acks = verified_acks(dir);
+        long acks = bad ? 0 : verified_acks(dir);
         if (acks > acked_seen[t]) acked_total += acks - acked_seen[t];
         acked_seen[t] = acks;
+        if (pg && !bad) {
+            /* One line per kill: where it landed and what the check found. */
+            char where[256], updating[48] = "", cutting[160] = "";
+            if (inflight && in.upd) snprintf(updating, sizeof updating, ", updating batch %lld", (long long)in.upd);
+            if (inflight)
+                snprintf(where, sizeof where, "during the save of batch %lld (%lld items%s%s): %s", (long long)last, (long long)in.n, updating,
+                         in.del ? ", deleting another" : "", applied ? "found whole in the store" : "found absent");
+            else
+                snprintf(where, sizeof where, "%s", last > 0 ? "between saves" : "before the first save");
+            if (cut)
+                snprintf(cutting, sizeof cutting, "; connection cut first: %ld save(s) failed (%ld with a lost connection), %s", cut_failed, cut_lost_here,
+                         cut_acked ? "then saved again" : "no save after it before the kill");
+            printf("  kill %ld after %.1f s, %s%s; %s\n", done, lived, where, cutting, summary);
+        }
         if (done % 25 == 0) { printf("  %ld kills, %ld failed\n", done, failed); fflush(stdout); }
+        fflush(stdout);
     }
-    printf("kills: %ld kills (%ld fresh stores), %ld acknowledged saves checked, %ld in-flight saves found applied, %ld ghost(s), %ld failed, %.0f s\n",
-           done, fresh, acked_total, inflight_applied, ghosts, failed, now() - start);
+    if (pg) {
+        printf("kills: %ld kills (%ld fresh stores, %ld during a save), %ld acknowledged saves checked, %ld in-flight saves found applied, "
+               "%ld ghost(s), %ld failed, %.0f s; %ld connections cut: %ld saves failed after a cut (%ld with a lost connection), "
+               "%ld writers saved again after\n",
+               done, fresh, inflight_kills, acked_total, inflight_applied, ghosts, failed, now() - start, cut_runs, cut_fails, cut_lost,
+               cut_recovered);
+        char why[512];
+        if (!pgc_drop_schema(pg_url, pg_schema, why, sizeof why)) printf("kills: the schema %s is left: %s\n", pg_schema, why);
+    } else {
+        printf("kills: %ld kills (%ld fresh stores), %ld acknowledged saves checked, %ld in-flight saves found applied, %ld ghost(s), %ld failed, %.0f s\n",
+               done, fresh, acked_total, inflight_applied, ghosts, failed, now() - start);
+    }
     return failed ? 1 : 0;
 }
 
@@ -821,8 +1176,9 @@ int main(int argc, char **argv) {
     ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (len > 0) { exe[len] = 0; self = exe; }
     if (argc < 2) goto usage;
-    const char *cmd = argv[1], *type = "SQLite", *dir = NULL, *shim = NULL;
-    long saves = 0, count = 0;
+    const char *cmd = argv[1], *type = "SQLite", *dir = NULL, *shim = NULL, *schema = NULL;
+    long saves = 0, count = 0, max_delay_ms = 6000;
+    int terminate_percent = 0;
     double seconds = 0;
     uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
     for (int i = 2; i < argc; i++) {
@@ -836,13 +1192,35 @@ int main(int argc, char **argv) {
         else if (!strcmp(a, "--kills") || !strcmp(a, "--runs")) count = atol(v);
         else if (!strcmp(a, "--seconds")) seconds = atof(v);
         else if (!strcmp(a, "--shim")) shim = v;
+        else if (!strcmp(a, "--url")) pg_url = v;
+        else if (!strcmp(a, "--schema")) schema = v;
+        else if (!strcmp(a, "--items")) large_items = atol(v);
+        else if (!strcmp(a, "--max-delay")) max_delay_ms = atol(v);
+        else if (!strcmp(a, "--terminate")) terminate_percent = atoi(v);
         else goto usage;
     }
     if (!dir) goto usage;
+    if (is_postgres(type)) {
+        if (!pg_url) pg_url = getenv("OBJECTGRAPH_TEST_POSTGRES_URL");
+        if (!pg_url || !*pg_url) {
+            printf("skipped: no PostgreSQL server (no --url and OBJECTGRAPH_TEST_POSTGRES_URL is unset)\n");
+            return 77;
+        }
+        if (large_items < 1 || max_delay_ms < 1 || terminate_percent < 0 || terminate_percent > 100) goto usage;
+        /* Writers and verifiers get the schema itself; the driver a base for its own. */
+        if (!strcmp(cmd, "kills")) {
+            if (schema) snprintf(pg_base, sizeof pg_base, "%s", schema);
+            else snprintf(pg_base, sizeof pg_base, "og_crash_%ld", (long)getpid());
+        } else if (schema) {
+            snprintf(pg_schema, sizeof pg_schema, "%s", schema);
+        } else {
+            goto usage;
+        }
+    }
     if (!strcmp(cmd, "write")) return cmd_write(type, dir, seed, saves);
     if (!strcmp(cmd, "verify")) return cmd_verify(type, dir);
     if (count <= 0 && seconds <= 0) count = 20;
-    if (!strcmp(cmd, "kills")) return cmd_kills(type, dir, count, seconds, seed);
+    if (!strcmp(cmd, "kills")) return cmd_kills(type, dir, count, seconds, seed, max_delay_ms, terminate_percent);
     if (!strcmp(cmd, "creation")) return cmd_creation(type, dir, count, seconds, seed);
     if (!strcmp(cmd, "faults") && shim) return cmd_faults(type, dir, shim, count, seconds, seed);
 usage:
@@ -850,6 +1228,9 @@ usage:
             "usage: og_crash write  --type SQLite|Binary --dir D [--seed S] [--saves N]\n"
             "       og_crash verify --type SQLite|Binary --dir D\n"
             "       og_crash kills  --type SQLite|Binary|both --dir D [--kills N | --seconds S] [--seed S]\n"
+            "       og_crash write|verify --type PostgreSQL --dir D [--url URL] --schema S [--items N] [--seed S] [--saves N]\n"
+            "       og_crash kills  --type PostgreSQL --dir D [--url URL] [--schema BASE] [--items N] [--max-delay MS]\n"
+            "                       [--terminate PERCENT] [--kills N | --seconds S] [--seed S]\n"
             "       og_crash creation --type SQLite|Binary|both --dir D [--runs N | --seconds S] [--seed S]\n"
             "       og_crash faults --type SQLite|Binary|both --dir D --shim libog_iofault.so [--runs N | --seconds S] [--seed S]\n");
     return 2;

@@ -36,8 +36,8 @@ extension PersistentStoreCoordinator {
         if parsed.readOnly || (kind.capabilities.contains(.files) && !isWritableFile(path)) {
             throw ObjectGraphError(
                 code: ErrorCode.storeOperation,
-                message: "the store '\(path)' is read-only: its metadata cannot be written",
-                userInfo: [(ErrorUserInfoKey.filePath, path)])
+                message: "the store '\(StoreTypes.displayPath(path, type: nil))' is read-only: its metadata cannot be written",
+                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: nil))])
         }
         // The file's identity is not the caller's to change.
         var kept = metadata
@@ -49,8 +49,8 @@ extension PersistentStoreCoordinator {
     /// A file that is not a store (or not one of ours) is, to these calls, no readable store.
     private static func noReadableStore(_ error: ObjectGraphError, _ path: String) -> ObjectGraphError {
         guard error.code == ErrorCode.storeInvalidType else { return error }
-        return ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no readable store at '\(path)': \(error.message)",
-                                userInfo: [(ErrorUserInfoKey.filePath, path)])
+        return ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no readable store at '\(StoreTypes.displayPath(path, type: nil))': \(error.message)",
+                                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: nil))])
     }
 
     /// Writable by this process and by its mode: a superuser may write anything, but a

@@ -14,8 +14,8 @@ extension PersistentStoreCoordinator {
         let kind = try StoreTypes.type(ofStoreAt: path, named: type)
         guard let model = try kind.cachedModel(at: path) else {
             throw ObjectGraphError(
-                code: ErrorCode.migrationMissingSourceModel, message: "the store '\(path)' keeps no model of its own (\(kind.name) stores do not)",
-                userInfo: [(ErrorUserInfoKey.filePath, path)])
+                code: ErrorCode.migrationMissingSourceModel, message: "the store '\(StoreTypes.displayPath(path, type: type))' keeps no model of its own (\(kind.name) stores do not)",
+                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))])
         }
         return model
     }

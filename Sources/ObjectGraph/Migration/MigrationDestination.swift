@@ -50,8 +50,8 @@ final class MigrationDestination {
         } catch {
             if !appending { StoreTypes.removeStore(at: workingPath, type: type) }
             throw ObjectGraphError(
-                code: ErrorCode.migrationManagerDestinationStore, message: "cannot make the migration's destination store '\(path)': \(error.message)",
-                userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+                code: ErrorCode.migrationManagerDestinationStore, message: "cannot make the migration's destination store '\(StoreTypes.displayPath(path, type: type))': \(error.message)",
+                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))], details: [error])
         }
     }
 

@@ -350,7 +350,7 @@ public final class MigrationManager: @unchecked Sendable {
             // A store that is no file (a server's) says itself whether it is there, when added.
             let kind = try StoreTypes.require(type)
             guard path.isEmpty || !kind.capabilities.contains(.files) || StoreFiles.exists(path) else {
-                throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(path)'", userInfo: [(ErrorUserInfoKey.filePath, path)])
+                throw ObjectGraphError(code: ErrorCode.storeOpen, message: "there is no store at '\(StoreTypes.displayPath(path, type: type))'", userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))])
             }
             let coordinator = try PersistentStoreCoordinator(model: sourceModel)
             var readOnly = options
@@ -360,8 +360,8 @@ public final class MigrationManager: @unchecked Sendable {
             return coordinator
         } catch {
             throw ObjectGraphError(
-                code: ErrorCode.migrationManagerSourceStore, message: "cannot open the migration's source store '\(path)': \(error.message)",
-                userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+                code: ErrorCode.migrationManagerSourceStore, message: "cannot open the migration's source store '\(StoreTypes.displayPath(path, type: type))': \(error.message)",
+                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))], details: [error])
         }
     }
 }

@@ -33,8 +33,8 @@ extension PersistentStoreCoordinator {
             if !path.isEmpty, exists {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
-                    message: "cannot migrate '\(store.path)' to '\(path)': a file is already there, and it is not overwritten",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)])
+                    message: "cannot migrate '\(store.path)' to '\(StoreTypes.displayPath(path, type: type))': a file is already there, and it is not overwritten",
+                    userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))])
             }
             var setup = try checkedSetup(type: type, configuration: old.configuration, path: path, options: options ?? old.options, replacing: store)
             try validateObjects(of: store, entities: setup.entities)
@@ -66,8 +66,8 @@ extension PersistentStoreCoordinator {
                 StoreTypes.removeStore(at: path, type: type)
                 throw ObjectGraphError(
                     code: ErrorCode.storeOperation,
-                    message: "cannot migrate '\(store.path)' to \(type) at '\(path)': \(error.message); the store stays where it was",
-                    userInfo: [(ErrorUserInfoKey.filePath, path)], details: [error])
+                    message: "cannot migrate '\(store.path)' to \(type) at '\(StoreTypes.displayPath(path, type: type))': \(error.message); the store stays where it was",
+                    userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))], details: [error])
             }
             store.close()
             return copy

@@ -37,6 +37,9 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// how a store that is no file is found when no type is given (the store tool).
     func recognizes(address: String) -> Bool
 
+    /// `path` as messages show it: a server's address without its password.
+    func displayPath(_ path: String) -> String
+
     /// The metadata of the store at `path`, read without adding it
     /// (`metadataForPersistentStoreOfType:URL:`). Must not change any byte of the store's
     /// files. 134010 (`storeInvalidType`) when the type cannot read it without a store.
@@ -133,6 +136,8 @@ extension PersistentStoreType {
     public func recognizes(header: [UInt8]) -> Bool { false }
 
     public func recognizes(address: String) -> Bool { false }
+
+    public func displayPath(_ path: String) -> String { path }
 
     public func metadata(at path: String) throws(ObjectGraphError) -> [String: PropertyListValue] {
         throw ObjectGraphError(

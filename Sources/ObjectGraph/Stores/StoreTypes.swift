@@ -52,6 +52,14 @@ public enum StoreTypes {
         guard removed else { throw ObjectGraphError(code: ErrorCode.storeInvalidType, message: "no store type '\(name)' is registered") }
     }
 
+    /// `path` as messages show it (`displayPath`): by the type named, or the type that
+    /// recognises the address; unchanged otherwise.
+    public static func displayPath(_ path: String, type name: String? = nil) -> String {
+        let candidates = lock.withLock { order.compactMap { byName[$0] } }
+        if let name, let type = candidates.first(where: { $0.name == name }) { return type.displayPath(path) }
+        return candidates.first { $0.recognizes(address: path) }?.displayPath(path) ?? path
+    }
+
     public static func isBuiltIn(_ name: String) -> Bool { builtInNames.contains(name) }
 
     /// Removes the files of a store of type `name` at `path` (what a failed or abandoned

@@ -58,7 +58,7 @@ final class PostgreSQLCommitWatch: CommitWatch, @unchecked Sendable {
 
     private func readNotifications() {
         guard !stopped.load(ordering: .acquiring), let db = connection else { return }
-        guard let count = db.takeNotifications() else {
+        guard let heard = db.takeNotifications() else {
             // The server went away: listen again once it is back.
             source?.cancel()
             source = nil
@@ -66,7 +66,7 @@ final class PostgreSQLCommitWatch: CommitWatch, @unchecked Sendable {
             connection = nil
             return scheduleReconnect()
         }
-        if count > 0, !stopped.load(ordering: .acquiring) { onCommit(nil) }
+        if heard.count > 0, !stopped.load(ordering: .acquiring) { onCommit(heard.newestHistoryTransaction) }
     }
 
     private func scheduleReconnect() {
@@ -89,15 +89,23 @@ extension PostgreSQLConnection {
     var socket: Int32 { isConnected ? lib.socket(rawHandle) : -1 }
 
     /// Reads what the server sent and frees every notification waiting: how many there
-    /// were, or nil when the connection is lost.
-    func takeNotifications() -> Int? {
+    /// were and the newest history transaction they named (each save's payload: its
+    /// number, or nothing without history), or nil when the connection is lost.
+    func takeNotifications() -> (count: Int, newestHistoryTransaction: Int64?)? {
         guard isConnected, lib.consumeInput(rawHandle) == 1 else { return nil }
         var count = 0
+        var newest: Int64?
         while let n = lib.notifies(rawHandle) {
+            // PGnotify: relname, be_pid (an int, padded to 8 bytes), extra (the payload).
+            if let extra = n.load(fromByteOffset: 2 * MemoryLayout<UnsafeRawPointer>.size, as: UnsafePointer<CChar>?.self),
+                let number = Int64(String(cString: extra))
+            {
+                newest = max(newest ?? number, number)
+            }
             lib.freemem(n)
             count += 1
         }
-        return isConnected ? count : nil
+        return isConnected ? (count, newest) : nil
     }
 }
 

@@ -3,11 +3,14 @@
 /// PostgreSQL's in three spellings only, changed here once per statement text (the result
 /// is prepared and kept):
 /// - parameters: `?` and `?N` become `$N`;
-/// - Apple's upper-case names (`ZBOOK`, `Z_PK`, `Z_1TAGS`), bare in SQLite's SQL, are
+/// - Apple's upper-case names (`ZBOOK`, `Z_PK`, `Z_1TAGS`, `ATRANSACTION`), bare in SQLite's SQL, are
 ///   double-quoted, since PostgreSQL folds bare names to lower case;
 /// - `IFNULL(` becomes `COALESCE(`.
 /// Quoted text ('…') and quoted names ("…") are copied as they are.
 enum PostgreSQLStatementText {
+    /// Apple's history tables, the upper-case names that do not start with Z.
+    static let historyTables: Set<String> = ["ACHANGE", "ATRANSACTION", "ATRANSACTIONSTRING"]
+
     static func adapt(_ sql: String) -> String {
         let bytes = Array(sql.utf8)
         var out: [UInt8] = []
@@ -56,7 +59,7 @@ enum PostgreSQLStatementText {
                     continue
                 }
                 let upper = word.allSatisfy { ($0 >= 65 && $0 <= 90) || isDigit($0) || $0 == 95 }
-                if word.count >= 2, word.first == 90, upper {  // Z…, Apple's names
+                if upper, (word.count >= 2 && word.first == 90) || historyTables.contains(String(decoding: word, as: UTF8.self)) {  // Apple's names
                     out.append(34); out.append(contentsOf: word); out.append(34)
                 } else if word.elementsEqual("IFNULL".utf8), j < bytes.count, bytes[j] == 40 {
                     out.append(contentsOf: "COALESCE".utf8)

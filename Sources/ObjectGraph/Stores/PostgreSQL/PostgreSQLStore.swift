@@ -34,6 +34,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     var plans: [ObjectIdentifier: SQLiteStore.WritePlan] = [:]
     /// Per entity, the type of a NULL bound to each slot's column (`nullTypes`).
     private var nullTypeCache: [ObjectIdentifier: [UInt32]] = [:]
+    /// The history transaction the open save recorded, told to commit listeners.
+    var newestHistoryTransaction: Int64?
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
     /// The channel every save notifies on commit (LISTEN/NOTIFY): remote change notifications.
@@ -58,6 +60,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
             throw error
         }
         connection = db
+        if storeOptions.historyTracking && !readsOnly { try PostgreSQLHistory.prepareTables(db, model: schema.storedEntities) }
     }
 
     public func close() {
@@ -214,11 +217,12 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 // The store's write lock: one save at a time, on every machine.
                 try db.query("SELECT Z_VERSION FROM Z_METADATA FOR UPDATE")
                 touched.removeAll()
+                newestHistoryTransaction = nil
                 try body(PostgreSQLSaveTransaction(store: self, db: db))
                 try fillDestinationEntityColumns(db)
                 if metadataNeedsWrite { try Self.writeMetadata(metadata, uuid: identifier, db) }
                 // Delivered to every listener when, and only when, the transaction commits.
-                try db.query("SELECT pg_notify(?, '')", [.text(channel)!])
+                try db.query("SELECT pg_notify(?, ?)", [.text(channel)!, .text(newestHistoryTransaction.map(String.init) ?? "")!])
                 try db.execute("COMMIT")
                 metadataNeedsWrite = false
                 return

@@ -7,6 +7,10 @@ final class PostgreSQLStoreType: PersistentStoreType {
 
     func recognizes(address: String) -> Bool { address.hasPrefix("postgresql://") || address.hasPrefix("postgres://") }
 
+    func displayPath(_ path: String) -> String {
+        (try? PostgreSQLAddress(path, schema: nil).redacted) ?? "(a PostgreSQL connection string)"
+    }
+
     func makeStore(_ setup: StoreSetup) throws(ObjectGraphError) -> PersistentStore {
         guard !setup.path.isEmpty else {
             throw .invalidArgument("a PostgreSQL store needs a connection string (postgresql://user@host/database or key=value pairs)")
