@@ -118,4 +118,47 @@ final class PostgreSQLStoreTests: XCTestCase {
             XCTAssertEqual(server, memory, "\(keys)")
         }
     }
+
+    func testDerivedAttributesAreComputedOnTheServer() throws {
+        func model(_ derivations: [(String, String, AttributeType)]) throws -> ManagedObjectModel {
+            let model = ManagedObjectModel()
+            let author = try model.addEntity(named: "Author")
+            try author.addAttribute(named: "name", type: .string)
+            let book = try model.addEntity(named: "Book")
+            try book.addAttribute(named: "pages", type: .integer64)
+            let books = try author.addRelationship(named: "books", destination: book, toMany: true)
+            try books.setInverse(try book.addRelationship(named: "author", destination: author))
+            for (qualified, expression, type) in derivations {
+                let parts = qualified.split(separator: ".").map(String.init)
+                try XCTUnwrap(model.entity(named: parts[0])).addAttribute(named: parts[1], type: type).setDerivationExpression(expression)
+            }
+            return model
+        }
+        let derived = try model([
+            ("Author.bookCount", "books.@count", .integer64), ("Author.totalPages", "books.pages.@sum", .integer64),
+            ("Author.loudName", "uppercase:(name)", .string), ("Book.authorName", "author.name", .string), ("Book.touched", "now()", .date),
+        ])
+        let (_, context) = try stack(derived)
+        let ann = try context.insertObject(entityName: "Author")
+        try ann.setValue(.string("Ann Lee"), forKey: "name")
+        for pages in [100, 250] {
+            let b = try context.insertObject(entityName: "Book")
+            try b.setValue(.integer(Int64(pages)), forKey: "pages")
+            try b.setObject(ann, forKey: "author")
+        }
+        try context.save()
+        try context.refresh(ann, mergeChanges: false)
+        XCTAssertEqual(try ann.value(forKey: "bookCount"), .integer(2))
+        XCTAssertEqual(try ann.value(forKey: "totalPages"), .integer(350))
+        XCTAssertEqual(try ann.value(forKey: "loudName"), .string("ANN LEE"))
+        let book = try XCTUnwrap(try context.fetch(FetchRequest(entityName: "Book")).first)
+        try context.refresh(book, mergeChanges: false)
+        XCTAssertEqual(try book.value(forKey: "authorName"), .string("Ann Lee"))
+        guard case .date(let touched) = try book.value(forKey: "touched") else { return XCTFail("now() gives a date") }
+        XCTAssertLessThan(abs(touched.timeIntervalSinceNow), 60)
+        // Diacritics cannot be removed without an extension: refused, naming the attribute.
+        let canonical = try model([("Author.searchName", "canonical:(name)", .string)])
+        let e = expectError { _ = try self.stack(canonical) }
+        XCTAssertTrue(e?.message.contains("Author.searchName") ?? false, e?.message ?? "")
+    }
 }

@@ -50,9 +50,12 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
     private func target(_ request: FetchRequest, _ entity: EntityDescription)
         -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
     {
+        let schema = store.schema
+        let written = schema.entityByNumber.values.filter { request.includesSubentities ? $0.isKind(of: entity) : $0 === entity }
+        guard written.allSatisfy({ store.writePlan($0).derivationSQL == nil }) else { return nil }
         let query = store.selectQuery(request.withoutWindow(), entity: entity)
         guard query.predicateIsExact else { return nil }
-        let table = store.schema.table(entity)
+        let table = schema.table(entity)
         if query.joins.isEmpty { return (table, ("", query.whereClause), query.bindings) }
         let prefix = "WITH matched(pk) AS (SELECT t0.Z_PK FROM \(table.sql) t0 \(query.joins)\(query.whereClause)) "
         return (table, (prefix, " WHERE t0.Z_PK IN (SELECT pk FROM matched)"), query.bindings)
@@ -89,7 +92,7 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
         guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
         let plan = store.writePlan(entity)
         let table = schema.table(entity), mapping = schema.mapping(entity)
-        guard !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
+        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
         var targets: [String] = []
         for slot in constraint {
             let c = mapping.columnBySlot[slot]

@@ -61,6 +61,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let plan = store.writePlan(row.entity)
         try db.query(plan.insertSQL, [.integer(row.primaryKey), .integer(Int64(plan.number)), .integer(row.version)] + values(row, plan.slots))
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
     }
 
     func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
@@ -113,6 +114,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let parameters = [.integer(row.version)] + (try values(row, plan.slots)) + [.integer(row.primaryKey), PostgreSQLParameter(text: expectingVersion.map(String.init), type: PostgreSQLParameter.int8)]
         if try db.query(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
+        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
         return true
     }
 

@@ -38,6 +38,9 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     var newestHistoryTransaction: Int64?
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
+    /// Rows written in the open save whose derived attributes need computing, with the
+    /// UPDATE that computes them.
+    var derived: [(sql: String, primaryKey: Int64)] = []
     /// The channel every save notifies on commit (LISTEN/NOTIFY): remote change notifications.
     var channel: String { "objectgraph_" + identifier.lowercased().replacing("-", with: "") }
 
@@ -50,8 +53,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         self.options = setup.options
         self.setup = setup
         self.readsOnly = storeOptions.readOnly
-        try setup.refuseDerivedAttributes(Self.typeName)
         self.schema = try SQLiteSchema(model: setup.model, entities: setup.entities)
+        try schema.checkDerivations(dialect: .postgreSQL)
         let db = try PostgreSQLConnection(address, lockTimeout: storeOptions.effectiveTimeout)
         do throws(ObjectGraphError) {
             try openOrCreate(db)
@@ -217,9 +220,13 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 // The store's write lock: one save at a time, on every machine.
                 try db.query("SELECT Z_VERSION FROM Z_METADATA FOR UPDATE")
                 touched.removeAll()
+                derived.removeAll()
                 newestHistoryTransaction = nil
                 try body(PostgreSQLSaveTransaction(store: self, db: db))
                 try fillDestinationEntityColumns(db)
+                // After every row is written: a derivation may count or read rows of this save.
+                for (sql, key) in derived { try db.query(sql, [.integer(key)]) }
+                derived.removeAll()
                 if metadataNeedsWrite { try Self.writeMetadata(metadata, uuid: identifier, db) }
                 // Delivered to every listener when, and only when, the transaction commits.
                 try db.query("SELECT pg_notify(?, ?)", [.text(channel)!, .text(newestHistoryTransaction.map(String.init) ?? "")!])
@@ -250,7 +257,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
 
     func writePlan(_ entity: EntityDescription) -> SQLiteStore.WritePlan {
         if let plan = plans[ObjectIdentifier(entity)] { return plan }
-        let plan = SQLiteStore.WritePlan.make(entity, schema: schema)
+        let plan = SQLiteStore.WritePlan.make(entity, schema: schema, dialect: .postgreSQL)
         plans[ObjectIdentifier(entity)] = plan
         return plan
     }

@@ -7,7 +7,7 @@
 extension SQLiteSchema {
     /// The UPDATE that computes `entity`'s derived attributes for the row `?1`, or nil when
     /// it has none.
-    func derivationUpdate(for entity: EntityDescription) throws(ObjectGraphError) -> String? {
+    func derivationUpdate(for entity: EntityDescription, dialect: SQLDialect = .sqlite) throws(ObjectGraphError) -> String? {
         let mapping = mapping(entity)
         let table = tables[mapping.tableIndex]
         var sets: [String] = []
@@ -15,7 +15,7 @@ extension SQLiteSchema {
             guard let a = property as? AttributeDescription, let text = a.derivationExpression, !a.isTransient else { continue }
             let column = mapping.columnBySlot[slot]
             guard column >= 0 else { continue }
-            let sql = try derivationSQL(text, for: a, entity: entity, row: table.sql)
+            let sql = try derivationSQL(text, for: a, entity: entity, row: table.sql, dialect: dialect)
             sets.append("\(table.columns[column].sql) = \(sql)")
         }
         guard !sets.isEmpty else { return nil }
@@ -25,13 +25,14 @@ extension SQLiteSchema {
     private static let aggregateFunctions = ["count:": "@count", "sum:": "@sum", "min:": "@min", "max:": "@max", "average:": "@avg"]
 
     /// Checks every derivation of the schema's entities (the error names the attribute).
-    func checkDerivations() throws(ObjectGraphError) {
+    func checkDerivations(dialect: SQLDialect = .sqlite) throws(ObjectGraphError) {
         for table in tables where isStored(table.root) {
-            for entity in table.entities { _ = try derivationUpdate(for: entity) }
+            for entity in table.entities { _ = try derivationUpdate(for: entity, dialect: dialect) }
         }
     }
 
-    private func derivationSQL(_ text: String, for a: AttributeDescription, entity: EntityDescription, row: String) throws(ObjectGraphError) -> String {
+    private func derivationSQL(_ text: String, for a: AttributeDescription, entity: EntityDescription, row: String,
+                               dialect: SQLDialect) throws(ObjectGraphError) -> String {
         func refuse(_ why: String) -> ObjectGraphError {
             .invalidModel("the derived attribute '\(entity.name).\(a.name)' has the derivation '\(text)', which \(why)")
         }
@@ -53,7 +54,15 @@ extension SQLiteSchema {
         case .function(let name, let arguments) where ["canonical:", "uppercase:", "lowercase:"].contains(name):
             guard arguments.count == 1, case .keyPath(nil, let path) = arguments[0] else { throw refuse("needs one key path") }
             let mode = name == "canonical:" ? 2 : name == "uppercase:" ? 1 : 0
-            return "og_case(\(try keyPathSQL(KeyPath.components(path), from: entity, row: row, refuse)), \(mode))"
+            let value = try keyPathSQL(KeyPath.components(path), from: entity, row: row, refuse)
+            switch dialect {
+            case .sqlite: return "og_case(\(value), \(mode))"
+            case .postgreSQL:
+                // PostgreSQL folds case by the database's collation; it cannot remove diacritics
+                // without an extension, which the store does not rely on.
+                guard mode != 2 else { throw refuse("uses canonical:, which a PostgreSQL store does not compute (it removes diacritics)") }
+                return mode == 1 ? "upper(\(value))" : "lower(\(value))"
+            }
         case .function(let name, let arguments) where Self.aggregateFunctions[name] != nil:
             // `count:(books)`, `sum:(books.pages)`: the functional spelling of a to-many's
             // collection operator, as Xcode writes it.
@@ -61,7 +70,8 @@ extension SQLiteSchema {
             return try keyPathSQL(KeyPath.components(path) + [Self.aggregateFunctions[name]!], from: entity, row: row, refuse)
         case .function("now", let arguments) where arguments.isEmpty:
             // Seconds since 2001-01-01, as dates are stored.
-            return "((julianday('now') - 2451910.5) * 86400.0)"
+            return dialect == .sqlite
+                ? "((julianday('now') - 2451910.5) * 86400.0)" : "(EXTRACT(EPOCH FROM clock_timestamp())::double precision - 978307200.0)"
         default:
             throw refuse("is not one of the forms a store computes (a key path, canonical:, uppercase:, lowercase:, a to-many's @count or @sum, @min, @max, @avg of an attribute, now())")
         }

@@ -43,7 +43,7 @@ extension SQLiteStore {
 extension SQLiteStore.WritePlan {
     /// The plan of `entity` in `schema`'s tables, in SQLite's spelling (the PostgreSQL
     /// store adapts it: `PostgreSQLStatementText`).
-    static func make(_ entity: EntityDescription, schema: SQLiteSchema) -> SQLiteStore.WritePlan {
+    static func make(_ entity: EntityDescription, schema: SQLiteSchema, dialect: SQLDialect = .sqlite) -> SQLiteStore.WritePlan {
         let mapping = schema.mapping(entity)
         let table = schema.tables[mapping.tableIndex]
         // Derived attributes are computed by the store (Apple's triggers), never written.
@@ -82,7 +82,7 @@ extension SQLiteStore.WritePlan {
                 + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
             needsEntityFixup: fixup,
             // Checked when the store opened (checkDerivations), so it cannot fail here.
-            derivationSQL: (try? schema.derivationUpdate(for: entity)) ?? nil)
+            derivationSQL: (try? schema.derivationUpdate(for: entity, dialect: dialect)) ?? nil)
     }
 }
 
