@@ -117,6 +117,22 @@ final class PostgreSQLStoreErrorsTests: XCTestCase {
         XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"ZNAME\" FROM \"ZAUTHOR\""), [["Waiting"]])
     }
 
+    /// The server's `statement_timeout` (here from the URL's libpq options) ends a save that
+    /// waits too long: 134090, nothing written, and the next save goes through.
+    func testAStatementTimeoutFailsTheSaveWith134090() throws {
+        let limited = url + "?options=-c%20statement_timeout%3D300"
+        let context = ManagedObjectContext(coordinator: try add(limited))
+        let holder = try PostgreSQLTestServer.admin(url)
+        defer { holder.close() }
+        try holder.execute("BEGIN; SELECT * FROM \"Z_METADATA\" FOR UPDATE")
+        let a = try context.insertObject(entityName: "Author")
+        try a.setValue(.string("Patient"), forKey: "name")
+        XCTAssertEqual(expectError { try context.save() }?.code, ErrorCode.storeTimeout)
+        try holder.execute("ROLLBACK")
+        try context.save()
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"ZNAME\" FROM \"ZAUTHOR\""), [["Patient"]])
+    }
+
     func testMetadataIsReadAndWrittenWithoutAddingTheStore() throws {
         let store = try XCTUnwrap(add(url).persistentStores.first)
         var metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: url)

@@ -18,18 +18,27 @@ extension PersistentStoreCoordinator {
     func migrateIfNeeded(type: String, setup: StoreSetup) throws(ObjectGraphError) {
         let path = setup.path
         let kind = try StoreTypes.require(type)
-        guard kind.capabilities.contains(.automaticMigration), kind.hasStore(at: path) else { return }
-        let metadata = try Self.metadataForPersistentStore(ofType: type, at: path)
+        let options = setup.parsedOptions
+        guard kind.capabilities.contains(.automaticMigration), kind.hasStore(at: path, options: options) else { return }
+        let metadata = kind.capabilities.contains(.files)
+            ? try Self.metadataForPersistentStore(ofType: type, at: path) : try kind.metadata(at: path, options: options)
         let model = managedObjectModel
         guard !model.isConfiguration(setup.configurationName, compatibleWithStoreMetadata: metadata) else { return }
-        let source = try sourceModel(forStoreAt: path, type: kind, metadata: metadata)
-        let steps = try migrationSteps(from: source, to: model, infer: setup.parsedOptions.inferMappingModel, path: path)
+        let source = try sourceModel(forStoreAt: path, type: kind, options: options, metadata: metadata)
+        let steps = try migrationSteps(from: source, to: model, infer: options.inferMappingModel, path: StoreTypes.displayPath(path, type: type))
         // One lightweight step runs in place in one transaction; anything else runs on a
         // copy that replaces the file only when every step is done.
         if steps.count == 1, kind.capabilities.contains(.sqlInPlaceMigration),
-            try kind.migrateInPlace(at: path, from: source, to: model, mapping: steps[0].mapping, versionHashes: setup.versionHashes)
+            try kind.migrateInPlace(at: path, options: options, from: source, to: model, mapping: steps[0].mapping, versionHashes: setup.versionHashes)
         {
             return
+        }
+        // A store that is no file cannot be copied aside: only in-place steps migrate it.
+        guard kind.capabilities.contains(.files) else {
+            throw ObjectGraphError(
+                code: ErrorCode.migration,
+                message: "the \(kind.name) store '\(StoreTypes.displayPath(path, type: type))' migrates only in place, one lightweight step from the model that wrote it to the current one; this migration needs \(steps.count == 1 ? "objects (a custom mapping)" : "\(steps.count) steps"). Copy the store to a file (migrate_store), migrate that, and copy it back",
+                userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))])
         }
         try migrateOnCopy(path: path, type: kind, setup: setup, steps: steps)
     }
@@ -101,16 +110,17 @@ extension PersistentStoreCoordinator {
 
     /// The model the store at `path` was written with: its own cached copy, else one of
     /// `modelVersions` whose hashes match. Errors: 134130.
-    func sourceModel(forStoreAt path: String, type: PersistentStoreType, metadata: [String: PropertyListValue]) throws(ObjectGraphError) -> ManagedObjectModel {
+    func sourceModel(forStoreAt path: String, type: PersistentStoreType, options: StoreOptions = StoreOptions(),
+                     metadata: [String: PropertyListValue]) throws(ObjectGraphError) -> ManagedObjectModel {
         func matches(_ m: ManagedObjectModel) -> Bool {
             m.isConfiguration(nil, compatibleWithStoreMetadata: metadata)
                 || m.configurations.contains { m.isConfiguration($0, compatibleWithStoreMetadata: metadata) }
         }
-        if let cached = try? type.cachedModel(at: path), matches(cached) { return cached }
+        if let cached = try? type.cachedModel(at: path, options: options), matches(cached) { return cached }
         if let found = modelVersionsValue.first(where: matches) { return found }
         throw ObjectGraphError(
             code: ErrorCode.migrationMissingSourceModel,
-            message: "the store '\(path)' was written with a model that is neither kept in the store nor among the coordinator's model versions; cannot migrate it",
+            message: "the store '\(StoreTypes.displayPath(path, type: type.name))' was written with a model that is neither kept in the store nor among the coordinator's model versions; cannot migrate it",
             userInfo: [(ErrorUserInfoKey.filePath, path)])
     }
 

@@ -62,6 +62,9 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// migrated without its model file.
     func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel?
 
+    /// The same, with the options the store would be added with. The default ignores them.
+    func cachedModel(at path: String, options: StoreOptions) throws(ObjectGraphError) -> ManagedObjectModel?
+
     /// Whether a store with data exists at `path`: automatic migration and the store tool
     /// consider only those. A missing or empty file is no store yet.
     func hasStore(at path: String) -> Bool
@@ -94,6 +97,12 @@ public protocol PersistentStoreType: AnyObject, Sendable {
     /// types with `.sqlInPlaceMigration`.
     func migrateInPlace(
         at path: String, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool
+
+    /// The same, with the options the store would be added with. The default ignores them.
+    func migrateInPlace(
+        at path: String, options: StoreOptions, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
         versionHashes: [String: PropertyListValue]
     ) throws(ObjectGraphError) -> Bool
 
@@ -152,6 +161,17 @@ extension PersistentStoreType {
     }
 
     public func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? { nil }
+
+    public func cachedModel(at path: String, options: StoreOptions) throws(ObjectGraphError) -> ManagedObjectModel? {
+        try cachedModel(at: path)
+    }
+
+    public func migrateInPlace(
+        at path: String, options: StoreOptions, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool {
+        try migrateInPlace(at: path, from: source, to: destination, mapping: mapping, versionHashes: versionHashes)
+    }
 
     public func metadata(at path: String, options: StoreOptions) throws(ObjectGraphError) -> [String: PropertyListValue] {
         try metadata(at: path)

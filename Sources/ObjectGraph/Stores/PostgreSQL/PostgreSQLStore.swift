@@ -41,6 +41,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     /// Rows written in the open save whose derived attributes need computing, with the
     /// UPDATE that computes them.
     var derived: [(sql: String, primaryKey: Int64)] = []
+    /// Whether the server has `pg_notify`: saves notify listeners of their commits.
+    private(set) var notifies = true
     /// The channel every save notifies on commit (LISTEN/NOTIFY): remote change notifications.
     var channel: String { "objectgraph_" + identifier.lowercased().replacing("-", with: "") }
 
@@ -64,6 +66,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         }
         connection = db
         if storeOptions.historyTracking && !readsOnly { try PostgreSQLHistory.prepareTables(db, model: schema.storedEntities) }
+        // An engine without NOTIFY (some PostgreSQL-compatible ones) still takes saves.
+        notifies = try db.query("SELECT count(*) FROM pg_catalog.pg_proc WHERE proname = 'pg_notify'").int64(0, 0) > 0
     }
 
     public func close() {
@@ -229,7 +233,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 derived.removeAll()
                 if metadataNeedsWrite { try Self.writeMetadata(metadata, uuid: identifier, db) }
                 // Delivered to every listener when, and only when, the transaction commits.
-                try db.query("SELECT pg_notify(?, ?)", [.text(channel)!, .text(newestHistoryTransaction.map(String.init) ?? "")!])
+                if notifies { try db.query("SELECT pg_notify(?, ?)", [.text(channel)!, .text(newestHistoryTransaction.map(String.init) ?? "")!]) }
                 try db.execute("COMMIT")
                 metadataNeedsWrite = false
                 return

@@ -3,7 +3,7 @@
 /// removing a store are not file operations, so the type does not claim `.files`.
 final class PostgreSQLStoreType: PersistentStoreType {
     let name = PostgreSQLStore.typeName
-    var capabilities: StoreTypeCapabilities { [.queries, .cachedModel, .batchRequests] }
+    var capabilities: StoreTypeCapabilities { [.queries, .cachedModel, .batchRequests, .automaticMigration, .sqlInPlaceMigration] }
 
     func recognizes(address: String) -> Bool { address.hasPrefix("postgresql://") || address.hasPrefix("postgres://") }
 
@@ -48,8 +48,31 @@ final class PostgreSQLStoreType: PersistentStoreType {
         try PostgreSQLStore.writeMetadata(metadata, uuid: metadata[StoreMetadataKey.storeUUID]?.stringValue ?? "", db)
     }
 
+    /// One lightweight step in place, in one transaction (`PostgreSQLInPlaceMigration`);
+    /// false, changing nothing, when the mapping needs objects.
+    func migrateInPlace(
+        at path: String, options: StoreOptions, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool {
+        guard let plan = SQLiteInPlacePlan.make(mapping, source: source, destination: destination, dialect: .postgreSQL) else { return false }
+        try PostgreSQLInPlaceMigration.run(plan, address: PostgreSQLAddress(path, schema: options.postgreSQLSchema), destinationModel: destination,
+                                           versionHashes: versionHashes)
+        return true
+    }
+
+    func migrateInPlace(
+        at path: String, from source: ManagedObjectModel, to destination: ManagedObjectModel, mapping: MappingModel,
+        versionHashes: [String: PropertyListValue]
+    ) throws(ObjectGraphError) -> Bool {
+        try migrateInPlace(at: path, options: StoreOptions(), from: source, to: destination, mapping: mapping, versionHashes: versionHashes)
+    }
+
     func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? {
-        let (db, address) = try connect(path)
+        try cachedModel(at: path, options: StoreOptions())
+    }
+
+    func cachedModel(at path: String, options: StoreOptions) throws(ObjectGraphError) -> ManagedObjectModel? {
+        let (db, address) = try connect(path, schema: options.postgreSQLSchema)
         defer { db.close() }
         try requireStore(db, address)
         let rows = try db.query("SELECT Z_CONTENT FROM Z_MODELCACHE LIMIT 1")

@@ -22,3 +22,21 @@ enum SQLDialect: Sendable {
         }
     }
 }
+
+extension SQLDialect {
+    /// The SQL that turns column `column` of type `from` into a value of type `to`, for
+    /// the numeric changes a lightweight migration makes (`AttributeConversion`).
+    /// PostgreSQL's casts round where SQLite's truncate, so integers are truncated first.
+    func conversion(_ column: String, from: AttributeType, to: AttributeType) -> String {
+        guard self == .postgreSQL else { return AttributeConversion.sql(column, from: from, to: to) }
+        guard from != to else { return column }
+        switch to {
+        case .integer16, .integer32, .integer64:
+            return AttributeConversion.isInteger(from) ? column : "CAST(trunc(\(column)) AS bigint)"
+        case .boolean: return "(CASE WHEN \(column) IS NULL THEN NULL WHEN \(column) <> 0 THEN 1 ELSE 0 END)"
+        case .double, .float: return "CAST(\(column) AS double precision)"
+        case .decimal: return "CAST(\(column) AS numeric)"
+        default: return column
+        }
+    }
+}

@@ -37,7 +37,8 @@ struct SQLiteInPlacePlan {
     /// The plan for `mapping`, or nil when some mapping needs objects (a policy, a custom
     /// expression, a source predicate, hierarchies that merge, a relationship whose
     /// storage changes).
-    static func make(_ mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel) -> SQLiteInPlacePlan? {
+    static func make(_ mapping: MappingModel, source: ManagedObjectModel, destination: ManagedObjectModel,
+                     dialect: SQLDialect = .sqlite) -> SQLiteInPlacePlan? {
         guard let s = try? SQLiteSchema(model: source), let d = try? SQLiteSchema(model: destination) else { return nil }
         var plan = SQLiteInPlacePlan(source: s, destination: d)
         var usedSources = Set<ObjectIdentifier>(), usedDestinations = Set<ObjectIdentifier>()
@@ -64,7 +65,7 @@ struct SQLiteInPlacePlan {
             pairs.append((m, se, de))
         }
         for (m, se, de) in pairs {
-            guard let copy = plan.rowCopy(m, se, de) else { return nil }
+            guard let copy = plan.rowCopy(m, se, de, dialect) else { return nil }
             plan.rows.append(copy)
             guard plan.addJoinCopies(m, se, de) else { return nil }
         }
@@ -98,7 +99,7 @@ struct SQLiteInPlacePlan {
         }
     }
 
-    private func rowCopy(_ m: EntityMapping, _ se: EntityDescription, _ de: EntityDescription) -> RowCopy? {
+    private func rowCopy(_ m: EntityMapping, _ se: EntityDescription, _ de: EntityDescription, _ dialect: SQLDialect) -> RowCopy? {
         var copy = RowCopy(sourceEntity: se, destinationEntity: de)
         let sTable = source.table(se), dTable = destination.table(de)
         let sMap = source.mapping(se), dMap = destination.mapping(de)
@@ -131,7 +132,7 @@ struct SQLiteInPlacePlan {
                     guard let sa = se.attributesByName[key], let sc = sourceColumn(key), AttributeConversion.canConvert(sa.attributeType, to: a.attributeType) else {
                         return nil
                     }
-                    expression = AttributeConversion.sql(sc.sql, from: sa.attributeType, to: a.attributeType)
+                    expression = dialect.conversion(sc.sql, from: sa.attributeType, to: a.attributeType)
                 }
                 if !a.defaultValue.isNull, key == nil || !a.isOptional {
                     expression = expression == "NULL" ? "?" : "COALESCE(\(expression), ?)"
