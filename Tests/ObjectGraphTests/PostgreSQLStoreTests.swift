@@ -161,4 +161,27 @@ final class PostgreSQLStoreTests: XCTestCase {
         let e = expectError { _ = try self.stack(canonical) }
         XCTAssertTrue(e?.message.contains("Author.searchName") ?? false, e?.message ?? "")
     }
+
+    /// Prefetching and batch faulting read many rows per statement (`PostgreSQLStore+BulkReads.swift`).
+    func testPrefetchingAndBatchesReadWhatSingleReadsRead() throws {
+        ManagedObjectClasses.register(BookObject.self)
+        let model = try makeLendingModel()
+        do {
+            let (_, context) = try stack(model)
+            try insertSampleAuthors(context)
+            let tag = try context.insertObject(entityName: "Tag")
+            try tag.setValue(.string("classic"), forKey: "name")
+            for b in try context.fetch(FetchRequest(entityName: "Book")) { try b.addObject(tag, forKey: "tags") }
+            try context.save()
+        }
+        let (_, context) = try stack(model)
+        let request = FetchRequest(entityName: "Author", sortKeys: [SortKey("name")])
+        request.relationshipKeyPathsForPrefetching = ["books", "books.tags"]
+        request.fetchBatchSize = 2
+        let authors = try context.fetch(request)
+        XCTAssertEqual(authors.compactMap { $0.string("name") }, ["Banks", "Butler", "Le Guin"])
+        XCTAssertEqual(try authors.map { try $0.objects(forKey: "books").count }, [0, 3, 2])
+        XCTAssertEqual(try authors[1].objects(forKey: "books").flatMap { try $0.objects(forKey: "tags") }.compactMap { $0.string("name") },
+                       ["classic", "classic", "classic"])
+    }
 }

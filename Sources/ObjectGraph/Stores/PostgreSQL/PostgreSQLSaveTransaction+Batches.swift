@@ -32,14 +32,14 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
             db.query(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
             table, true)
         // The deleted rows leave every join table they are in, as a row-by-row delete does.
-        let keys = "{" + result.rows.map { String($0.primaryKey) }.joined(separator: ",") + "}"
+        let keys = PostgreSQLStore.keyArray(result.rows.map(\.primaryKey))
         for join in store.schema.joinTables where store.schema.isStored(join) && !result.rows.isEmpty {
             let root = entity.rootEntity
             var columns: [String] = []
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
-                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [PostgreSQLParameter(text: keys, type: 0)])
+                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [keys])
             }
         }
         return returningRows ? result : SetWriteResult(count: result.count, rows: [])

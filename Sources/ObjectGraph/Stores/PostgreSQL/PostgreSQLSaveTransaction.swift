@@ -70,9 +70,8 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         var out: [Int64: Int64] = [:]
         var start = 0
         while start < primaryKeys.count {
-            let chunk = primaryKeys[start..<min(start + 1000, primaryKeys.count)]
-            let list = "{" + chunk.map(String.init).joined(separator: ",") + "}"
-            let rows = try db.query("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLParameter(text: list, type: 0)])
+            let chunk = primaryKeys[start..<min(start + PostgreSQLStore.keysPerStatement, primaryKeys.count)]
+            let rows = try db.query("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLStore.keyArray(chunk)])
             for r in 0..<rows.count { out[rows.int64(r, 0)] = rows.int64(r, 1) }
             start += chunk.count
         }

@@ -90,14 +90,12 @@ extension PostgreSQLStore {
         guard schema.isStored(entity), !primaryKeys.isEmpty else { return [] }
         let table = schema.table(entity)
         var out: [RowSnapshot] = []
+        out.reserveCapacity(primaryKeys.count)
         var start = 0
         while start < primaryKeys.count {
-            let chunk = primaryKeys[start..<min(start + 1000, primaryKeys.count)]
-            // One array parameter: the statement stays the same whatever the number of keys.
-            let list = "{" + chunk.map(String.init).joined(separator: ",") + "}"
+            let chunk = primaryKeys[start..<min(start + Self.keysPerStatement, primaryKeys.count)]
             out += try readRows(
-                db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLParameter(text: list, type: 0)]),
-                table: table)
+                db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [Self.keyArray(chunk)]), table: table)
             start += chunk.count
         }
         return out
