@@ -22,14 +22,14 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
         let sql = matched.prefix + "UPDATE \(table.sql) AS t0 SET \(assignments.joined(separator: ", "))" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT"
         // The WITH clause, when there is one, comes first in the text, so its parameters do too.
         let ordered = matched.prefix.isEmpty ? values + bindings : bindings + values
-        return try rows(db.query(sql, parameters(ordered, typedBy: table, assigning: changes.map(\.slot), of: entity)), table, returningRows)
+        return try rows(run(sql, parameters(ordered, typedBy: table, assigning: changes.map(\.slot), of: entity)), table, returningRows)
     }
 
     func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult? {
         try checkStored(entity)
         guard let (table, matched, bindings) = target(request, entity) else { return nil }
         let result = try rows(
-            db.query(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
+            run(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
             table, true)
         // The deleted rows leave every join table they are in, as a row-by-row delete does.
         let keys = PostgreSQLStore.keyArray(result.rows.map(\.primaryKey))
@@ -39,7 +39,7 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
-                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [keys])
+                try run("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [keys])
             }
         }
         return returningRows ? result : SetWriteResult(count: result.count, rows: [])
@@ -104,7 +104,7 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
         guard let names = entity.uniquenessConstraints.first(where: { Set($0.compactMap(entity.slot(forKey:))) == Set(constraint) }),
             let index = PostgreSQLParameter.text("Z_" + entity.name + "_UNIQUE_" + names.joined(separator: "_")),
             let schemaName = PostgreSQLParameter.text(store.address.schema), let tableName = PostgreSQLParameter.text(table.name),
-            try db.query("SELECT 1 FROM pg_indexes WHERE schemaname = ? AND tablename = ? AND indexname = ?", [schemaName, tableName, index]).count > 0
+            try run("SELECT 1 FROM pg_indexes WHERE schemaname = ? AND tablename = ? AND indexname = ?", [schemaName, tableName, index]).count > 0
         else { return nil }
         let columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
         let head = "INSERT INTO \(table.sql) AS t0 (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
@@ -130,7 +130,7 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
                 guard let p = PostgreSQLParameter.storing(values[slot]) else { return nil }  // row by row names the bad value
                 parameters.append(p)
             }
-            let result = try db.query(head + sets + " RETURNING Z_PK", parameters)
+            let result = try run(head + sets + " RETURNING Z_PK", parameters)
             let stored = result.count > 0 ? result.int64(0, 0) : newKey
             out.append(stored == newKey ? (newKey, false) : (keysOfUpdates ? stored : nil, true))
         }

@@ -5,6 +5,14 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     let store: PostgreSQLStore
     let db: PostgreSQLConnection
 
+    /// Runs a statement of the save, after the rows waiting to be inserted: the server
+    /// sees every statement in the save's order.
+    @discardableResult
+    func run(_ sql: String, _ parameters: [PostgreSQLParameter] = []) throws(ObjectGraphError) -> PostgreSQLRows {
+        if !store.insertBuffer.isEmpty { try store.insertBuffer.flush(db) }
+        return try db.query(sql, parameters)
+    }
+
     /// Writes touch only tables this store has; another hierarchy is a routing mistake.
     func checkStored(_ entity: EntityDescription) throws(ObjectGraphError) {
         guard store.schema.isStored(entity) else {
@@ -15,7 +23,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
-        try db.query(
+        try run(
             "UPDATE Z_PRIMARYKEY SET Z_MAX = GREATEST(COALESCE(Z_MAX, 0), ?) WHERE Z_ENT = ?",
             [.integer(key), .integer(Int64(store.schema.mapping(root.rootEntity).number))])
     }
@@ -24,11 +32,11 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     func allocatePrimaryKeys(for entity: EntityDescription, count: Int) throws(ObjectGraphError) -> Int64 {
         try checkStored(entity)
         let rootNumber = Int64(store.schema.mapping(entity.rootEntity).number)
-        let rows = try db.query("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(rootNumber)])
+        let rows = try run("SELECT Z_MAX FROM Z_PRIMARYKEY WHERE Z_ENT = ?", [.integer(rootNumber)])
         let current = rows.count > 0 && !rows.isNull(0, 0) ? rows.int64(0, 0) : 0
         let first = try PrimaryKeys.first(after: current, count: count, root: entity, store: store.path)
         let last = try PrimaryKeys.last(first: first, count: count, root: entity, store: store.path)
-        try db.query("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(rootNumber)])
+        try run("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?", [.integer(last), .integer(rootNumber)])
         return first
     }
 
@@ -56,10 +64,16 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         return out
     }
 
+    /// Rows whose plan allows it wait in the store's insert buffer (`PostgreSQLInsertBuffer`).
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
-        try db.query(plan.insertSQL, [.integer(row.primaryKey), .integer(Int64(plan.number)), .integer(row.version)] + values(row, plan.slots))
+        let parameters = [.integer(row.primaryKey), .integer(Int64(plan.number)), .integer(row.version)] + (try values(row, plan.slots))
+        if plan.multiRowInsertHead != nil {
+            store.insertBuffer.add(parameters, plan: plan)
+        } else {
+            try run(plan.insertSQL, parameters)
+        }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
         if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
     }
@@ -71,7 +85,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         var start = 0
         while start < primaryKeys.count {
             let chunk = primaryKeys[start..<min(start + PostgreSQLStore.keysPerStatement, primaryKeys.count)]
-            let rows = try db.query("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLStore.keyArray(chunk)])
+            let rows = try run("SELECT Z_PK, Z_OPT FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [PostgreSQLStore.keyArray(chunk)])
             for r in 0..<rows.count { out[rows.int64(r, 0)] = rows.int64(r, 1) }
             start += chunk.count
         }
@@ -79,7 +93,8 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
     }
 
     func currentRow(of entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) -> RowSnapshot? {
-        try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
+        if !store.insertBuffer.isEmpty { try store.insertBuffer.flush(db) }
+        return try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
     }
 
     var checksVersionsWhileWriting: Bool { true }
@@ -96,7 +111,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             conditions.append("\(table.columns[c].sql) = ?")
         }
         let sql = "SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE \(conditions.joined(separator: " AND "))"
-        return try store.readRows(db.query(sql, PostgreSQLStore.parameters(values)), table: table)
+        return try store.readRows(run(sql, PostgreSQLStore.parameters(values)), table: table)
     }
 
     func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
@@ -111,7 +126,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
         let parameters = [.integer(row.version)] + (try values(row, plan.slots)) + [.integer(row.primaryKey), PostgreSQLParameter(text: expectingVersion.map(String.init), type: PostgreSQLParameter.int8)]
-        if try db.query(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
+        if try run(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
         if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
         return true
@@ -130,10 +145,10 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let table = store.schema.table(entity)
         let deleted: Int
         if let expectingVersion {
-            deleted = try db.query("DELETE FROM \(table.sql) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?", [.integer(primaryKey), .integer(expectingVersion)]).changes
+            deleted = try run("DELETE FROM \(table.sql) WHERE Z_PK = ? AND COALESCE(Z_OPT, 0) = ?", [.integer(primaryKey), .integer(expectingVersion)]).changes
             if deleted == 0 { return false }
         } else {
-            try db.query("DELETE FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)])
+            try run("DELETE FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)])
         }
         // The row leaves every join table it is in.
         let root = entity.rootEntity
@@ -142,7 +157,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
             if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
             for column in columns {
-                try db.query("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?", [.integer(primaryKey)])
+                try run("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?", [.integer(primaryKey)])
             }
         }
         return true
@@ -160,23 +175,23 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             guard let orderColumn else { return }
             let table = store.schema.tables[tableIndex]
             for (i, member) in members.enumerated() {
-                try db.query("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?", [.integer(Int64(i + 1)), .integer(member)])
+                try run("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?", [.integer(Int64(i + 1)), .integer(member)])
             }
         case .join(let tableName, let ownerName, let memberName, let orderName):
             let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
-            let existing = try db.query("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?", [.integer(primaryKey)])
+            let existing = try run("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?", [.integer(primaryKey)])
             let old = Set((0..<existing.count).map { existing.int64($0, 0) })
             let wanted = Set(members)
             for member in old where !wanted.contains(member) {
-                try db.query("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?", [.integer(primaryKey), .integer(member)])
+                try run("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?", [.integer(primaryKey), .integer(member)])
             }
             for member in members where !old.contains(member) {
-                try db.query("INSERT INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", [.integer(primaryKey), .integer(member)])
+                try run("INSERT INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", [.integer(primaryKey), .integer(member)])
             }
             if let orderName {
                 let orderColumn = sqlIdentifier(orderName)
                 for (i, member) in members.enumerated() {
-                    try db.query(
+                    try run(
                         "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
                         [.integer(Int64(i + 1)), .integer(primaryKey), .integer(member)])
                 }

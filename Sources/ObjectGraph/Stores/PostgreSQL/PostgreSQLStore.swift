@@ -32,6 +32,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     let readsOnly: Bool
     /// Per entity, its INSERT and UPDATE (built once).
     var plans: [ObjectIdentifier: SQLiteStore.WritePlan] = [:]
+    /// New rows of the open save, inserted many to a statement.
+    let insertBuffer = PostgreSQLInsertBuffer()
     /// Per entity, the type of a NULL bound to each slot's column (`nullTypes`).
     private var nullTypeCache: [ObjectIdentifier: [UInt32]] = [:]
     /// The history transaction the open save recorded, told to commit listeners.
@@ -227,6 +229,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 derived.removeAll()
                 newestHistoryTransaction = nil
                 try body(PostgreSQLSaveTransaction(store: self, db: db))
+                try insertBuffer.flush(db)
                 try fillDestinationEntityColumns(db)
                 // After every row is written: a derivation may count or read rows of this save.
                 for (sql, key) in derived { try db.query(sql, [.integer(key)]) }
@@ -238,6 +241,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 metadataNeedsWrite = false
                 return
             } catch {
+                insertBuffer.discard()
                 if db.isConnected && db.inTransaction { try? db.execute("ROLLBACK") }
                 if PostgreSQLFailure.isRetryable(error), attempt < Self.retries {
                     attempt += 1

@@ -20,8 +20,13 @@ extension SQLiteStore {
         let needsEntityFixup: Bool
         /// The UPDATE that computes the entity's derived attributes for a written row.
         let derivationSQL: String?
+        /// `INSERT INTO table (columns) VALUES ` when each row's values are its parameters
+        /// alone (no order column computed from the table): rows can then be inserted many
+        /// to a statement. Nil otherwise.
+        let multiRowInsertHead: String?
 
-        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool, derivationSQL: String?) {
+        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool, derivationSQL: String?,
+             multiRowInsertHead: String? = nil) {
             self.number = number
             self.tableIndex = tableIndex
             self.slots = slots
@@ -29,6 +34,7 @@ extension SQLiteStore {
             self.updateSQL = updateSQL
             self.needsEntityFixup = needsEntityFixup
             self.derivationSQL = derivationSQL
+            self.multiRowInsertHead = multiRowInsertHead
         }
     }
 
@@ -82,7 +88,9 @@ extension SQLiteStore.WritePlan {
                 + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
             needsEntityFixup: fixup,
             // Checked when the store opened (checkDerivations), so it cannot fail here.
-            derivationSQL: (try? schema.derivationUpdate(for: entity, dialect: dialect)) ?? nil)
+            derivationSQL: (try? schema.derivationUpdate(for: entity, dialect: dialect)) ?? nil,
+            multiRowInsertHead: values.enumerated().allSatisfy({ $0.element == "?\($0.offset + 1)" })
+                ? "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES " : nil)
     }
 }
 
