@@ -184,4 +184,29 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try authors[1].objects(forKey: "books").flatMap { try $0.objects(forKey: "tags") }.compactMap { $0.string("name") },
                        ["classic", "classic", "classic"])
     }
+
+    /// `OBJECTGRAPH_SQL_DEBUG` shows what the server runs: values in place from level 2,
+    /// time and rows at 3, the password never.
+    func testSQLDebugLogsTheStatementsTheServerRuns() throws {
+        final class Log: @unchecked Sendable {
+            let lock = NSLock()
+            var lines: [String] = []
+        }
+        let log = Log()
+        SQLDebug.setHandler { m in log.lock.lock(); log.lines.append(m.text); log.lock.unlock() }
+        defer { SQLDebug.level = 0; SQLDebug.setHandler(nil) }
+        let model = try makeDifferentialModel()
+        let (_, context) = try stack(model)
+        SQLDebug.level = 3
+        let p = try context.insertObject(entityName: "Person")
+        try p.setValue(.string("O'Brien"), forKey: "name")
+        try context.save()
+        _ = try context.fetch(FetchRequest(entityName: "Person", predicate: try ObjectPredicate(format: "age > 30")))
+        let text = log.lines.joined(separator: "\n")
+        XCTAssertTrue(text.contains("'O''Brien'"), text)
+        XCTAssertTrue(text.contains("\"ZAGE\" > 30"), text)
+        XCTAssertTrue(text.contains("sql execution time"), text)
+        XCTAssertTrue(text.contains("total save execution time"), text)
+        XCTAssertFalse(text.contains(url.passwordPart), text)
+    }
 }

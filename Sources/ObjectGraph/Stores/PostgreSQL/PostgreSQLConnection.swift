@@ -14,7 +14,7 @@ final class PostgreSQLConnection {
     let lib: LibPQ
     let address: PostgreSQLAddress
     private var handle: OpaquePointer?
-    private var prepared: [PreparedKey: (name: String, count: Int32)] = [:]
+    private var prepared: [PreparedKey: (name: String, count: Int32, text: String)] = [:]
     private var nameCount = 0
     /// Milliseconds a statement waits for another transaction's row lock before 134090.
     private let lockTimeoutMilliseconds: Int
@@ -119,7 +119,7 @@ final class PostgreSQLConnection {
     func query(_ sql: String, _ parameters: [PostgreSQLParameter] = []) throws(ObjectGraphError) -> PostgreSQLRows {
         let conn = try live()
         let key = PreparedKey(sql: sql, types: parameters.map(\.type))
-        let statement: (name: String, count: Int32)
+        let statement: (name: String, count: Int32, text: String)
         if let known = prepared[key] {
             statement = known
         } else {
@@ -129,9 +129,12 @@ final class PostgreSQLConnection {
             let result = key.types.withUnsafeBufferPointer { types in lib.prepare(conn, name, text, Int32(types.count), types.baseAddress) }
             defer { lib.clear(result) }
             try check(result, text)
-            statement = (name, Int32(parameters.count))
+            statement = (name, Int32(parameters.count), text)
             prepared[key] = statement
         }
+        let level = SQLDebug.level
+        if level > 0 { logStatement(statement.text, parameters, level: level) }
+        let start = level >= 3 ? ContinuousClock.now : nil
         let result = withParameters(parameters) { values in
             lib.execPrepared(conn, statement.name, statement.count, values, nil, nil, 0)
         }
@@ -139,7 +142,9 @@ final class PostgreSQLConnection {
             lib.clear(result)
             throw error
         }
-        return PostgreSQLRows(lib, result!)
+        let rows = PostgreSQLRows(lib, result!)
+        if let start { logTime(statement.text, since: start, rows: rows.count) }
+        return rows
     }
 
     /// Nil, a failed status, or a lost connection become an error naming where.
