@@ -248,3 +248,26 @@ def test_the_store_tool_takes_a_url_wherever_it_takes_a_file(tmp_path: Path) -> 
     assert status == 2 and "--output" in err
     status, _, err = run("info", url.replace(":" + password() + "@", ":wrong@"))
     assert status == 2 and "password authentication failed" in err
+
+
+def test_one_coordinator_holds_several_postgresql_stores_beside_a_file(schema: str, tmp_path: Path) -> None:
+    model = og.Model()
+    for name in ("Order", "Customer", "Note"):
+        model.add_entity(name).add_attribute("label", "string")
+    model.set_entities_for_configuration("Sales", ["Order"])
+    model.set_entities_for_configuration("People", ["Customer"])
+    model.set_entities_for_configuration("Local", ["Note"])
+    coordinator = og.Coordinator(model)
+    sales = coordinator.add_store("PostgreSQL", URL, configuration="Sales", schema=schema + "_sales")
+    people = coordinator.add_store("PostgreSQL", URL, configuration="People", schema=schema + "_people")
+    local = coordinator.add_store("SQLite", str(tmp_path / "local.sqlite"), configuration="Local")
+    ctx = og.Context(coordinator)
+    for entity in ("Order", "Customer", "Note"):
+        ctx.insert(entity, label=entity.lower())
+    ctx.save()
+    assert {s.uuid for s in (sales, people, local)} == {s.uuid for s in coordinator.stores}
+    fresh = og.Context(coordinator)
+    assert [o.label for o in fresh.fetch("Order")] == ["order"]
+    assert [o.label for o in fresh.fetch("Customer")] == ["customer"]
+    assert [o.label for o in fresh.fetch("Note")] == ["note"]
+    coordinator.close()
