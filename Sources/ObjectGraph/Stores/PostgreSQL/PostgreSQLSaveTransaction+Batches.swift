@@ -32,33 +32,17 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
             run(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
             table, true)
         // The deleted rows leave every join table they are in, as a row-by-row delete does.
-        let keys = PostgreSQLStore.keyArray(result.rows.map(\.primaryKey))
-        for join in store.schema.joinTables where store.schema.isStored(join) && !result.rows.isEmpty {
-            let root = entity.rootEntity
-            var columns: [String] = []
-            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
-            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
-            for column in columns {
-                try run("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [keys])
-            }
-        }
+        try leaveJoinTables(result.rows.map(\.primaryKey), root: entity.rootEntity)
         return returningRows ? result : SetWriteResult(count: result.count, rows: [])
     }
 
-    /// The table and the condition choosing the rows `request` matches, or nil when SQL
-    /// alone cannot tell which rows match.
     private func target(_ request: FetchRequest, _ entity: EntityDescription)
         -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
     {
-        let schema = store.schema
-        let written = schema.entityByNumber.values.filter { request.includesSubentities ? $0.isKind(of: entity) : $0 === entity }
-        guard written.allSatisfy({ store.writePlan($0).derivationSQL == nil }) else { return nil }
-        let query = store.selectQuery(request.withoutWindow(), entity: entity)
-        guard query.predicateIsExact else { return nil }
-        let table = schema.table(entity)
-        if query.joins.isEmpty { return (table, ("", query.whereClause), query.bindings) }
-        let prefix = "WITH matched(pk) AS (SELECT t0.Z_PK FROM \(table.sql) t0 \(query.joins)\(query.whereClause)) "
-        return (table, (prefix, " WHERE t0.Z_PK IN (SELECT pk FROM matched)"), query.bindings)
+        guard let t = SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .postgreSQL,
+                                        derives: { store.writePlan($0).derivationSQL != nil })
+        else { return nil }
+        return (t.table, (t.prefix, t.condition), t.bindings)
     }
 
     /// Parameters of a set write: a nil assigned to a column takes the column's type.
@@ -88,17 +72,8 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
                    constraint: [Int], rule: UpsertRule, keysOfUpdates: Bool) throws(ObjectGraphError) -> [(key: Int64?, updated: Bool)]?
     {
         try checkStored(entity)
-        let schema = store.schema
-        guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
-        let plan = store.writePlan(entity)
-        let table = schema.table(entity), mapping = schema.mapping(entity)
-        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
-        var targets: [String] = []
-        for slot in constraint {
-            let c = mapping.columnBySlot[slot]
-            guard c >= 0 else { return nil }
-            targets.append(table.columns[c].sql)
-        }
+        guard let shape = SQLUpsertShape(entity, constraint: constraint, plan: store.writePlan(entity), schema: store.schema) else { return nil }
+        let plan = shape.plan, table = shape.table
         // PostgreSQL needs a unique index on exactly these columns, as SQLite does: the
         // store made one per uniqueness constraint, named after it.
         guard let names = entity.uniquenessConstraints.first(where: { Set($0.compactMap(entity.slot(forKey:))) == Set(constraint) }),
@@ -106,23 +81,11 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
             let schemaName = PostgreSQLParameter.text(store.address.schema), let tableName = PostgreSQLParameter.text(table.name),
             try run("SELECT 1 FROM pg_indexes WHERE schemaname = ? AND tablename = ? AND indexname = ?", [schemaName, tableName, index]).count > 0
         else { return nil }
-        let columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
-        let head = "INSERT INTO \(table.sql) AS t0 (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
-            + " ON CONFLICT (\(targets.joined(separator: ", "))) DO UPDATE SET"
-            + " Z_OPT = CASE WHEN t0.Z_OPT >= 9223372036854775807 THEN t0.Z_OPT ELSE COALESCE(t0.Z_OPT, 0) + 1 END"
         var out: [(key: Int64?, updated: Bool)] = []
         out.reserveCapacity(rows.count)
         let types = store.nullTypes(entity)
         for (i, values) in rows.enumerated() {
-            let key = rule == .overwriteNamed ? named[i] : []
-            var sets = ""
-            for (slot, column) in zip(plan.slots, columns) {
-                switch rule {
-                case .overwrite: sets += ", \(column) = excluded.\(column)"
-                case .overwriteNamed: if key.contains(slot) { sets += ", \(column) = excluded.\(column)" }
-                case .keepStored: sets += ", \(column) = COALESCE(t0.\(column), excluded.\(column))"
-                }
-            }
+            let sets = shape.assignments(rule, named: rule == .overwriteNamed ? named[i] : [])
             let newKey = firstKey + Int64(i)
             var parameters: [PostgreSQLParameter] = [.integer(newKey), .integer(Int64(plan.number))]
             for slot in plan.slots {
@@ -130,7 +93,7 @@ extension PostgreSQLSaveTransaction: UpsertingTransaction {
                 guard let p = PostgreSQLParameter.storing(values[slot]) else { return nil }  // row by row names the bad value
                 parameters.append(p)
             }
-            let result = try run(head + sets + " RETURNING Z_PK", parameters)
+            let result = try run(shape.head + sets + " RETURNING Z_PK", parameters)
             let stored = result.count > 0 ? result.int64(0, 0) : newKey
             out.append(stored == newKey ? (newKey, false) : (keysOfUpdates ? stored : nil, true))
         }

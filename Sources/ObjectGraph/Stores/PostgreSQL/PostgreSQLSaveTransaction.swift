@@ -1,7 +1,7 @@
 /// The writes of one save inside the PostgreSQL store's open transaction, which already
 /// holds the store's write lock (`PostgreSQLStore.save`). The statements are the SQLite
 /// store's write plans, adapted and prepared once per connection.
-struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
+struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning {
     let store: PostgreSQLStore
     let db: PostgreSQLConnection
 
@@ -151,51 +151,30 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
             try run("DELETE FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)])
         }
         // The row leaves every join table it is in.
-        let root = entity.rootEntity
-        for join in store.schema.joinTables where store.schema.isStored(join) {
-            var columns: [String] = []
-            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
-            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
-            for column in columns {
-                try run("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?", [.integer(primaryKey)])
-            }
-        }
+        try leaveJoinTables([primaryKey], root: entity.rootEntity)
         return true
     }
 
     func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
-        if members.isEmpty, let destination = relationship.destinationEntity, !store.schema.isStored(destination) { return }
-        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)], let owner = relationship.entity,
-            let destination = relationship.destinationEntity, store.schema.isStored(owner), store.schema.isStored(destination)
-        else {
-            throw .invalidArgument("'\(relationship.qualifiedName)' is not a stored to-many relationship")
-        }
-        switch storage {
-        case .inverseColumn(let tableIndex, _, let orderColumn):
-            guard let orderColumn else { return }
-            let table = store.schema.tables[tableIndex]
-            for (i, member) in members.enumerated() {
-                try run("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?", [.integer(Int64(i + 1)), .integer(member)])
-            }
-        case .join(let tableName, let ownerName, let memberName, let orderName):
-            let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
-            let existing = try run("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?", [.integer(primaryKey)])
-            let old = Set((0..<existing.count).map { existing.int64($0, 0) })
-            let wanted = Set(members)
-            for member in old where !wanted.contains(member) {
-                try run("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?", [.integer(primaryKey), .integer(member)])
-            }
-            for member in members where !old.contains(member) {
-                try run("INSERT INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?) ON CONFLICT DO NOTHING", [.integer(primaryKey), .integer(member)])
-            }
-            if let orderName {
-                let orderColumn = sqlIdentifier(orderName)
-                for (i, member) in members.enumerated() {
-                    try run(
-                        "UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?",
-                        [.integer(Int64(i + 1)), .integer(primaryKey), .integer(member)])
-                }
-            }
+        try writeMembers(of: primaryKey, through: relationship, to: members)
+    }
+
+    var schema: SQLiteSchema { store.schema }
+
+    func runKeys(_ sql: String, _ keys: [Int64]) throws(ObjectGraphError) {
+        try run(sql, keys.map { .integer($0) })
+    }
+
+    func selectKeys(_ sql: String, _ keys: [Int64]) throws(ObjectGraphError) -> [Int64] {
+        let rows = try run(sql, keys.map { .integer($0) })
+        return (0..<rows.count).map { rows.int64($0, 0) }
+    }
+
+    /// One statement per join column, the keys as one array.
+    func leaveJoinTables(_ keys: [Int64], root: EntityDescription) throws(ObjectGraphError) {
+        guard !keys.isEmpty else { return }
+        for (table, column) in schema.joinColumns(holding: root) {
+            try run("DELETE FROM \(sqlIdentifier(table)) WHERE \(sqlIdentifier(column)) = ANY(?::bigint[])", [PostgreSQLStore.keyArray(keys)])
         }
     }
 }

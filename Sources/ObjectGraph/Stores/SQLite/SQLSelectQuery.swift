@@ -49,3 +49,31 @@ struct SQLSelectQuery {
         return " LIMIT \(limit) OFFSET \(request.fetchOffset)"
     }
 }
+
+/// What a batch update or delete writes in one statement: the table, the condition on it
+/// (`t0`) choosing the rows the request matches, and its bindings.
+struct SQLSetWriteTarget {
+    let table: SQLiteSchema.Table
+    /// A `WITH matched(pk) AS (…)` when the predicate needs joins, else empty.
+    let prefix: String
+    let condition: String
+    let bindings: [AttributeValue]
+
+    /// Nil when SQL alone cannot tell which rows match, or when a written row would need
+    /// derived attributes computed (`derives(entity)`), which only the row-by-row path does.
+    init?(_ request: FetchRequest, entity: EntityDescription, schema: SQLiteSchema, storeIdentifier: String, dialect: SQLDialect,
+          derives: (EntityDescription) -> Bool) {
+        let written = schema.entityByNumber.values.filter { request.includesSubentities ? $0.isKind(of: entity) : $0 === entity }
+        guard !written.contains(where: derives) else { return nil }
+        let query = SQLSelectQuery(request.withoutWindow(), entity: entity, schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
+        guard query.predicateIsExact else { return nil }
+        table = schema.table(entity)
+        bindings = query.bindings
+        if query.joins.isEmpty {
+            (prefix, condition) = ("", query.whereClause)
+        } else {
+            prefix = "WITH matched(pk) AS (SELECT t0.Z_PK FROM \(table.sql) t0 \(query.joins)\(query.whereClause)) "
+            condition = " WHERE t0.Z_PK IN (SELECT pk FROM matched)"
+        }
+    }
+}

@@ -7,7 +7,7 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
                    returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
     {
         try checkStored(entity)
-        guard let (table, matched, bindings) = try target(request, entity) else { return nil }
+        guard let (table, matched, bindings) = target(request, entity) else { return nil }
         let mapping = store.schema.mapping(entity)
         var assignments: [String] = []
         var values: [AttributeValue] = []
@@ -30,39 +30,24 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
 
     func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult? {
         try checkStored(entity)
-        guard let (table, matched, bindings) = try target(request, entity) else { return nil }
-        let joins = joinColumns(entity.rootEntity)
+        guard let (table, matched, bindings) = target(request, entity) else { return nil }
+        let joins = store.schema.joinColumns(holding: entity.rootEntity)
         let s = try db.prepare(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition
             + (returningRows || !joins.isEmpty ? " RETURNING Z_PK, Z_ENT, Z_OPT" : ""))
         for (i, v) in bindings.enumerated() { s.bind(Int32(i + 1), storing: v) }
         let result = try run(s, table, returningRows || !joins.isEmpty)
         // The deleted rows leave every join table they are in, as a row-by-row delete does.
-        for (join, column) in joins {
-            let d = try db.prepare("DELETE FROM \(sqlIdentifier(join)) WHERE \(sqlIdentifier(column)) = ?")
-            for row in result.rows {
-                d.bind(1, row.primaryKey)
-                try d.run()
-            }
-        }
+        try leaveJoinTables(result.rows.map(\.primaryKey), root: entity.rootEntity)
         return result
     }
 
-    /// The table and the condition choosing the rows `request` matches: a WHERE clause on
-    /// the table itself, or, when the predicate needs joins, a WITH of the matching keys.
-    /// nil when SQL alone cannot tell which rows match, or when written rows would need
-    /// derived attributes computed.
-    private func target(_ request: FetchRequest, _ entity: EntityDescription) throws(ObjectGraphError)
+    private func target(_ request: FetchRequest, _ entity: EntityDescription)
         -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
     {
-        let schema = store.schema
-        let written = schema.entityByNumber.values.filter { request.includesSubentities ? $0.isKind(of: entity) : $0 === entity }
-        guard written.allSatisfy({ store.writePlan($0).derivationSQL == nil }) else { return nil }
-        let query = store.selectQuery(request.withoutWindow(), entity: entity)
-        guard query.predicateIsExact else { return nil }
-        let table = schema.table(entity)
-        if query.joins.isEmpty { return (table, ("", query.whereClause), query.bindings) }
-        let prefix = "WITH matched(pk) AS (SELECT t0.Z_PK FROM \(table.sql) t0 \(query.joins)\(query.whereClause)) "
-        return (table, (prefix, " WHERE t0.Z_PK IN (SELECT pk FROM matched)"), query.bindings)
+        guard let t = SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .sqlite,
+                                        derives: { store.writePlan($0).derivationSQL != nil })
+        else { return nil }
+        return (t.table, (t.prefix, t.condition), t.bindings)
     }
 
     /// Runs a set write; with `returning`, reads the rows its RETURNING clause gives.
@@ -81,15 +66,5 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
             rows.append((entity!, s.int64(0), s.int64(2)))
         }
         return SetWriteResult(count: rows.count, rows: rows)
-    }
-
-    /// The join tables (and their columns) that hold rows of the hierarchy of `root`.
-    private func joinColumns(_ root: EntityDescription) -> [(String, String)] {
-        var out: [(String, String)] = []
-        for join in store.schema.joinTables where store.schema.isStored(join) {
-            if join.relationship.entity?.rootEntity === root { out.append((join.name, join.sourceColumn)) }
-            if join.relationship.destinationEntity?.rootEntity === root { out.append((join.name, join.destinationColumn)) }
-        }
-        return out
     }
 }

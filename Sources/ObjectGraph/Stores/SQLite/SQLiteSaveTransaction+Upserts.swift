@@ -12,21 +12,8 @@ extension SQLiteSaveTransaction: UpsertingTransaction {
                    constraint: [Int], rule: UpsertRule, keysOfUpdates: Bool) throws(ObjectGraphError) -> [(key: Int64?, updated: Bool)]?
     {
         try checkStored(entity)
-        let schema = store.schema
-        guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
-        let plan = store.writePlan(entity)
-        let table = schema.table(entity), mapping = schema.mapping(entity)
-        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
-        var targets: [String] = []
-        for slot in constraint {
-            let c = mapping.columnBySlot[slot]
-            guard c >= 0 else { return nil }
-            targets.append(table.columns[c].sql)
-        }
-        let columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
-        let head = "INSERT INTO \(table.sql) (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
-            + " ON CONFLICT (\(targets.joined(separator: ", "))) DO UPDATE SET"
-            + " Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE IFNULL(Z_OPT, 0) + 1 END"
+        guard let shape = SQLUpsertShape(entity, constraint: constraint, plan: store.writePlan(entity), schema: store.schema) else { return nil }
+        let plan = shape.plan, table = shape.table, targets = shape.targets
         // One statement per set of named slots (usually one for the whole batch).
         var statements: [Set<Int>: SQLiteStatement] = [:]
         var last: (key: Set<Int>, statement: SQLiteStatement)? = nil
@@ -38,16 +25,9 @@ extension SQLiteSaveTransaction: UpsertingTransaction {
                 last = (key, s)
                 return s
             }
-            var sets = ""
-            for (slot, column) in zip(plan.slots, columns) {
-                switch rule {
-                case .overwrite: sets += ", \(column) = excluded.\(column)"
-                case .overwriteNamed: if key.contains(slot) { sets += ", \(column) = excluded.\(column)" }
-                case .keepStored: sets += ", \(column) = IFNULL(\(column), excluded.\(column))"
-                }
-            }
+            let sets = shape.assignments(rule, named: key)
             let s: SQLiteStatement
-            do { s = try db.prepare(head + sets) } catch { return nil }  // no unique index to meet
+            do { s = try db.prepare(shape.head + sets) } catch { return nil }  // no unique index to meet
             statements[key] = s
             last = (key, s)
             return s

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// one INSERT, one UPDATE and one DELETE statement, prepared once and reused; a row's
 /// destination-entity columns are filled in just before COMMIT, when every row of the
 /// save exists.
-struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
+struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning {
     let store: SQLiteStore
     let db: SQLiteConnection
     /// The statements of the entity written last: a save writes the rows of one entity in
@@ -33,6 +33,22 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         let s = try db.prepare(plan[keyPath: sql])
         recent[keyPath: memo] = (ObjectIdentifier(entity), plan, s)
         return (plan, s)
+    }
+
+    var schema: SQLiteSchema { store.schema }
+
+    func runKeys(_ sql: String, _ keys: [Int64]) throws(ObjectGraphError) {
+        let s = try db.prepare(sql)
+        for (i, key) in keys.enumerated() { s.bind(Int32(i + 1), key) }
+        try s.run()
+    }
+
+    func selectKeys(_ sql: String, _ keys: [Int64]) throws(ObjectGraphError) -> [Int64] {
+        let s = try db.prepare(sql)
+        for (i, key) in keys.enumerated() { s.bind(Int32(i + 1), key) }
+        var out: [Int64] = []
+        try s.forEachRow { row in out.append(row.int64(0)) }
+        return out
     }
 
     func raiseKeyCounter(for root: EntityDescription, to key: Int64) throws(ObjectGraphError) {
@@ -170,68 +186,11 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting {
         if let expectingVersion { s.bind(2, expectingVersion) }
         if try s.runCountingChanges() == 0 && expectingVersion != nil { return false }
         // The row leaves every join table it is in.
-        let root = entity.rootEntity
-        for join in store.schema.joinTables where store.schema.isStored(join) {
-            var columns: [String] = []
-            if join.relationship.entity?.rootEntity === root { columns.append(join.sourceColumn) }
-            if join.relationship.destinationEntity?.rootEntity === root { columns.append(join.destinationColumn) }
-            for column in columns {
-                let d = try db.prepare("DELETE FROM \(sqlIdentifier(join.name)) WHERE \(sqlIdentifier(column)) = ?")
-                d.bind(1, primaryKey)
-                try d.run()
-            }
-        }
+        try leaveJoinTables([primaryKey], root: entity.rootEntity)
         return true
     }
 
     func setMembers(of primaryKey: Int64, through relationship: RelationshipDescription, to members: [Int64]) throws(ObjectGraphError) {
-        // A relationship leading out of this store's configuration holds nothing here.
-        if members.isEmpty, let destination = relationship.destinationEntity, !store.schema.isStored(destination) { return }
-        guard let storage = store.schema.toMany[ObjectIdentifier(relationship)], let owner = relationship.entity,
-            let destination = relationship.destinationEntity, store.schema.isStored(owner), store.schema.isStored(destination)
-        else {
-            throw .invalidArgument("'\(relationship.qualifiedName)' is not a stored to-many relationship")
-        }
-        switch storage {
-        case .inverseColumn(let tableIndex, _, let orderColumn):
-            // Membership lives in the members' own rows; only the order is written here.
-            guard let orderColumn else { return }
-            let table = store.schema.tables[tableIndex]
-            let s = try db.prepare("UPDATE \(table.sql) SET \(sqlIdentifier(orderColumn)) = ? WHERE Z_PK = ?")
-            for (i, member) in members.enumerated() {
-                s.bind(1, Int64(i + 1))
-                s.bind(2, member)
-                try s.run()
-            }
-        case .join(let tableName, let ownerName, let memberName, let orderName):
-            let table = sqlIdentifier(tableName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
-            let orderColumn = orderName.map(sqlIdentifier)
-            let existing = try db.prepare("SELECT \(memberColumn) FROM \(table) WHERE \(ownerColumn) = ?")
-            existing.bind(1, primaryKey)
-            var old = Set<Int64>()
-            try existing.forEachRow { row in old.insert(row.int64(0)) }
-            let wanted = Set(members)
-            let remove = try db.prepare("DELETE FROM \(table) WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
-            for member in old where !wanted.contains(member) {
-                remove.bind(1, primaryKey)
-                remove.bind(2, member)
-                try remove.run()
-            }
-            let add = try db.prepare("INSERT OR IGNORE INTO \(table) (\(ownerColumn), \(memberColumn)) VALUES (?, ?)")
-            for member in members where !old.contains(member) {
-                add.bind(1, primaryKey)
-                add.bind(2, member)
-                try add.run()
-            }
-            if let orderColumn {
-                let order = try db.prepare("UPDATE \(table) SET \(orderColumn) = ? WHERE \(ownerColumn) = ? AND \(memberColumn) = ?")
-                for (i, member) in members.enumerated() {
-                    order.bind(1, Int64(i + 1))
-                    order.bind(2, primaryKey)
-                    order.bind(3, member)
-                    try order.run()
-                }
-            }
-        }
+        try writeMembers(of: primaryKey, through: relationship, to: members)
     }
 }

@@ -21,24 +21,10 @@ extension SQLiteStore {
 
     public func fetchMembers(ofAny owners: [Int64], through relationship: RelationshipDescription) throws(ObjectGraphError) -> MemberRows {
         let db = try open()
-        guard let destination = relationship.destinationEntity, relationship.isToMany,
-            let storage = schema.toMany[ObjectIdentifier(relationship)]
-        else { return MemberRows() }
-        let table = schema.table(destination)
         var rows: [RowSnapshot] = []
         var ownerKeys: [Int64] = []
         for chunk in Self.chunks(owners) {
-            let sql: String
-            switch storage {
-            case .inverseColumn(_, let name, let order):
-                let column = sqlIdentifier(name)
-                let sortKeys = ["t0.\(column)"] + (order.map { ["t0." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
-                sql = "SELECT \(schema.selectList(table, alias: "t0")), t0.\(column) FROM \(table.sql) t0 WHERE t0.\(column) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
-            case .join(let joinName, let ownerName, let memberName, let order):
-                let join = sqlIdentifier(joinName), ownerColumn = sqlIdentifier(ownerName), memberColumn = sqlIdentifier(memberName)
-                let sortKeys = ["j.\(ownerColumn)"] + (order.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
-                sql = "SELECT \(schema.selectList(table, alias: "t0")), j.\(ownerColumn) FROM \(table.sql) t0 JOIN \(join) j ON j.\(memberColumn) = t0.Z_PK WHERE j.\(ownerColumn) IN (\(Self.placeholders(chunk.count))) ORDER BY \(sortKeys.joined(separator: ", "))"
-            }
+            guard let (sql, table) = schema.membersOfManyQuery(relationship, keys: { "\($0) IN (\(Self.placeholders(chunk.count)))" }) else { return MemberRows() }
             let s = try db.prepare(sql)
             for (i, pk) in chunk.enumerated() { s.bind(Int32(i + 1), pk) }
             let extra = Int32(3 + table.columns.count)  // just after selectList(table)

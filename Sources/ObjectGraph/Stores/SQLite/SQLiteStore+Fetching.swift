@@ -111,48 +111,18 @@ extension SQLiteStore {
 
     public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         let db = try open()
-        guard let owner = inverse.entity, schema.isStored(owner) else { return [] }
-        if inverse.isToMany, let destination = inverse.destinationEntity, !schema.isStored(destination) { return [] }
-        let mapping = schema.mapping(owner)
-        let table = schema.tables[mapping.tableIndex]
-        // The order of the relationship being read (the inverse's inverse), when ordered.
-        var forwardOrder: String?
-        if let forward = inverse.inverseRelationship, forward.isOrdered, let storage = schema.toMany[ObjectIdentifier(forward)] {
-            switch storage {
-            case .inverseColumn(_, _, let o): forwardOrder = o.map { "t0." + sqlIdentifier($0) }
-            case .join(_, _, _, let o): forwardOrder = o.map { "j." + sqlIdentifier($0) }
-            }
-        }
-        let order = (forwardOrder.map { [$0] } ?? []) + ["t0.Z_PK"]
-        let sql: String
-        if inverse.isToMany {
-            guard case .join(let join, let ownerColumn, let memberColumn, _)? = schema.toMany[ObjectIdentifier(inverse)] else { return [] }
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(ownerColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(memberColumn)) = ? ORDER BY \(order.joined(separator: ", "))"
-        } else {
-            // A transient (or otherwise unstored) to-one has no column: nothing points through it.
-            let slot = inverse.slot
-            guard slot >= 0, slot < mapping.columnBySlot.count, mapping.columnBySlot[slot] >= 0 else { return [] }
-            let column = table.columns[mapping.columnBySlot[slot]].sql
-            sql = "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 WHERE t0.\(column) = ? ORDER BY \(order.joined(separator: ", "))"
-        }
+        guard let (sql, table) = schema.pointingAtQuery(inverse) else { return [] }
         let s = try db.prepare(sql)
         s.bind(1, primaryKey)
         return try readRows(s, table: table)
     }
 
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
-        let db = try open()
         if let inverse = relationship.inverseRelationship { return try fetchRows(pointingAt: primaryKey, through: inverse) }
-        guard let destination = relationship.destinationEntity, schema.isStored(destination),
-            let source = relationship.entity, schema.isStored(source),
-            case .join(let join, let ownerColumn, let memberColumn, let orderColumn)? = schema.toMany[ObjectIdentifier(relationship)]
-        else { return [] }
-        let table = schema.table(destination)
-        let order = (orderColumn.map { ["j." + sqlIdentifier($0)] } ?? []) + ["t0.Z_PK"]
-        let s = try db.prepare(
-            "SELECT \(schema.selectList(table, alias: "t0")) FROM \(table.sql) t0 JOIN \(sqlIdentifier(join)) j ON j.\(sqlIdentifier(memberColumn)) = t0.Z_PK WHERE j.\(sqlIdentifier(ownerColumn)) = ? ORDER BY \(order.joined(separator: ", "))")
+        let db = try open()
+        guard let (sql, table) = schema.joinMembersQuery(relationship) else { return [] }
+        let s = try db.prepare(sql)
         s.bind(1, primaryKey)
         return try readRows(s, table: table)
     }
-
 }

@@ -133,3 +133,55 @@ extension SQLiteStore {
         touched.removeAll()
     }
 }
+
+/// The shape of a one-statement upsert (`INSERT … ON CONFLICT (constraint) DO UPDATE`),
+/// for every store that writes Core Data's tables in SQL: the constraint's columns and the
+/// written ones. Nil unless that is exactly what the row-by-row path does: an entity alone
+/// in its table (a conflict can only be with a row of the same entity), no derived
+/// attributes, no columns filled after the rows (destination entities, orders).
+struct SQLUpsertShape {
+    let plan: SQLiteStore.WritePlan
+    let table: SQLiteSchema.Table
+    /// The constraint's columns, as SQL spells them.
+    let targets: [String]
+    /// The plan's columns, in its slots' order.
+    let columns: [String]
+
+    init?(_ entity: EntityDescription, constraint: [Int], plan: SQLiteStore.WritePlan, schema: SQLiteSchema) {
+        guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
+        let table = schema.table(entity), mapping = schema.mapping(entity)
+        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
+        var targets: [String] = []
+        for slot in constraint {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { return nil }
+            targets.append(table.columns[c].sql)
+        }
+        self.plan = plan
+        self.table = table
+        self.targets = targets
+        columns = plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
+    }
+
+    /// `INSERT INTO table AS t0 (…) VALUES (…) ON CONFLICT (…) DO UPDATE SET Z_OPT = …`,
+    /// to which a caller appends the assignments its rule makes. A version at the largest
+    /// integer stays there.
+    var head: String {
+        "INSERT INTO \(table.sql) AS t0 (Z_PK, Z_ENT, Z_OPT\(columns.map { ", \($0)" }.joined())) VALUES (?, ?, 1\(columns.map { _ in ", ?" }.joined()))"
+            + " ON CONFLICT (\(targets.joined(separator: ", "))) DO UPDATE SET"
+            + " Z_OPT = CASE WHEN t0.Z_OPT >= 9223372036854775807 THEN t0.Z_OPT ELSE COALESCE(t0.Z_OPT, 0) + 1 END"
+    }
+
+    /// The assignments of `rule` for a row that named `named` (slots).
+    func assignments(_ rule: UpsertRule, named: Set<Int>) -> String {
+        var sets = ""
+        for (slot, column) in zip(plan.slots, columns) {
+            switch rule {
+            case .overwrite: sets += ", \(column) = excluded.\(column)"
+            case .overwriteNamed: if named.contains(slot) { sets += ", \(column) = excluded.\(column)" }
+            case .keepStored: sets += ", \(column) = COALESCE(t0.\(column), excluded.\(column))"
+            }
+        }
+        return sets
+    }
+}
