@@ -179,32 +179,12 @@ enum PostgreSQLHistory {
         let tombstoneColumns = (0..<names.count).map { names.text($0, 0) }.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
         let extra = tombstoneColumns.map { ", " + PostgreSQLSchema.quoted($0) }.joined()
         let rows = try db.query("SELECT Z_PK, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID, ZCOLUMNS\(extra) FROM ACHANGE WHERE ZTRANSACTIONID >= ? ORDER BY Z_PK", [.integer(first)])
-        var slotNames: [ObjectIdentifier: [String]] = [:]
-        var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
+        var decoder = HistoryChangeDecoder(schema: schema)
         for r in 0..<rows.count {
-            let type = HistoryChangeType(rawValue: Int(rows.int64(r, 1))) ?? .update
-            let entity = schema.entityByNumber[Int(rows.int64(r, 2))]
-            var change = StoredHistoryChange(changeID: rows.int64(r, 0), type: type, entity: entity, primaryKey: rows.int64(r, 3), transactionNumber: rows.int64(r, 4))
-            if let entity {
-                let id = ObjectIdentifier(entity)
-                if type == .update {
-                    let names = slotNames[id] ?? entity.historySlots.map { entity.layout.properties[$0].name }
-                    slotNames[id] = names
-                    change.updatedProperties = rows.isNull(r, 5) ? [] : SQLiteHistory.slots(inBitmap: rows.bytes(r, 5)).compactMap { $0 < names.count ? names[$0] : nil }
-                } else if type == .delete {
-                    let fields = kept[id] ?? entity.historyTombstoneSlots.map { slot in
-                        let p = entity.layout.properties[slot]
-                        return (p.name, SQLiteStore.ColumnKind(p))
-                    }
-                    kept[id] = fields
-                    var tombstone: [String: AttributeValue] = [:]
-                    for (i, field) in fields.enumerated() where i < tombstoneColumns.count {
-                        tombstone[field.name] = rows.isNull(r, Int32(6 + i)) ? .null : PostgreSQLStore.value(rows, r, Int32(6 + i), field.kind)
-                    }
-                    change.tombstone = tombstone
-                }
-            }
-            try body(change)
+            try body(decoder.change(
+                id: rows.int64(r, 0), type: rows.int64(r, 1), entity: rows.int64(r, 2), primaryKey: rows.int64(r, 3), transaction: rows.int64(r, 4),
+                bitmap: { rows.isNull(r, 5) ? nil : rows.bytes(r, 5) }, tombstoneColumns: tombstoneColumns.count,
+                tombstone: { i, kind in rows.isNull(r, Int32(6 + i)) ? .null : PostgreSQLStore.value(rows, r, Int32(6 + i), kind) }))
         }
     }
 

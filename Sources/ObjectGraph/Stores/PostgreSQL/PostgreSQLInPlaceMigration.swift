@@ -133,24 +133,8 @@ extension PostgreSQLHistory {
         for i in 0..<needed { try db.execute("ALTER TABLE \"ACHANGE\" ADD COLUMN IF NOT EXISTS \"ZTOMBSTONE\(i)\" text") }
         var rewrites: [(key: Int64, entity: Int64, columns: [UInt8]?, tombstone: [AttributeValue])] = []
         try forEachChange(db, schema: source, schemaName: schemaName, fromTransaction: 0) { change throws(ObjectGraphError) in
-            guard let old = change.entity else { return }
-            let newNumber = numbers[source.number(old)] ?? 0
-            let new = destination.entityByNumber[newNumber]
-            var columns: [UInt8]? = nil
-            var tombstone: [AttributeValue] = []
-            if let new, change.type == .update {
-                let slots = (change.updatedProperties ?? []).compactMap { name in
-                    new.layout.slotByName[name] ?? new.layout.properties.firstIndex { $0.renamingIdentifier == name }
-                }
-                columns = SQLiteHistory.columnBitmap(slots, of: new)
-            }
-            if let new, change.type == .delete, let kept = change.tombstone {
-                tombstone = new.historyTombstoneSlots.map { slot in
-                    let p = new.layout.properties[slot]
-                    return kept[p.name] ?? kept[p.renamingIdentifier] ?? .null
-                }
-            }
-            rewrites.append((change.changeID, Int64(new == nil ? 0 : newNumber), columns, tombstone))
+            guard let r = HistoryChangeDecoder.rewrite(change, from: source, to: destination, numbers: numbers) else { return }
+            rewrites.append((change.changeID, r.entity, r.columns, r.tombstone))
         }
         let sets = (0..<needed).map { ", ZTOMBSTONE\($0) = ?" }.joined()
         for r in rewrites {

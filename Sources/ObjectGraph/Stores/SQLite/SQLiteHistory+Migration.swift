@@ -18,21 +18,8 @@ extension SQLiteHistory {
         let tombstoneColumns = try addTombstoneColumns(db, for: destination.storedEntities)
         var rewrites: [(key: Int64, entity: Int64, columns: [UInt8]?, tombstone: [AttributeValue])] = []
         try forEachChange(db, schema: source, fromTransaction: 0) { change throws(ObjectGraphError) in
-            guard let old = change.entity else { return }
-            let newNumber = numbers[source.number(old)] ?? 0
-            let new = destination.entityByNumber[newNumber]
-            var columns: [UInt8]? = nil
-            var tombstone: [AttributeValue] = []
-            if let new, change.type == .update {
-                columns = columnBitmap((change.updatedProperties ?? []).compactMap { slot(of: $0, in: new) }, of: new)
-            }
-            if let new, change.type == .delete, let kept = change.tombstone {
-                tombstone = new.historyTombstoneSlots.map { slot in
-                    let p = new.layout.properties[slot]
-                    return kept[p.name] ?? kept[p.renamingIdentifier] ?? .null
-                }
-            }
-            rewrites.append((change.changeID, Int64(new == nil ? 0 : newNumber), columns, tombstone))
+            guard let r = HistoryChangeDecoder.rewrite(change, from: source, to: destination, numbers: numbers) else { return }
+            rewrites.append((change.changeID, r.entity, r.columns, r.tombstone))
         }
         let sets = (0..<tombstoneColumns).map { ", ZTOMBSTONE\($0) = ?" }.joined()
         let update = try db.prepare("UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ?\(sets) WHERE Z_PK = ?")
@@ -45,13 +32,6 @@ extension SQLiteHistory {
             try update.run()
         }
         try addMarker(db, schema: destination)
-    }
-
-    /// The slot of `entity` that holds the property once named `name` (its name, or a
-    /// renaming identifier naming it).
-    private static func slot(of name: String, in entity: EntityDescription) -> Int? {
-        if let slot = entity.layout.slotByName[name] { return slot }
-        return entity.layout.properties.firstIndex { $0.renamingIdentifier == name }
     }
 
     /// The transaction a migration adds: no changes, by the schema migrator.

@@ -96,39 +96,12 @@ extension SQLiteHistory {
             + " WHERE Z_PK >= IFNULL((SELECT MIN(Z_PK) FROM ACHANGE WHERE ZTRANSACTIONID >= ?1), 9223372036854775807)"
             + " AND ZTRANSACTIONID >= ?1 ORDER BY Z_PK")
         s.bind(1, first)
-        var slotNames: [ObjectIdentifier: [String]] = [:]
-        var lastNumber: Int64 = -1, lastEntity: EntityDescription? = nil
-        var kept: [ObjectIdentifier: [(name: String, kind: SQLiteStore.ColumnKind)]] = [:]
+        var decoder = HistoryChangeDecoder(schema: schema)
         try s.forEachRow { row throws(ObjectGraphError) in
-            let type = HistoryChangeType(rawValue: Int(row.int64(1))) ?? .update
-            // Changes come in runs of one entity: its number is looked up once per run.
-            let number = row.int64(2)
-            if number != lastNumber {
-                lastNumber = number
-                lastEntity = schema.entityByNumber[Int(number)]
-            }
-            let entity = lastEntity
-            var change = StoredHistoryChange(changeID: row.int64(0), type: type, entity: entity, primaryKey: row.int64(3), transactionNumber: row.int64(4))
-            if let entity {
-                let id = ObjectIdentifier(entity)
-                if type == .update {
-                    let names = slotNames[id] ?? entity.historySlots.map { entity.layout.properties[$0].name }
-                    slotNames[id] = names
-                    change.updatedProperties = row.isNull(5) ? [] : slots(inBitmap: row.bytes(5)).compactMap { $0 < names.count ? names[$0] : nil }
-                } else if type == .delete {
-                    let fields = kept[id] ?? entity.historyTombstoneSlots.map { slot in
-                        let p = entity.layout.properties[slot]
-                        return (p.name, SQLiteStore.ColumnKind(p))
-                    }
-                    kept[id] = fields
-                    var tombstone: [String: AttributeValue] = [:]
-                    for (i, field) in fields.enumerated() where i < tombstoneColumns.count {
-                        tombstone[field.name] = SQLiteStore.read(row, Int32(6 + i), field.kind)
-                    }
-                    change.tombstone = tombstone
-                }
-            }
-            try body(change)
+            try body(decoder.change(
+                id: row.int64(0), type: row.int64(1), entity: row.int64(2), primaryKey: row.int64(3), transaction: row.int64(4),
+                bitmap: { row.isNull(5) ? nil : row.bytes(5) }, tombstoneColumns: tombstoneColumns.count,
+                tombstone: { i, kind in SQLiteStore.read(row, Int32(6 + i), kind) }))
         }
     }
 
