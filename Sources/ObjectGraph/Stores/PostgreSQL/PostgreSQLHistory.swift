@@ -128,16 +128,8 @@ enum PostgreSQLHistory {
     }
 
     static func firstNumber(after boundary: HistoryBoundary?, _ db: PostgreSQLConnection, store: String) throws(ObjectGraphError) -> Int64 {
-        switch boundary {
-        case nil: return 0
-        case .transaction(let n)?:
-            let (oldest, highest) = try bounds(db)
-            if n > highest {
-                throw .invalidArgument("the history token names transaction \(n) of the store '\(store)', which has only written \(highest): the token is from another store or was forged")
-            }
-            if n > 0, n < oldest ?? (highest + 1) { throw .historyTokenExpired(store: store, number: n, oldest: oldest) }
-            return n + 1
-        case .date(let date)?:
+        guard let boundary else { return 0 }
+        return try boundary.firstTransaction(store: store, bounds: { () throws(ObjectGraphError) in try bounds(db) }) { date throws(ObjectGraphError) in
             let rows = try db.query("SELECT MIN(Z_PK) FROM ATRANSACTION WHERE ZTIMESTAMP > ? + \(SQLiteHistory.dateTolerance)", [.double(date.timeIntervalSinceReferenceDate)])
             return rows.isNull(0, 0) ? Int64.max : rows.int64(0, 0)
         }

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Reading and rewriting the rows of Apple's `ACHANGE` table, once for every store that
 /// keeps its history there (SQLite, PostgreSQL); each store reads the columns its own way.
 struct HistoryChangeDecoder {
@@ -64,5 +66,25 @@ struct HistoryChangeDecoder {
             }
         }
         return (Int64(new == nil ? 0 : newNumber), columns, tombstone)
+    }
+}
+
+extension HistoryBoundary {
+    /// The first transaction number after this boundary (exclusive), for every SQL store:
+    /// a transaction must be one the store kept (`bounds()`: the oldest kept, the highest
+    /// ever given); a date is looked up (`firstAfter(date)`, `Int64.max` for none).
+    func firstTransaction(store: String, bounds: () throws(ObjectGraphError) -> (oldest: Int64?, highest: Int64),
+                          firstAfter: (Date) throws(ObjectGraphError) -> Int64) throws(ObjectGraphError) -> Int64 {
+        switch self {
+        case .transaction(let n):
+            let (oldest, highest) = try bounds()
+            if n > highest {
+                throw .invalidArgument("the history token names transaction \(n) of the store '\(store)', which has only written \(highest): the token is from another store or was forged")
+            }
+            if n > 0, n < oldest ?? (highest + 1) { throw .historyTokenExpired(store: store, number: n, oldest: oldest) }
+            return n + 1
+        case .date(let date):
+            return try firstAfter(date)
+        }
     }
 }
