@@ -54,6 +54,17 @@ final class PostgreSQLStoreErrorsTests: XCTestCase {
         XCTAssertEqual(PostgreSQLAddress.redactedForTest("postgresql://u:p@h/d?password=x&sslmode=require"), "postgresql://u@h/d?sslmode=require")
     }
 
+    /// A key=value connection string works as the URI does, and its password is hidden too.
+    func testAKeyValueConnectionStringOpensTheSameStore() throws {
+        let uriStore = try XCTUnwrap(add(url).persistentStores.first)
+        let parts = try XCTUnwrap(URLComponents(string: url))
+        let pairs = "host=\(parts.host ?? "") port=\(parts.port ?? 5432) dbname=\(parts.path.dropFirst()) user=\(parts.user ?? "") password='\(url.passwordPart)'"
+        let store = try XCTUnwrap(add(pairs).persistentStores.first)
+        XCTAssertEqual(store.identifier, uriStore.identifier)
+        XCTAssertFalse(store.path.contains(url.passwordPart), store.path)
+        XCTAssertTrue(store.path.hasPrefix("host=127.0.0.1 port="), store.path)
+    }
+
     func testASchemaNameThatIsNotAnIdentifierIsRefused() throws {
         for name in ["a b", "x\"; DROP TABLE t; --", "", "1abc", String(repeating: "s", count: 64)] {
             let e = expectError { _ = try self.add(self.url, options: [StoreOptionKey.postgreSQLSchema: .string(name)]) }
