@@ -1574,7 +1574,9 @@ og_coordinator *og_coordinator_new(og_model *model, og_error **error);
  * rewritten whole; a file that declares a DTD other than Core Data's, or an
  * entity, is OG_ERROR_STORE_INVALID_TYPE naming the line; saved by two
  * processes, as "Binary"), "InMemory" (rows kept in memory only, lost when the
- * coordinator goes; `path` may be NULL and is only a name), and the types
+ * coordinator goes; `path` may be NULL and is only a name), "PostgreSQL" (`path`
+ * is a libpq connection string; coordinators on many machines share the store;
+ * OG_OPTION_POSTGRESQL_SCHEMA; docs/postgres.md), and the types
  * registered with og_atomic_store_type_register. Returns the
  * store, LENT by the coordinator.
  * Several processes may use one store file. SQLite: processes opening the same
