@@ -3,17 +3,20 @@
  * directly against libpq, no objects. The table is item (id bigint PRIMARY KEY,
  * a0 … a9 bigint) in the run's schema, made before the timing.
  *
- * insert (timed): PQprepare of INSERT INTO item (id, a0, …, a9) VALUES ($1, …, $11),
- *   BEGIN, one PQexecPrepared per row with the id and the ten values, COMMIT.
+ * insert (timed): PQprepare of INSERT INTO item (id, a0, …, a9) VALUES of 256 rows
+ *   ($1 … $2816), BEGIN, one PQexecPrepared per 256 rows (the rows' ids and values),
+ *   the rows left at the end by one more prepared statement of their number, COMMIT.
+ *   Many rows to a statement, as ObjectGraph's store sends them: one row per
+ *   statement is a round trip per row, about 8 times as long here.
  * fetch + read (timed): PQprepare of SELECT a0, …, a9 FROM item, one PQexecPrepared
  *   returning every row, every value of every row read and summed. The result is
  *   freed after the timing, as the other contenders release their objects.
  *
  * Parameters and results are in libpq's binary format (8-byte big-endian integers,
- * parameter types int8): nothing is printed or parsed as text on either side. Built
- * with -DRAW_LIBPQ_TEXT_FORMAT it sends and reads decimal text instead, as
- * ObjectGraph's PostgreSQL store does (for comparison; scripts/bench.sh builds the
- * binary form).
+ * parameter types int8): nothing is printed or parsed as text on either side.
+ * Built with -DRAW_LIBPQ_TEXT_FORMAT it sends and reads decimal text instead, as
+ * ObjectGraph's PostgreSQL store does, and with -DRAW_LIBPQ_ROWS=R it sends R rows
+ * to a statement (for comparisons; scripts/bench.sh builds the defaults).
  *
  * Runs the postgres workload only (main_workload.h's loop, `--workload postgres`), on
  * the server of $OBJECTGRAPH_BENCH_POSTGRES_URL. Build:
@@ -38,6 +41,13 @@ enum { FORMAT = 0 };
 enum { FORMAT = 1 };
 #define FORMAT_NAME "binary"
 #endif
+
+#ifndef RAW_LIBPQ_ROWS
+#define RAW_LIBPQ_ROWS 256
+#endif
+/* Rows per INSERT: one prepared statement of that many rows, executed for each group of
+ * rows, and one more for the rows left at the end. */
+enum { ROWS_PER_STATEMENT = RAW_LIBPQ_ROWS, PER_ROW = ATTRIBUTES + 1 };
 
 enum { INT8_OID = 20 };
 
@@ -65,12 +75,43 @@ static void run(PGconn *conn, const char *sql) {
     PQclear(result);
 }
 
+/* Prepares `sql` with `count` parameters, all int8. */
 static void prepare(PGconn *conn, const char *name, const char *sql, int count) {
-    Oid types[ATTRIBUTES + 1];
+    static Oid types[ROWS_PER_STATEMENT * PER_ROW];
     for (int k = 0; k < count; k++) types[k] = INT8_OID;
-    PGresult *result = PQprepare(conn, name, sql, count, types);
+    PGresult *result = PQprepare(conn, name, sql, count, count ? types : NULL);
     if (PQresultStatus(result) != PGRES_COMMAND_OK) fail_pq(conn, "prepare", result);
     PQclear(result);
+}
+
+/* Binds row i (its id and ten values) as the parameters from `first`. */
+static void bind_row(long i, int first, uint64_t *big, char (*text)[24]) {
+#ifdef RAW_LIBPQ_TEXT_FORMAT
+    (void)big;
+    snprintf(text[first], sizeof text[first], "%ld", i + 1);
+    for (int k = 0; k < ATTRIBUTES; k++) snprintf(text[first + 1 + k], sizeof text[first + 1 + k], "%lld", (long long)value(i, k));
+#else
+    (void)text;
+    big[first] = htobe64((uint64_t)(i + 1));
+    for (int k = 0; k < ATTRIBUTES; k++) big[first + 1 + k] = htobe64((uint64_t)value(i, k));
+#endif
+}
+
+/* Prepares `name`: INSERT INTO item (id, a0, …, a9) VALUES of `rows` rows. */
+static void prepare_insert(PGconn *conn, const char *name, int rows) {
+    size_t size = 128 + (size_t)rows * PER_ROW * 8;
+    char *sql = malloc(size), *end = sql;
+    if (!sql) { fprintf(stderr, BENCH_PROGRAM ": out of memory\n"); exit(1); }
+    end += sprintf(end, "INSERT INTO item (id, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) VALUES ");
+    for (int r = 0, p = 1; r < rows; r++) {
+        *end++ = r ? ',' : ' ';
+        *end++ = '(';
+        for (int c = 0; c < PER_ROW; c++, p++) end += sprintf(end, c ? ", $%d" : "$%d", p);
+        *end++ = ')';
+    }
+    *end = '\0';
+    prepare(conn, name, sql, rows * PER_ROW);
+    free(sql);
 }
 
 /* Creates the schema and the table (not timed), then times inserting `count` rows. */
@@ -83,34 +124,30 @@ static double insert(const bench_store *store, long count) {
              store->schema, store->schema);
     run(conn, sql);
 
-    enum { PARAMETERS = ATTRIBUTES + 1 };
-    const char *values[PARAMETERS];
-    int lengths[PARAMETERS], formats[PARAMETERS];
-#ifdef RAW_LIBPQ_TEXT_FORMAT
-    char text[PARAMETERS][24];
-    for (int k = 0; k < PARAMETERS; k++) values[k] = text[k], formats[k] = FORMAT, lengths[k] = 0;
-#else
-    uint64_t big[PARAMETERS]; /* big-endian int8s */
-    for (int k = 0; k < PARAMETERS; k++) values[k] = (const char *)&big[k], formats[k] = FORMAT, lengths[k] = 8;
-#endif
+    enum { PARAMETERS = ROWS_PER_STATEMENT * PER_ROW };
+    static const char *values[PARAMETERS];
+    static int lengths[PARAMETERS], formats[PARAMETERS];
+    static uint64_t big[PARAMETERS];  /* binary: big-endian int8s */
+    static char text[PARAMETERS][24]; /* text: decimal digits */
+    for (int p = 0; p < PARAMETERS; p++) {
+        values[p] = FORMAT ? (const char *)&big[p] : text[p];
+        lengths[p] = FORMAT ? 8 : 0;
+        formats[p] = FORMAT;
+    }
 
     double start = now();
-    prepare(conn, "insert_item",
-            "INSERT INTO item (id, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9) "
-            "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
-            PARAMETERS);
+    long full = count / ROWS_PER_STATEMENT, tail = count % ROWS_PER_STATEMENT;
+    if (full) prepare_insert(conn, "insert_rows", ROWS_PER_STATEMENT);
+    if (tail) prepare_insert(conn, "insert_tail", (int)tail);
     run(conn, "BEGIN");
-    for (long i = 0; i < count; i++) {
-#ifdef RAW_LIBPQ_TEXT_FORMAT
-        snprintf(text[0], sizeof text[0], "%ld", i + 1);
-        for (int k = 0; k < ATTRIBUTES; k++) snprintf(text[k + 1], sizeof text[k + 1], "%lld", (long long)value(i, k));
-#else
-        big[0] = htobe64((uint64_t)(i + 1));
-        for (int k = 0; k < ATTRIBUTES; k++) big[k + 1] = htobe64((uint64_t)value(i, k));
-#endif
-        PGresult *result = PQexecPrepared(conn, "insert_item", PARAMETERS, values, lengths, formats, FORMAT);
+    for (long i = 0; i < count;) {
+        int rows = i + ROWS_PER_STATEMENT <= count ? ROWS_PER_STATEMENT : (int)tail;
+        for (int r = 0; r < rows; r++) bind_row(i + r, r * PER_ROW, big, text);
+        PGresult *result = PQexecPrepared(conn, rows == ROWS_PER_STATEMENT ? "insert_rows" : "insert_tail", rows * PER_ROW,
+                                          values, lengths, formats, FORMAT);
         if (PQresultStatus(result) != PGRES_COMMAND_OK) fail_pq(conn, "insert", result);
         PQclear(result);
+        i += rows;
     }
     run(conn, "COMMIT");
     double elapsed = now() - start;
@@ -147,9 +184,10 @@ static double fetch(const bench_store *store, int64_t *sum, size_t *count) {
 }
 
 int main(int argc, char **argv) {
-    char about[64];
+    char about[96];
     int version = PQlibVersion();
-    snprintf(about, sizeof about, "libpq %d.%d, " FORMAT_NAME " format", version / 10000, version % 10000);
+    snprintf(about, sizeof about, "libpq %d.%d, " FORMAT_NAME " format, %d rows per INSERT", version / 10000, version % 10000,
+             ROWS_PER_STATEMENT);
     const bench_contender contender = {
         .name = "raw-libpq",
         .table = "item",

@@ -85,7 +85,8 @@ class SQLAlchemyORM:
         about = f"{common.PYTHON}, SQLAlchemy {sqlalchemy.__version__}"
         if workload == "postgres":
             psycopg = _psycopg()
-            about += f", psycopg {psycopg.__version__} ({psycopg.pq.__impl__}, libpq {psycopg.pq.version()})"
+            libpq = psycopg.pq.version()
+            about += f", psycopg {psycopg.__version__} ({psycopg.pq.__impl__}, libpq {libpq // 10000}.{libpq % 10000})"
         return about
 
     def insert(self, store, count):

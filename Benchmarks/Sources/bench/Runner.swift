@@ -20,7 +20,7 @@ struct Runner {
     }
 
     func measure(_ spec: ContenderSpec) -> Outcome<InsertFetch> {
-        var command: [String]
+        let command: [String]
         switch spec.launch(options) {
         case .unavailable(let why): return Outcome(spec: spec, state: .skipped(why))
         case .worker: command = [Self.executablePath, "--worker", spec.id, "--workload", workload.rawValue]  // not BENCH_WORKLOAD

@@ -69,13 +69,15 @@ func main() -> Int32 {
     }
     if options.workloads.contains(.postgres) {
         var server: PostgresServer?
+        var unreachable: String?
         if let url = options.postgresURL {
-            do { server = try PostgresServer(url: url) } catch { logLine("bench: postgres: \(error)") }
+            do { server = try PostgresServer(url: url) } catch { unreachable = "\(error)" }
         }
         let outcomes: [Outcome<InsertFetch>]
-        if options.postgresURL != nil && server == nil {
+        if let unreachable {
+            logLine("bench: postgres: \(unreachable)")
             outcomes = postgresContenders.filter { options.only?.contains($0.id) ?? true }
-                .map { Outcome(spec: $0, state: .failed("cannot reach the PostgreSQL server")) }
+                .map { Outcome(spec: $0, state: .failed(unreachable)) }
         } else {
             outcomes = Runner(options: runOptions, workload: .postgres, postgres: server).run()
         }
