@@ -23,7 +23,7 @@ extension PostgreSQLConnection {
     }
 
     private static func shown(_ p: PostgreSQLParameter) -> String {
-        guard let text = p.text else { return "NULL" }
+        guard let text = p.textForm else { return "NULL" }
         switch p.type {
         case PostgreSQLParameter.int8, PostgreSQLParameter.float8, PostgreSQLParameter.numeric: return text
         case PostgreSQLParameter.bytea:

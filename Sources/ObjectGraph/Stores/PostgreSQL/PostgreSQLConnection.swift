@@ -135,8 +135,8 @@ final class PostgreSQLConnection {
         let level = SQLDebug.level
         if level > 0 { logStatement(statement.text, parameters, level: level) }
         let start = level >= 3 ? ContinuousClock.now : nil
-        let result = withParameters(parameters) { values in
-            lib.execPrepared(conn, statement.name, statement.count, values, nil, nil, 0)
+        let result = withParameters(parameters) { values, lengths, formats in
+            lib.execPrepared(conn, statement.name, statement.count, values, lengths, formats, 0)
         }
         do throws(ObjectGraphError) { try check(result, sql) } catch {
             lib.clear(result)
@@ -167,11 +167,43 @@ final class PostgreSQLConnection {
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 
-    private func withParameters<R>(_ parameters: [PostgreSQLParameter], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
-        if parameters.isEmpty { return body(nil) }
-        let pointers: [UnsafePointer<CChar>?] = parameters.map { p in p.text.map { UnsafePointer(strdup($0)) } }
-        defer { for p in pointers { free(UnsafeMutablePointer(mutating: p)) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress) }
+    /// Calls `body` with libpq's parameter arrays (values, lengths, formats), every value
+    /// written into one buffer: text NUL-terminated, binary as 8 big-endian bytes. Lengths
+    /// and formats are nil when every parameter is text.
+    private func withParameters<R>(_ parameters: [PostgreSQLParameter],
+                                   _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R) -> R {
+        if parameters.isEmpty { return body(nil, nil, nil) }
+        var size = 0, anyBinary = false
+        for p in parameters {
+            if p.binary != nil { size += 8; anyBinary = true } else if let t = p.text { size += t.utf8.count + 1 }
+        }
+        let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(size, 1))
+        defer { buffer.deallocate() }
+        var values = [UnsafePointer<CChar>?](repeating: nil, count: parameters.count)
+        var lengths = anyBinary ? [Int32](repeating: 0, count: parameters.count) : []
+        var formats = anyBinary ? [Int32](repeating: 0, count: parameters.count) : []
+        var offset = 0
+        for (i, p) in parameters.enumerated() {
+            if let bits = p.binary {
+                var bigEndian = bits.bigEndian
+                withUnsafeBytes(of: &bigEndian) { UnsafeMutableRawPointer(buffer + offset).copyMemory(from: $0.baseAddress!, byteCount: 8) }
+                values[i] = UnsafePointer(buffer + offset)
+                lengths[i] = 8
+                formats[i] = 1
+                offset += 8
+            } else if var text = p.text {
+                text.withUTF8 { utf8 in
+                    if let base = utf8.baseAddress { UnsafeMutableRawPointer(buffer + offset).copyMemory(from: base, byteCount: utf8.count) }
+                    (buffer + offset + utf8.count).pointee = 0
+                    values[i] = UnsafePointer(buffer + offset)
+                    offset += utf8.count + 1
+                }
+            }
+        }
+        return values.withUnsafeBufferPointer { v in
+            guard anyBinary else { return body(v.baseAddress, nil, nil) }
+            return lengths.withUnsafeBufferPointer { l in formats.withUnsafeBufferPointer { f in body(v.baseAddress, l.baseAddress, f.baseAddress) } }
+        }
     }
 }
 
@@ -201,7 +233,30 @@ final class PostgreSQLRows {
     @inline(__always)
     func int64(_ row: Int32, _ column: Int32) -> Int64 {
         guard let p = lib.getvalue(result, row, column) else { return 0 }
-        return strtoll(p, nil, 10)
+        return Self.parseInt64(p)
+    }
+
+    /// A number column's text, or nil for NULL: libpq gives NULL as an empty string, which
+    /// no number's text is, so numbers need no separate `PQgetisnull`.
+    @inline(__always)
+    func numberText(_ row: Int32, _ column: Int32) -> UnsafePointer<CChar>? {
+        guard let p = lib.getvalue(result, row, column), p.pointee != 0 else { return nil }
+        return UnsafePointer(p)
+    }
+
+    /// PostgreSQL's text of a `bigint` (an optional minus, then digits).
+    @inline(__always)
+    static func parseInt64(_ p: UnsafePointer<CChar>) -> Int64 {
+        var i = 0
+        let negative = p[0] == 45  // "-"
+        if negative { i = 1 }
+        // Accumulate negatively, so Int64.min parses too.
+        var value: Int64 = 0
+        while case let d = Int64(p[i]) - 48, d >= 0, d <= 9 {
+            value = value &* 10 &- d
+            i += 1
+        }
+        return negative ? value : -value
     }
 
     /// Also reads PostgreSQL's `Infinity`, `-Infinity` and `NaN` (strtod does).

@@ -112,9 +112,7 @@ enum PostgreSQLHistory {
         var parameters: [PostgreSQLParameter] = [.integer(key), .integer(entityNumber), .integer(change.primaryKey), .integer(transaction)]
         for slot in kept {
             let value = change.tombstone.first(where: { $0.slot == slot })?.value ?? .null
-            var p = PostgreSQLParameter.storing(value) ?? .null
-            p.type = PostgreSQLParameter.textType
-            parameters.append(p)
+            parameters.append((PostgreSQLParameter.storing(value) ?? .null).asText)
         }
         try db.query("INSERT INTO ACHANGE (Z_PK, Z_ENT, Z_OPT, ZCHANGETYPE, ZENTITY, ZENTITYPK, ZTRANSACTIONID\(columns)) VALUES (?, 16001, 1, 2, ?, ?, ?\(marks))", parameters)
     }

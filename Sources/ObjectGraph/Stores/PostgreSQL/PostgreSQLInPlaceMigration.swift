@@ -140,9 +140,7 @@ extension PostgreSQLHistory {
         for r in rewrites {
             var parameters: [PostgreSQLParameter] = [.integer(r.entity), r.columns.map { .bytes($0) } ?? PostgreSQLParameter(text: nil, type: PostgreSQLParameter.bytea)]
             for i in 0..<needed {
-                var p = i < r.tombstone.count ? (PostgreSQLParameter.storing(r.tombstone[i]) ?? .null) : .null
-                p.type = PostgreSQLParameter.textType
-                parameters.append(p)
+                parameters.append((i < r.tombstone.count ? (PostgreSQLParameter.storing(r.tombstone[i]) ?? .null) : .null).asText)
             }
             parameters.append(.integer(r.key))
             try db.query("UPDATE ACHANGE SET ZENTITY = ?, ZCOLUMNS = ?\(sets) WHERE Z_PK = ?", parameters)

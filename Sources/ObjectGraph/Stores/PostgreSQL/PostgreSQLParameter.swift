@@ -1,12 +1,44 @@
 import FoundationEssentials
 
-/// One parameter of a statement in PostgreSQL's text format, with its type (an OID), so
-/// the server never guesses: an integer compared with a double column is compared as a
-/// number, and a double is sent in the shortest form that reads back as the same double.
-/// NULL is sent untyped (its column gives its type).
+/// One parameter of a statement, with its type (an OID), so the server never guesses: an
+/// integer compared with a double column is compared as a number. Integers and doubles go
+/// in PostgreSQL's binary format (8 bytes, exact, nothing for the server to parse), other
+/// values as text. NULL is neither (untyped unless its column's type is given).
 struct PostgreSQLParameter {
     var text: String?
     var type: UInt32
+    /// The 8 bytes of an `int8` or `float8` sent in binary (the integer, or the double's bits).
+    var binary: UInt64? = nil
+
+    init(text: String?, type: UInt32) {
+        self.text = text
+        self.type = type
+    }
+
+    private init(binary: UInt64, type: UInt32) {
+        self.type = type
+        self.binary = binary
+    }
+
+    var isNull: Bool { text == nil && binary == nil }
+
+    /// The value in PostgreSQL's text format, typed `text` (a history tombstone column
+    /// holds values of every attribute as text).
+    var asText: PostgreSQLParameter {
+        var out = PostgreSQLParameter(text: textForm, type: Self.textType)
+        if isNull { out.text = nil }
+        return out
+    }
+
+    /// The text PostgreSQL would print for the value (nil for NULL).
+    var textForm: String? {
+        guard let binary else { return text }
+        if type == Self.float8 {
+            let v = Double(bitPattern: binary)
+            return v.isNaN ? "NaN" : v == .infinity ? "Infinity" : v == -.infinity ? "-Infinity" : "\(v)"
+        }
+        return String(Int64(bitPattern: binary))
+    }
 
     static let int8: UInt32 = 20
     static let float8: UInt32 = 701
@@ -16,12 +48,9 @@ struct PostgreSQLParameter {
 
     static let null = PostgreSQLParameter(text: nil, type: 0)
 
-    static func integer(_ v: Int64) -> PostgreSQLParameter { PostgreSQLParameter(text: String(v), type: int8) }
+    static func integer(_ v: Int64) -> PostgreSQLParameter { PostgreSQLParameter(binary: UInt64(bitPattern: v), type: int8) }
 
-    static func double(_ v: Double) -> PostgreSQLParameter {
-        let text = v.isNaN ? "NaN" : v == .infinity ? "Infinity" : v == -.infinity ? "-Infinity" : "\(v)"
-        return PostgreSQLParameter(text: text, type: float8)
-    }
+    static func double(_ v: Double) -> PostgreSQLParameter { PostgreSQLParameter(binary: v.bitPattern, type: float8) }
 
     /// Text without NUL characters (PostgreSQL's text cannot hold one): nil for text with one.
     static func text(_ v: String) -> PostgreSQLParameter? {

@@ -1,4 +1,7 @@
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Rows of a SELECT of `selectList(table)` (`Z_PK`, `Z_ENT`, `Z_OPT`, then the value
 /// columns) read from PostgreSQL's text format into snapshots, each value straight into
@@ -28,11 +31,14 @@ extension PostgreSQLStore {
                 lastNumber = number
             }
             out.append(RowSnapshot.make(entity: entity.unsafelyUnwrapped, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), cells: cells) { row in
-                for (slot, column, kind) in list where !rows.isNull(r, column) {
+                for (slot, column, kind) in list {
                     switch kind {
-                    case .integer: row.setInteger(slot, rows.int64(r, column))
-                    case .double: row.setDouble(slot, rows.double(r, column))
-                    default: row.set(slot, Self.value(rows, r, column, kind))
+                    case .integer:
+                        if let text = rows.numberText(r, column) { row.setInteger(slot, PostgreSQLRows.parseInt64(text)) }
+                    case .double:
+                        if let text = rows.numberText(r, column) { row.setDouble(slot, strtod(text, nil)) }
+                    default:
+                        if !rows.isNull(r, column) { row.set(slot, Self.value(rows, r, column, kind)) }
                     }
                 }
             })
