@@ -209,4 +209,26 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertTrue(text.contains("total save execution time"), text)
         XCTAssertFalse(text.contains(url.passwordPart), text)
     }
+
+    /// Decimals read back exactly from PostgreSQL's binary `numeric` (base-10,000 groups).
+    func testDecimalsRoundTripThroughTheBinaryNumericFormat() throws {
+        let model = ManagedObjectModel()
+        let price = try model.addEntity(named: "Price")
+        try price.addAttribute(named: "amount", type: .decimal)
+        try price.addAttribute(named: "n", type: .integer32)
+        let texts = ["0", "-0.5", "0.0001234", "12345.6", "100000000", "0.00000000000000000001", "-98765432109876543210.0123456789", "10000.0001"]
+        do {
+            let (_, context) = try stack(model)
+            for (i, text) in texts.enumerated() {
+                let o = try context.insertObject(entityName: "Price")
+                try o.setValue(.decimal(Decimal(string: text)!), forKey: "amount")
+                try o.setValue(.integer(Int64(i)), forKey: "n")
+            }
+            try context.save()
+        }
+        let (_, context) = try stack(model)
+        let read = try context.fetch(FetchRequest(entityName: "Price", sortKeys: [SortKey("n")])).map { try $0.value(forKey: "amount") }
+        XCTAssertEqual(read, texts.map { .decimal(Decimal(string: $0)!) })
+        XCTAssertEqual(PostgreSQLRows.numericText(binary: [0, 2, 0, 0, 0x40, 0, 0, 2, 0, 12, 0x08, 0xFC]), "-12.23")
+    }
 }

@@ -115,8 +115,10 @@ final class PostgreSQLConnection {
 
     /// Runs one statement written in SQLite's spelling (`PostgreSQLStatementText`) with
     /// `parameters`, prepared once per connection: its rows.
+    /// `binary`: the rows come in PostgreSQL's binary format (numbers as 8 bytes, bytea as
+    /// its bytes): what fetches of entity rows ask for, since nothing is printed or parsed.
     @discardableResult
-    func query(_ sql: String, _ parameters: [PostgreSQLParameter] = []) throws(ObjectGraphError) -> PostgreSQLRows {
+    func query(_ sql: String, _ parameters: [PostgreSQLParameter] = [], binary: Bool = false) throws(ObjectGraphError) -> PostgreSQLRows {
         let conn = try live()
         let key = PreparedKey(sql: sql, types: parameters.map(\.type))
         let statement: (name: String, count: Int32, text: String)
@@ -136,13 +138,13 @@ final class PostgreSQLConnection {
         if level > 0 { logStatement(statement.text, parameters, level: level) }
         let start = level >= 3 ? ContinuousClock.now : nil
         let result = withParameters(parameters) { values, lengths, formats in
-            lib.execPrepared(conn, statement.name, statement.count, values, lengths, formats, 0)
+            lib.execPrepared(conn, statement.name, statement.count, values, lengths, formats, binary ? 1 : 0)
         }
         do throws(ObjectGraphError) { try check(result, sql) } catch {
             lib.clear(result)
             throw error
         }
-        let rows = PostgreSQLRows(lib, result!)
+        let rows = PostgreSQLRows(lib, result!, binary: binary)
         if let start { logTime(statement.text, since: start, rows: rows.count) }
         return rows
     }
@@ -207,17 +209,19 @@ final class PostgreSQLConnection {
     }
 }
 
-/// The rows of one result, read by row and column (numbered from 0) from PostgreSQL's
-/// text format. Frees the result when released.
+/// The rows of one result, read by row and column (numbered from 0), in PostgreSQL's text
+/// format or its binary one (`binary`). Frees the result when released.
 final class PostgreSQLRows {
     private let lib: LibPQ
     private let result: OpaquePointer
     let count: Int32
     let columnCount: Int32
+    let binary: Bool
 
-    init(_ lib: LibPQ, _ result: OpaquePointer) {
+    init(_ lib: LibPQ, _ result: OpaquePointer, binary: Bool = false) {
         self.lib = lib
         self.result = result
+        self.binary = binary
         count = lib.ntuples(result)
         columnCount = lib.nfields(result)
     }
@@ -230,18 +234,41 @@ final class PostgreSQLRows {
     @inline(__always)
     func isNull(_ row: Int32, _ column: Int32) -> Bool { lib.getisnull(result, row, column) != 0 }
 
+    /// A `bigint` (any integer column in the text format).
     @inline(__always)
     func int64(_ row: Int32, _ column: Int32) -> Int64 {
         guard let p = lib.getvalue(result, row, column) else { return 0 }
-        return Self.parseInt64(p)
+        return binary ? Self.load8(p) : Self.parseInt64(p)
     }
 
-    /// A number column's text, or nil for NULL: libpq gives NULL as an empty string, which
-    /// no number's text is, so numbers need no separate `PQgetisnull`.
+    /// A `double precision`; the text format's `Infinity`, `-Infinity` and `NaN` too (strtod reads them).
     @inline(__always)
-    func numberText(_ row: Int32, _ column: Int32) -> UnsafePointer<CChar>? {
-        guard let p = lib.getvalue(result, row, column), p.pointee != 0 else { return nil }
-        return UnsafePointer(p)
+    func double(_ row: Int32, _ column: Int32) -> Double {
+        guard let p = lib.getvalue(result, row, column) else { return 0 }
+        return binary ? Double(bitPattern: UInt64(bitPattern: Self.load8(p))) : strtod(p, nil)
+    }
+
+    /// A `bigint` column's value, or nil for NULL.
+    @inline(__always)
+    func int64OrNil(_ row: Int32, _ column: Int32) -> Int64? {
+        guard let p = lib.getvalue(result, row, column) else { return nil }
+        if binary { return lib.getisnull(result, row, column) != 0 ? nil : Self.load8(p) }
+        // libpq gives NULL as an empty string, which no number's text is.
+        return p.pointee == 0 ? nil : Self.parseInt64(p)
+    }
+
+    /// A `double precision` column's value, or nil for NULL.
+    @inline(__always)
+    func doubleOrNil(_ row: Int32, _ column: Int32) -> Double? {
+        guard let p = lib.getvalue(result, row, column) else { return nil }
+        if binary { return lib.getisnull(result, row, column) != 0 ? nil : Double(bitPattern: UInt64(bitPattern: Self.load8(p))) }
+        return p.pointee == 0 ? nil : strtod(p, nil)
+    }
+
+    /// 8 big-endian bytes.
+    @inline(__always)
+    static func load8(_ p: UnsafePointer<CChar>) -> Int64 {
+        Int64(bigEndian: UnsafeRawPointer(p).loadUnaligned(as: Int64.self))
     }
 
     /// PostgreSQL's text of a `bigint` (an optional minus, then digits).
@@ -259,24 +286,52 @@ final class PostgreSQLRows {
         return negative ? value : -value
     }
 
-    /// Also reads PostgreSQL's `Infinity`, `-Infinity` and `NaN` (strtod does).
-    @inline(__always)
-    func double(_ row: Int32, _ column: Int32) -> Double {
-        guard let p = lib.getvalue(result, row, column) else { return 0 }
-        return strtod(p, nil)
-    }
-
+    /// A text column, every byte of it (the same in both formats).
     func text(_ row: Int32, _ column: Int32) -> String {
         guard let p = lib.getvalue(result, row, column) else { return "" }
         let n = Int(lib.getlength(result, row, column))
         return p.withMemoryRebound(to: UInt8.self, capacity: n) { String(decoding: UnsafeBufferPointer(start: $0, count: n), as: UTF8.self) }
     }
 
-    /// A `bytea` column in hex output (`\x0a1b…`).
+    /// A `bytea` column: its bytes in the binary format, hex (`\x0a1b…`) decoded in the text one.
     func bytes(_ row: Int32, _ column: Int32) -> [UInt8] {
         guard let p = lib.getvalue(result, row, column) else { return [] }
         let n = Int(lib.getlength(result, row, column))
-        return p.withMemoryRebound(to: UInt8.self, capacity: n) { PostgreSQLParameter.decodeHex(UnsafeBufferPointer(start: $0, count: n)) }
+        return p.withMemoryRebound(to: UInt8.self, capacity: n) { bytes in
+            let buffer = UnsafeBufferPointer(start: bytes, count: n)
+            return binary ? Array(buffer) : PostgreSQLParameter.decodeHex(buffer)
+        }
+    }
+
+    /// A `numeric` column as decimal text ("-12.50", "NaN").
+    func numericText(_ row: Int32, _ column: Int32) -> String {
+        guard binary else { return text(row, column) }
+        guard let p = lib.getvalue(result, row, column) else { return "" }
+        return p.withMemoryRebound(to: UInt8.self, capacity: Int(lib.getlength(result, row, column))) { Self.numericText(binary: $0) }
+    }
+
+    /// The binary `numeric`: digit count, weight (of the first digit, in powers of
+    /// 10,000), sign, display scale, then base-10,000 digits, each 16 bits big-endian.
+    static func numericText(binary p: UnsafePointer<UInt8>) -> String {
+        func int16(_ at: Int) -> Int { Int(Int16(bitPattern: UInt16(p[at]) << 8 | UInt16(p[at + 1]))) }
+        let count = int16(0), weight = int16(2), sign = UInt16(p[4]) << 8 | UInt16(p[5]), scale = int16(6)
+        if sign == 0xC000 { return "NaN" }
+        func group(_ position: Int) -> String {
+            let digit = String(position < count ? int16(8 + 2 * position) : 0)
+            return String(repeating: "0", count: 4 - digit.count) + digit
+        }
+        // Groups 0…weight are before the point (the first without its leading zeros).
+        var integer = "0"
+        if weight >= 0 {
+            integer = String(Int(group(0))!)
+            for position in stride(from: 1, through: weight, by: 1) { integer += group(position) }
+        }
+        // After the point: a zero group for each power skipped, then the remaining groups.
+        var fraction = weight < -1 ? String(repeating: "0", count: 4 * (-weight - 1)) : ""
+        for position in stride(from: max(weight + 1, 0), to: count, by: 1) { fraction += group(position) }
+        if fraction.count < scale { fraction += String(repeating: "0", count: scale - fraction.count) }
+        fraction = String(fraction.prefix(scale))
+        return (sign == 0x4000 ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction)
     }
 }
 

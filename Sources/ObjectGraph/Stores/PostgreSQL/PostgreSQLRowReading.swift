@@ -34,9 +34,9 @@ extension PostgreSQLStore {
                 for (slot, column, kind) in list {
                     switch kind {
                     case .integer:
-                        if let text = rows.numberText(r, column) { row.setInteger(slot, PostgreSQLRows.parseInt64(text)) }
+                        if let v = rows.int64OrNil(r, column) { row.setInteger(slot, v) }
                     case .double:
-                        if let text = rows.numberText(r, column) { row.setDouble(slot, strtod(text, nil)) }
+                        if let v = rows.doubleOrNil(r, column) { row.setDouble(slot, v) }
                     default:
                         if !rows.isNull(r, column) { row.set(slot, Self.value(rows, r, column, kind)) }
                     }
@@ -81,7 +81,7 @@ extension PostgreSQLStore {
         case .uri:
             let t = rows.text(r, column)
             return ValueText.isURI(t) ? .uri(t) : .null
-        case .decimal: return ValueText.decimal(rows.text(r, column)).map { .decimal($0) } ?? .null
+        case .decimal: return ValueText.decimal(rows.numericText(r, column)).map { .decimal($0) } ?? .null
         case .data: return .data(Data(rows.bytes(r, column)))
         case .uuid:
             let b = rows.bytes(r, column)

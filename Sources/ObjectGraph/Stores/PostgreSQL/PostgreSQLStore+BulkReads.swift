@@ -17,7 +17,7 @@ extension PostgreSQLStore {
         var start = 0
         while start < owners.count {
             let chunk = owners[start..<min(start + Self.keysPerStatement, owners.count)]
-            let result = try db.query(sql, [Self.keyArray(chunk)])
+            let result = try db.query(sql, [Self.keyArray(chunk)], binary: true)
             for (i, row) in try readRows(result, table: table).enumerated() { out.append(row, owner: result.int64(Int32(i), extra)) }
             start += chunk.count
         }

@@ -33,7 +33,7 @@ extension PostgreSQLStore {
         guard schema.isStored(entity) else { return StoreFetchResult(rows: [], isExact: true) }
         let table = schema.table(entity)
         let select = selectStatement(request, entity: entity)
-        let result = try db.query(select.sql, Self.parameters(select.query.bindings))
+        let result = try db.query(select.sql, Self.parameters(select.query.bindings), binary: true)
         var rows = select.identitiesOnly ? try readIdentities(result, table: table) : try readRows(result, table: table)
         if select.query.ordersByKeyAfterReading { RowSnapshot.sortByPrimaryKey(&rows) }
         return StoreFetchResult(rows: rows, isExact: select.query.isExact, hasValues: !select.identitiesOnly)
@@ -82,7 +82,7 @@ extension PostgreSQLStore {
         let db = try open()
         guard schema.isStored(entity) else { return nil }
         let table = schema.table(entity)
-        return try readRows(db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)]), table: table).first
+        return try readRows(db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ?", [.integer(primaryKey)], binary: true), table: table).first
     }
 
     public func fetchRows(entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [RowSnapshot] {
@@ -95,7 +95,7 @@ extension PostgreSQLStore {
         while start < primaryKeys.count {
             let chunk = primaryKeys[start..<min(start + Self.keysPerStatement, primaryKeys.count)]
             out += try readRows(
-                db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [Self.keyArray(chunk)]), table: table)
+                db.query("SELECT \(schema.selectList(table)) FROM \(table.sql) WHERE Z_PK = ANY(?::bigint[])", [Self.keyArray(chunk)], binary: true), table: table)
             start += chunk.count
         }
         return out
@@ -104,13 +104,13 @@ extension PostgreSQLStore {
     public func fetchRows(pointingAt primaryKey: Int64, through inverse: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         let db = try open()
         guard let (sql, table) = schema.pointingAtQuery(inverse) else { return [] }
-        return try readRows(db.query(sql, [.integer(primaryKey)]), table: table)
+        return try readRows(db.query(sql, [.integer(primaryKey)], binary: true), table: table)
     }
 
     public func fetchMembers(of primaryKey: Int64, through relationship: RelationshipDescription) throws(ObjectGraphError) -> [RowSnapshot] {
         if let inverse = relationship.inverseRelationship { return try fetchRows(pointingAt: primaryKey, through: inverse) }
         let db = try open()
         guard let (sql, table) = schema.joinMembersQuery(relationship) else { return [] }
-        return try readRows(db.query(sql, [.integer(primaryKey)]), table: table)
+        return try readRows(db.query(sql, [.integer(primaryKey)], binary: true), table: table)
     }
 }
