@@ -47,7 +47,11 @@
  *       the group and as many items as its count, all of its version, indexes 0
  *       to count-1, all linked to the group; the key counters above every key)
  *       as well as through the library as above. Writers and verifiers take
- *       --type PostgreSQL --url URL --schema S_<n> [--items N].
+ *       --type PostgreSQL --url URL --schema S_<n> [--items N]. The writer also
+ *       logs "SAVE k" as it calls og_context_save, and the driver prints one line
+ *       per kill: where it landed (between saves, while a batch's objects were
+ *       made, inside og_context_save) and whether the batch in flight was found
+ *       whole or absent.
  *
  *   og_crash creation --type T|both --dir D [--runs N] [--seconds S] [--seed S]
  *       Kills while a store is created: each run starts a writer on a new folder and
@@ -167,6 +171,7 @@ static uint8_t payload_byte(int64_t batch, int64_t index, size_t i) {
 #define MAX_BATCHES 200000
 typedef struct {
     bool tried, acked, failed;
+    bool saving; /* a PostgreSQL writer's "SAVE k": og_context_save was called */
     int64_t n, size, del, upd;
 } entry;
 static entry *log_entries;
@@ -205,6 +210,8 @@ static void log_read(const char *dir) {
             log_entries[k].acked = true;
         } else if (sscanf(line, "FAIL %lld", &k) == 1 && k > 0 && k < MAX_BATCHES) {
             log_entries[k].failed = true;
+        } else if (sscanf(line, "SAVE %lld", &k) == 1 && k > 0 && k < MAX_BATCHES) {
+            log_entries[k].saving = true;
         }
     }
     fclose(f);
@@ -377,6 +384,8 @@ static int cmd_write(const char *type, const char *dir, uint64_t seed, long save
             if (++failures >= 3) break;
             continue;
         }
+        /* For the driver's account of where a kill landed: the objects are made, the save begins. */
+        if (pg) log_append(dir, "SAVE %lld\n", (long long)k);
         if (og_context_save(ctx, &e) == OG_OK) {
             log_append(dir, "ACK %lld\n", (long long)k);
             failures = 0;
@@ -767,12 +776,15 @@ static char pg_base[48];
 static long pg_generation;
 
 /* A fresh store in dir: an empty folder and, for PostgreSQL, the schema of the next
- * generation, dropped first should it exist. */
-static void fresh_store(const char *type, const char *dir) {
+ * generation (dropped first should it exist); the current schema is dropped unless
+ * `keep` (the evidence of a failed check). */
+static void fresh_store(const char *type, const char *dir, bool keep) {
     fresh_dir(dir);
     if (!is_postgres(type)) return;
-    snprintf(pg_schema, sizeof pg_schema, "%s_%ld", pg_base, ++pg_generation);
     char why[512];
+    if (pg_generation > 0 && !keep && !pgc_drop_schema(pg_url, pg_schema, why, sizeof why))
+        printf("kills: the schema %s is left: %s\n", pg_schema, why);
+    snprintf(pg_schema, sizeof pg_schema, "%s_%ld", pg_base, ++pg_generation);
     if (!pgc_drop_schema(pg_url, pg_schema, why, sizeof why)) die("cannot drop the schema %s: %s", pg_schema, why);
 }
 
@@ -890,7 +902,7 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
     char dirs[2][4096];
     for (int t = 0; t < ntypes; t++) {
         snprintf(dirs[t], sizeof dirs[t], "%s/kills-%s", root, list[t]);
-        fresh_store(list[t], dirs[t]);
+        fresh_store(list[t], dirs[t], false);
     }
     if (pg)
         printf("kills: PostgreSQL (schemas %s_<n>, large saves of %ld to %ld items, kills within %ld ms, %d%% of runs cut the connection first), seed %llu, in %s\n",
@@ -900,19 +912,21 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
     fflush(stdout);
     long done = 0, failed = 0, fresh = 0, ghosts = 0, inflight_applied = 0, applied_seen[2] = {0, 0};
     long acked_total = 0, acked_seen[2] = {0, 0};
-    long inflight_kills = 0, cut_runs = 0, cut_fails = 0, cut_lost = 0, cut_recovered = 0;
+    long inflight_kills = 0, inside_save = 0, cut_runs = 0, cut_fails = 0, cut_lost = 0, cut_recovered = 0;
     double start = now();
     while ((kills > 0 && done < kills) || (kills <= 0 && now() - start < seconds)) {
         int t = (int)(done % ntypes);
         const char *dir = dirs[t];
         /* Now and then a fresh store, so kills also land while one is created. */
-        if (below(100) < 4) { fresh_store(list[t], dir); fresh++; applied_seen[t] = 0; acked_seen[t] = 0; }
+        if (below(100) < 4) { fresh_store(list[t], dir, false); fresh++; applied_seen[t] = 0; acked_seen[t] = 0; }
         char seedtext[32];
         snprintf(seedtext, sizeof seedtext, "%llu", (unsigned long long)rnd());
         char out[4300], logpath[4300];
         snprintf(out, sizeof out, "%s/writer.txt", dir);
         snprintf(logpath, sizeof logpath, "%s/log", dir);
         off_t log_start = file_size(logpath);
+        log_read(dir);
+        int64_t before = log_max;
         char *argv[16] = {(char *)self, "write", "--type", (char *)list[t], "--dir", (char *)dir, "--seed", seedtext};
         add_store_arguments(list[t], argv, 8);
         double began = now();
@@ -947,12 +961,13 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
             print_file(out, "    ", 20);
             failed++;
         }
-        /* The save in flight at the kill, from the log. */
+        /* The save in flight at the kill, from what this writer added to the log. */
         log_read(dir);
         int64_t last = log_max;
-        bool inflight = last > 0 && log_entries[last].tried && !log_entries[last].acked && !log_entries[last].failed;
+        bool inflight = last > before && log_entries[last].tried && !log_entries[last].acked && !log_entries[last].failed;
         entry in = inflight ? log_entries[last] : (entry){0};
         inflight_kills += inflight;
+        inside_save += inflight && in.saving;
         long cut_failed = 0, cut_acked = 0, cut_lost_here = 0;
         if (cut) {
             failures_since(dir, log_start, &cut_failed, &cut_acked, &cut_lost_here);
@@ -970,7 +985,7 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
             rename(dir, keep);
             if (pg) printf("    kept in %s and the schema %s\n", keep, pg_schema);
             else printf("    kept in %s\n", keep);
-            fresh_store(list[t], dir);
+            fresh_store(list[t], dir, true);
             applied_seen[t] = 0;
             acked_seen[t] = 0;
         }
@@ -997,10 +1012,11 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
             char where[256], updating[48] = "", cutting[160] = "";
             if (inflight && in.upd) snprintf(updating, sizeof updating, ", updating batch %lld", (long long)in.upd);
             if (inflight)
-                snprintf(where, sizeof where, "during the save of batch %lld (%lld items%s%s): %s", (long long)last, (long long)in.n, updating,
-                         in.del ? ", deleting another" : "", applied ? "found whole in the store" : "found absent");
+                snprintf(where, sizeof where, "batch %lld in flight (%lld items%s%s), %s: %s", (long long)last, (long long)in.n, updating,
+                         in.del ? ", deleting another" : "", in.saving ? "inside og_context_save" : "its objects being made",
+                         applied ? "found whole in the store" : "found absent");
             else
-                snprintf(where, sizeof where, "%s", last > 0 ? "between saves" : "before the first save");
+                snprintf(where, sizeof where, "%s", last > before ? "between saves" : "before its first save (opening the store)");
             if (cut)
                 snprintf(cutting, sizeof cutting, "; connection cut first: %ld save(s) failed (%ld with a lost connection), %s", cut_failed, cut_lost_here,
                          cut_acked ? "then saved again" : "no save after it before the kill");
@@ -1010,10 +1026,10 @@ static int cmd_kills(const char *types, const char *root, long kills, double sec
         fflush(stdout);
     }
     if (pg) {
-        printf("kills: %ld kills (%ld fresh stores, %ld during a save), %ld acknowledged saves checked, %ld in-flight saves found applied, "
-               "%ld ghost(s), %ld failed, %.0f s; %ld connections cut: %ld saves failed after a cut (%ld with a lost connection), "
-               "%ld writers saved again after\n",
-               done, fresh, inflight_kills, acked_total, inflight_applied, ghosts, failed, now() - start, cut_runs, cut_fails, cut_lost,
+        printf("kills: %ld kills (%ld fresh stores, %ld with a save in flight, %ld of them inside og_context_save), %ld acknowledged saves checked, "
+               "%ld in-flight saves found applied, %ld ghost(s), %ld failed, %.0f s; %ld connections cut: %ld saves failed after a cut "
+               "(%ld with a lost connection), %ld writers saved again after\n",
+               done, fresh, inflight_kills, inside_save, acked_total, inflight_applied, ghosts, failed, now() - start, cut_runs, cut_fails, cut_lost,
                cut_recovered);
         char why[512];
         if (!pgc_drop_schema(pg_url, pg_schema, why, sizeof why)) printf("kills: the schema %s is left: %s\n", pg_schema, why);

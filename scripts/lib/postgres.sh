@@ -17,8 +17,17 @@ og_pg_bindir() {
   command -v initdb >/dev/null 2>&1 && dirname "$(command -v initdb)"
 }
 
+# Whether libpq's shared library is installed (by file: ldconfig may not be on PATH).
+og_have_libpq() {
+  local f
+  for f in /usr/lib/*/libpq.so.5 /usr/lib64/libpq.so.5 /usr/lib/libpq.so.5 /lib/*/libpq.so.5; do
+    [ -e "$f" ] && return 0
+  done
+  return 1
+}
+
 og_ensure_postgres() {
-  if [ -z "$(og_pg_bindir)" ] || ! ldconfig -p 2>/dev/null | grep -q 'libpq\.so\.5 '; then
+  if [ -z "$(og_pg_bindir)" ] || ! og_have_libpq; then
     og_apt_install postgresql libpq5 || return 1
   fi
   [ -n "$(og_pg_bindir)" ]
