@@ -16,6 +16,8 @@ final class PostgreSQLConnection {
     private var handle: OpaquePointer?
     private var prepared: [PreparedKey: (name: String, count: Int32, text: String)] = [:]
     private var nameCount = 0
+    /// Counts connections made: statements prepared on an earlier one are prepared again.
+    private(set) var generation = 0
     /// Milliseconds a statement waits for another transaction's row lock before 134090.
     private let lockTimeoutMilliseconds: Int
     /// "database 'x' on host:port", for messages; set once connected.
@@ -68,6 +70,7 @@ final class PostgreSQLConnection {
         // Notices (a schema that exists already, …) are not printed on the host's stderr.
         _ = lib.setNoticeProcessor(conn, { _, _ in }, nil)
         handle = conn
+        generation += 1
         let schema = "\"" + address.schema + "\""
         do throws(ObjectGraphError) {
             try execute(
@@ -125,17 +128,40 @@ final class PostgreSQLConnection {
         if let known = prepared[key] {
             statement = known
         } else {
-            nameCount += 1
-            let name = "og\(nameCount)"
             let text = PostgreSQLStatementText.adapt(sql)
-            let result = key.types.withUnsafeBufferPointer { types in lib.prepare(conn, name, text, Int32(types.count), types.baseAddress) }
-            defer { lib.clear(result) }
-            try check(result, text)
-            statement = (name, Int32(parameters.count), text)
+            statement = (try prepare(conn, text, types: key.types), Int32(parameters.count), text)
             prepared[key] = statement
         }
+        return try execute(conn, statement, parameters[...], binary: binary, sql: sql)
+    }
+
+    /// Runs `statement` (its types fixed when it was made) with `parameters`: for a
+    /// statement run many times with many parameters, which skips looking it up by its
+    /// text and types.
+    @discardableResult
+    func query(_ statement: PostgreSQLPreparedStatement, _ parameters: ArraySlice<PostgreSQLParameter>) throws(ObjectGraphError) -> PostgreSQLRows {
+        let conn = try live()
+        if statement.generation != generation {
+            statement.name = try prepare(conn, statement.text, types: statement.types)
+            statement.generation = generation
+        }
+        return try execute(conn, (statement.name, Int32(statement.types.count), statement.text), parameters, binary: false, sql: statement.text)
+    }
+
+    /// Prepares `text` under a new name: the name.
+    private func prepare(_ conn: OpaquePointer, _ text: String, types: [UInt32]) throws(ObjectGraphError) -> String {
+        nameCount += 1
+        let name = "og\(nameCount)"
+        let result = types.withUnsafeBufferPointer { types in lib.prepare(conn, name, text, Int32(types.count), types.baseAddress) }
+        defer { lib.clear(result) }
+        try check(result, text)
+        return name
+    }
+
+    private func execute(_ conn: OpaquePointer, _ statement: (name: String, count: Int32, text: String), _ parameters: ArraySlice<PostgreSQLParameter>,
+                         binary: Bool, sql: String) throws(ObjectGraphError) -> PostgreSQLRows {
         let level = SQLDebug.level
-        if level > 0 { logStatement(statement.text, parameters, level: level) }
+        if level > 0 { logStatement(statement.text, Array(parameters), level: level) }
         let start = level >= 3 ? ContinuousClock.now : nil
         let result = withParameters(parameters) { values, lengths, formats in
             lib.execPrepared(conn, statement.name, statement.count, values, lengths, formats, binary ? 1 : 0)
@@ -172,7 +198,7 @@ final class PostgreSQLConnection {
     /// Calls `body` with libpq's parameter arrays (values, lengths, formats), every value
     /// written into one buffer: text NUL-terminated, binary as 8 big-endian bytes. Lengths
     /// and formats are nil when every parameter is text.
-    private func withParameters<R>(_ parameters: [PostgreSQLParameter],
+    private func withParameters<R>(_ parameters: ArraySlice<PostgreSQLParameter>,
                                    _ body: (UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> R) -> R {
         if parameters.isEmpty { return body(nil, nil, nil) }
         var size = 0, anyBinary = false
@@ -185,7 +211,7 @@ final class PostgreSQLConnection {
         var lengths = anyBinary ? [Int32](repeating: 0, count: parameters.count) : []
         var formats = anyBinary ? [Int32](repeating: 0, count: parameters.count) : []
         var offset = 0
-        for (i, p) in parameters.enumerated() {
+        for (i, p) in zip(0..., parameters) {
             if let bits = p.binary {
                 var bigEndian = bits.bigEndian
                 withUnsafeBytes(of: &bigEndian) { UnsafeMutableRawPointer(buffer + offset).copyMemory(from: $0.baseAddress!, byteCount: 8) }
@@ -206,6 +232,22 @@ final class PostgreSQLConnection {
             guard anyBinary else { return body(v.baseAddress, nil, nil) }
             return lengths.withUnsafeBufferPointer { l in formats.withUnsafeBufferPointer { f in body(v.baseAddress, l.baseAddress, f.baseAddress) } }
         }
+    }
+}
+
+/// A statement whose parameter types are fixed, prepared on a connection when first run
+/// there (and again on a new connection).
+final class PostgreSQLPreparedStatement {
+    /// The statement in PostgreSQL's spelling.
+    let text: String
+    let types: [UInt32]
+    fileprivate var name = ""
+    fileprivate var generation = -1
+
+    /// `sql` in SQLite's spelling (`PostgreSQLStatementText`).
+    init(sql: String, types: [UInt32]) {
+        text = PostgreSQLStatementText.adapt(sql)
+        self.types = types
     }
 }
 

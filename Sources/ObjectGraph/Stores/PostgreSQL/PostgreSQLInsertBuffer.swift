@@ -4,38 +4,78 @@
 /// `flush` runs first, so the server sees every statement in the save's order.
 ///
 /// Statements take 256, 64, 16, 4 or 1 rows, so a connection prepares at most five per
-/// entity, whatever the sizes of saves.
+/// entity, whatever the sizes of saves. An entity's rows wait as one flat list of
+/// parameters, and its statements' types are its columns' types, fixed once.
 final class PostgreSQLInsertBuffer {
     static let sizes = [256, 64, 16, 4, 1]
 
-    private struct Pending {
+    private final class Pending {
         let plan: SQLiteStore.WritePlan
-        var rows: [[PostgreSQLParameter]] = []
+        let head: String
+        /// The parameter types of one row: its columns' types.
+        let types: [UInt32]
+        var parameters: [PostgreSQLParameter] = []
+        var rows = 0
+        /// By rows per statement.
+        var statements: [Int: PostgreSQLPreparedStatement] = [:]
+
+        init(plan: SQLiteStore.WritePlan, head: String, types: [UInt32]) {
+            self.plan = plan
+            self.head = head
+            self.types = types
+        }
+
+        func statement(rows n: Int) -> PostgreSQLPreparedStatement {
+            if let known = statements[n] { return known }
+            var text = head
+            var p = 1
+            for r in 0..<n {
+                text += r == 0 ? "(" : ", ("
+                for c in 0..<types.count {
+                    text += c == 0 ? "?\(p)" : ", ?\(p)"
+                    p += 1
+                }
+                text += ")"
+            }
+            let made = PostgreSQLPreparedStatement(sql: text, types: Array((0..<n).map { _ in types }.joined()))
+            statements[n] = made
+            return made
+        }
     }
 
+    /// Per plan; kept across saves, so statements stay prepared.
     private var pending: [ObjectIdentifier: Pending] = [:]
-    /// Entities in the order their first row came, so inserts keep that order.
+    /// Plans with rows waiting, in the order their first row came.
     private var order: [ObjectIdentifier] = []
-    private var sql: [Key: String] = [:]
-
-    private struct Key: Hashable {
-        let plan: ObjectIdentifier
-        let rows: Int
-    }
 
     var isEmpty: Bool { order.isEmpty }
 
-    func add(_ parameters: [PostgreSQLParameter], plan: SQLiteStore.WritePlan) {
+    /// The parameters of a new row of `plan` (whose `multiRowInsertHead` is set) go into
+    /// `fill`'s list; `types` are the parameter types of its row (its columns').
+    func add(plan: SQLiteStore.WritePlan, types: @autoclosure () -> [UInt32],
+             _ fill: (inout [PostgreSQLParameter]) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let id = ObjectIdentifier(plan)
-        if pending[id] == nil {
-            pending[id] = Pending(plan: plan)
-            order.append(id)
+        let group: Pending
+        if let known = pending[id] {
+            group = known
+        } else {
+            group = Pending(plan: plan, head: plan.multiRowInsertHead!, types: types())
+            pending[id] = group
         }
-        pending[id]!.rows.append(parameters)
+        let before = group.parameters.count
+        do throws(ObjectGraphError) { try fill(&group.parameters) } catch {
+            group.parameters.removeSubrange(before...)
+            throw error
+        }
+        if group.rows == 0 { order.append(id) }
+        group.rows += 1
     }
 
     func discard() {
-        pending.removeAll()
+        for id in order {
+            pending[id]?.parameters.removeAll(keepingCapacity: true)
+            pending[id]?.rows = 0
+        }
         order.removeAll()
     }
 
@@ -43,34 +83,14 @@ final class PostgreSQLInsertBuffer {
     func flush(_ db: PostgreSQLConnection) throws(ObjectGraphError) {
         defer { discard() }
         for id in order {
-            guard let group = pending[id], let head = group.plan.multiRowInsertHead else { continue }
+            guard let group = pending[id] else { continue }
+            let width = group.types.count
             var start = 0
-            while start < group.rows.count {
-                let left = group.rows.count - start
-                let n = Self.sizes.first { $0 <= left }!
-                var parameters: [PostgreSQLParameter] = []
-                parameters.reserveCapacity(n * group.rows[start].count)
-                for row in group.rows[start..<(start + n)] { parameters += row }
-                try db.query(statement(head, id, rows: n, columns: group.rows[start].count), parameters)
+            while start < group.rows {
+                let n = Self.sizes.first { $0 <= group.rows - start }!
+                try db.query(group.statement(rows: n), group.parameters[(start * width)..<((start + n) * width)])
                 start += n
             }
         }
-    }
-
-    private func statement(_ head: String, _ plan: ObjectIdentifier, rows: Int, columns: Int) -> String {
-        let key = Key(plan: plan, rows: rows)
-        if let known = sql[key] { return known }
-        var text = head
-        var p = 1
-        for r in 0..<rows {
-            text += r == 0 ? "(" : ", ("
-            for c in 0..<columns {
-                text += c == 0 ? "?\(p)" : ", ?\(p)"
-                p += 1
-            }
-            text += ")"
-        }
-        sql[key] = text
-        return text
     }
 }

@@ -30,6 +30,11 @@ struct PostgreSQLParameter {
         return out
     }
 
+    /// The value as text of `type`.
+    func retyped(_ type: UInt32) -> PostgreSQLParameter {
+        PostgreSQLParameter(text: textForm, type: type)
+    }
+
     /// The text PostgreSQL would print for the value (nil for NULL).
     var textForm: String? {
         guard let binary else { return text }

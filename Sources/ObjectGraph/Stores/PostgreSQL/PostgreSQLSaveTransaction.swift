@@ -40,38 +40,46 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         return first
     }
 
-    /// The row's values as parameters; text holding a NUL character (which PostgreSQL
-    /// cannot store) is a validation error naming the object and key, before anything of
-    /// the row is written.
-    private func values(_ row: StoreRowWrite, _ slots: [Int]) throws(ObjectGraphError) -> [PostgreSQLParameter] {
-        var out: [PostgreSQLParameter] = []
-        out.reserveCapacity(slots.count)
+    /// Appends the row's values (`slots`) to `out` as parameters; text holding a NUL
+    /// character (which PostgreSQL cannot store) is a validation error naming the object
+    /// and key, before anything of the row is written.
+    private func appendValues(_ row: StoreRowWrite, _ slots: [Int], to out: inout [PostgreSQLParameter]) throws(ObjectGraphError) {
         let nullTypes = store.nullTypes(row.entity)
         for slot in slots {
             if case .null = row.values[slot] {
                 out.append(PostgreSQLParameter(text: nil, type: nullTypes[slot]))
                 continue
             }
-            guard let p = PostgreSQLParameter.storing(row.values[slot]) else {
+            guard var p = PostgreSQLParameter.storing(row.values[slot]) else {
                 let key = row.entity.properties[slot].name
                 throw ObjectGraphError(
                     code: ErrorCode.validation,
                     message: "'\(row.entity.name).\(key)' of the object with key \(row.primaryKey) holds text with a NUL character, which a PostgreSQL store cannot keep; nothing was saved",
                     userInfo: [(ErrorUserInfoKey.validationKey, key), (ErrorUserInfoKey.entity, row.entity.name)])
             }
+            // A value of another kind than its column's (never made by a context) goes as
+            // text of the column's type: the server parses it or refuses it, never misreads it.
+            if p.type != nullTypes[slot] { p = p.retyped(nullTypes[slot]) }
             out.append(p)
         }
-        return out
     }
 
     /// Rows whose plan allows it wait in the store's insert buffer (`PostgreSQLInsertBuffer`).
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
-        let parameters = [.integer(row.primaryKey), .integer(Int64(plan.number)), .integer(row.version)] + (try values(row, plan.slots))
+        func fill(_ out: inout [PostgreSQLParameter]) throws(ObjectGraphError) {
+            out.append(.integer(row.primaryKey))
+            out.append(.integer(Int64(plan.number)))
+            out.append(.integer(row.version))
+            try appendValues(row, plan.slots, to: &out)
+        }
         if plan.multiRowInsertHead != nil {
-            store.insertBuffer.add(parameters, plan: plan)
+            let nullTypes = store.nullTypes(row.entity)
+            try store.insertBuffer.add(plan: plan, types: [PostgreSQLParameter.int8, PostgreSQLParameter.int8, PostgreSQLParameter.int8] + plan.slots.map { nullTypes[$0] }, fill)
         } else {
+            var parameters: [PostgreSQLParameter] = []
+            try fill(&parameters)
             try run(plan.insertSQL, parameters)
         }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
@@ -125,7 +133,10 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
     private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
-        let parameters = [.integer(row.version)] + (try values(row, plan.slots)) + [.integer(row.primaryKey), PostgreSQLParameter(text: expectingVersion.map(String.init), type: PostgreSQLParameter.int8)]
+        var parameters: [PostgreSQLParameter] = [.integer(row.version)]
+        try appendValues(row, plan.slots, to: &parameters)
+        parameters.append(.integer(row.primaryKey))
+        parameters.append(expectingVersion.map { .integer($0) } ?? PostgreSQLParameter(text: nil, type: PostgreSQLParameter.int8))
         if try run(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
         if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
