@@ -231,4 +231,38 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(read, texts.map { .decimal(Decimal(string: $0)!) })
         XCTAssertEqual(PostgreSQLRows.numericText(binary: [0, 2, 0, 0, 0x40, 0, 0, 2, 0, 12, 0x08, 0xFC]), "-12.23")
     }
+
+    /// String operators without options run on the server (they compare Unicode scalars,
+    /// as the evaluator does); with options they run in memory. Either way the objects are
+    /// the ones in-memory evaluation selects.
+    func testStringOperatorsSelectWhatMemorySelects() throws {
+        let model = try makeDifferentialModel()
+        let names: [String?] = ["Ann", "anne", "An_n", "100%", "a*b", "a\\b", "Straße", "STRASSE", "e\u{301}te", "\u{e9}te", "", nil, "x?y"]
+        do {
+            let (_, context) = try stack(model)
+            for name in names {
+                let p = try context.insertObject(entityName: "Person")
+                if let name { try p.setValue(.string(name), forKey: "name") }
+            }
+            try context.save()
+        }
+        let (c, context) = try stack(model)
+        let store = try XCTUnwrap(c.persistentStores.first as? PostgreSQLStore)
+        let everyone = try context.fetch(FetchRequest(entityName: "Person"))
+        let formats = [
+            "name BEGINSWITH 'An'", "name ENDSWITH 'te'", "name CONTAINS '%'", "name CONTAINS '_'", "name LIKE 'A*'", "name LIKE 'An_n'",
+            "name LIKE '100%'", "name LIKE 'a\\\\*b'", "name LIKE 'a\\\\\\\\b'", "name LIKE '?nn'", "name LIKE '*'", "name LIKE ''", "name BEGINSWITH ''",
+            "NOT name BEGINSWITH 'A'", "name ENDSWITH '\u{e9}te'", "'nn' IN name", "name BEGINSWITH[c] 'str'", "name LIKE[cd] 'strasse'", "name MATCHES 'A.*'",
+            "name ENDSWITH 'x'",
+        ]
+        var onServer = 0
+        for format in formats {
+            let predicate = try ObjectPredicate(format: format)
+            let request = FetchRequest(entityName: "Person", predicate: predicate)
+            let expected = Set(try everyone.filter { try predicate.evaluate(with: .object($0)) }.map(\.objectID.primaryKey))
+            XCTAssertEqual(Set(try context.fetch(request).map(\.objectID.primaryKey)), expected, format)
+            if store.selectQuery(request, entity: model.entitiesByName["Person"]!).isExact { onServer += 1 }
+        }
+        XCTAssertEqual(onServer, formats.count - 3, "all but [c], [cd] and MATCHES run on the server")
+    }
 }

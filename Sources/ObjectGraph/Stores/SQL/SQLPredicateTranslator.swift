@@ -283,7 +283,8 @@ struct SQLPredicateTranslator {
             return "(\(low)) AND (\(high))"
         case .in:
             if l.kind == .string, r.kind == .string {
-                guard dialect == .sqlite, let a = value(l), let b = value(r) else { return nil }
+                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, r, l) : nil }
+                guard let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(b), \(a)) = 1"
             }
             if case .scalar(.null)? = r.constant { return no }
@@ -299,18 +300,73 @@ struct SQLPredicateTranslator {
             return alternatives.isEmpty ? no : alternatives.joined(separator: " OR ")
         case .contains:
             if l.kind == .string, r.kind == .string {
-                guard dialect == .sqlite, let a = value(l), let b = value(r) else { return nil }
+                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, l, r) : nil }
+                guard let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(a), \(b)) = 1"
             }
             if l.kind == .null { return no }
             return nil
         case .beginsWith, .endsWith, .like, .matches:
             if l.kind == .null || r.kind == .null { return no }
-            guard dialect == .sqlite, l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
+            if dialect == .postgreSQL {
+                guard folding.isEmpty, l.kind == .string, r.kind == .string, op != .matches else { return nil }
+                return plainStringOperation(op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : .like, l, r)
+            }
+            guard l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
             let code: SQLiteFunctions.StringOperation =
                 op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : op == .like ? .like : .matches
             return "og_str(\(code.rawValue), \(folding.rawValue), \(a), \(b)) = 1"
         }
+    }
+
+    /// A string operator without options in PostgreSQL, where it compares Unicode scalars
+    /// as the evaluator does: `text`'s column (or expression) against `pattern`, which must
+    /// be a constant (nil otherwise). An empty pattern matches nothing, as in Foundation; a
+    /// nil value matches nothing (FALSE, never NULL, so NOT and ALL see what memory sees).
+    private mutating func plainStringOperation(_ op: SQLiteFunctions.StringOperation, _ text: Operand, _ pattern: Operand) -> String? {
+        guard text.constant == nil, case .scalar(.string(let p))? = pattern.constant else { return nil }
+        if p.isEmpty && op != .like { return no }
+        guard !p.utf8.contains(0), let a = value(text) else { return nil }
+        switch op {
+        case .beginsWith:
+            bindings.append(.string(p))
+            return "COALESCE(starts_with(\(a), ?), FALSE)"
+        case .endsWith:
+            bindings.append(.string(p))
+            return "COALESCE(right(\(a), \(p.unicodeScalars.count)) = ?, FALSE)"
+        case .contains:
+            bindings.append(.string(p))
+            return "COALESCE(strpos(\(a), ?) > 0, FALSE)"
+        case .like:
+            bindings.append(.string(Self.likePattern(p)))
+            return "COALESCE(\(a) LIKE ? ESCAPE '\\', FALSE)"
+        default:
+            return nil
+        }
+    }
+
+    /// The predicate language's LIKE pattern (`*`, `?`, and `\` escaping them) as SQL's,
+    /// with `\` as the escape: `%`, `_` and `\` of the text are escaped.
+    static func likePattern(_ pattern: String) -> String {
+        var out = ""
+        var escaped = false
+        for c in pattern.unicodeScalars {
+            if escaped {
+                if c == "%" || c == "_" || c == "\\" { out += "\\" }
+                out.unicodeScalars.append(c)
+                escaped = false
+                continue
+            }
+            switch c {
+            case "\\": escaped = true
+            case "*": out += "%"
+            case "?": out += "_"
+            case "%", "_": out += "\\" + String(c)
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        if escaped { out += "\\\\" }
+        return out
     }
 
     /// The SQL of an operand, binding a constant.
