@@ -54,6 +54,9 @@ final class PostgreSQLBatchTests: XCTestCase {
             XCTAssertEqual(try context.execute(update), .count(10))
             let throughJoin = BatchUpdateRequest(entityName: "Item", predicate: try ObjectPredicate(format: "ANY shelves.name == 'top'"), propertiesToUpdate: ["note": .string("shelved")])
             _ = try context.execute(throughJoin)
+            // A nil through a join: the WITH clause's bindings come before the assignments'.
+            let nilThroughJoin = BatchUpdateRequest(entityName: "Item", predicate: try ObjectPredicate(format: "ANY shelves.name == 'top' AND price >= 8"), propertiesToUpdate: ["note": .null])
+            _ = try context.execute(nilThroughJoin)
             let delete = BatchDeleteRequest(fetchRequest: FetchRequest(entityName: "Item", predicate: try ObjectPredicate(format: "price < 5 OR price > 480")))
             delete.resultType = .count
             XCTAssertEqual(try context.execute(delete), .count(5 + 9))  // nil prices match neither side

@@ -134,16 +134,7 @@ enum PostgreSQLHistory {
     }
 
     static func transactions(_ db: PostgreSQLConnection, schema: SQLiteSchema, schemaName: String, from first: Int64, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
-        let rows = try db.query("""
-            SELECT t.Z_PK, t.ZTIMESTAMP,
-                   COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(b.ZNAME, t.ZBUNDLEID), COALESCE(c.ZNAME, t.ZCONTEXTNAME), COALESCE(p.ZNAME, t.ZPROCESSID)
-            FROM ATRANSACTION t
-            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
-            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
-            LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
-            LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
-            WHERE t.Z_PK >= ? ORDER BY t.Z_PK
-            """, [.integer(first)])
+        let rows = try db.query(SQLiteHistory.transactionsSQL, [.integer(first)])
         var out: [StoredHistoryTransaction] = []
         var index: [Int64: Int] = [:]
         for r in 0..<rows.count {

@@ -8,26 +8,19 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
                    returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
     {
         try checkStored(entity)
-        guard let (table, matched, bindings) = target(request, entity) else { return nil }
-        let mapping = store.schema.mapping(entity)
-        var assignments: [String] = []
-        var values: [AttributeValue] = []
-        for (slot, value) in changes {
-            let c = mapping.columnBySlot[slot]
-            guard c >= 0 else { continue }
-            assignments.append("\(table.columns[c].sql) = ?")
-            values.append(value)
-        }
-        assignments.append("Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE COALESCE(Z_OPT, 0) + 1 END")
-        let sql = matched.prefix + "UPDATE \(table.sql) AS t0 SET \(assignments.joined(separator: ", "))" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT"
-        // The WITH clause, when there is one, comes first in the text, so its parameters do too.
-        let ordered = matched.prefix.isEmpty ? values + bindings : bindings + values
-        return try rows(run(sql, parameters(ordered, typedBy: table, assigning: changes.map(\.slot), of: entity)), table, returningRows)
+        guard let target = target(request, entity) else { return nil }
+        let update = target.update(changes, of: entity, schema: store.schema, returning: true)
+        var parameters = try PostgreSQLStore.parameters(update.values)
+        // A nil assigned to a column takes the column's type.
+        let types = store.nullTypes(entity)
+        for (i, slot) in update.slots.enumerated() where parameters[i].isNull { if let slot { parameters[i].type = types[slot] } }
+        return try rows(run(update.sql, parameters), target.table, returningRows)
     }
 
     func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult? {
         try checkStored(entity)
-        guard let (table, matched, bindings) = target(request, entity) else { return nil }
+        guard let target = target(request, entity) else { return nil }
+        let (table, matched, bindings) = (target.table, (prefix: target.prefix, condition: target.condition), target.bindings)
         let result = try rows(
             run(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition + " RETURNING Z_PK, Z_ENT, Z_OPT", PostgreSQLStore.parameters(bindings)),
             table, true)
@@ -36,23 +29,9 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
         return returningRows ? result : SetWriteResult(count: result.count, rows: [])
     }
 
-    private func target(_ request: FetchRequest, _ entity: EntityDescription)
-        -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
-    {
-        guard let t = SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .postgreSQL,
-                                        derives: { store.writePlan($0).derivationSQL != nil })
-        else { return nil }
-        return (t.table, (t.prefix, t.condition), t.bindings)
-    }
-
-    /// Parameters of a set write: a nil assigned to a column takes the column's type.
-    private func parameters(_ values: [AttributeValue], typedBy table: SQLiteSchema.Table, assigning slots: [Int], of entity: EntityDescription)
-        throws(ObjectGraphError) -> [PostgreSQLParameter]
-    {
-        var out = try PostgreSQLStore.parameters(values)
-        let types = store.nullTypes(entity)
-        for (i, v) in values.enumerated() where v.isNull && i < slots.count { out[i].type = types[slots[i]] }
-        return out
+    private func target(_ request: FetchRequest, _ entity: EntityDescription) -> SQLSetWriteTarget? {
+        SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .postgreSQL,
+                          derives: { store.writePlan($0).derivationSQL != nil })
     }
 
     private func rows(_ result: PostgreSQLRows, _ table: SQLiteSchema.Table, _ returning: Bool) throws(ObjectGraphError) -> SetWriteResult {

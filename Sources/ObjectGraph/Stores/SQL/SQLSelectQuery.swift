@@ -76,4 +76,30 @@ struct SQLSetWriteTarget {
             condition = " WHERE t0.Z_PK IN (SELECT pk FROM matched)"
         }
     }
+
+    /// The UPDATE of a batch update setting `changes` (slots of `entity`) and moving each
+    /// row's version on (a version at the largest integer stays there), with RETURNING when
+    /// asked; its values in the order of their placeholders, each with the slot it sets (nil
+    /// for the WHERE's bindings).
+    func update(_ changes: [(slot: Int, value: AttributeValue)], of entity: EntityDescription, schema: SQLiteSchema, returning: Bool)
+        -> (sql: String, values: [AttributeValue], slots: [Int?])
+    {
+        let mapping = schema.mapping(entity)
+        var assignments: [String] = []
+        var values: [AttributeValue] = []
+        var slots: [Int?] = []
+        for (slot, value) in changes {
+            let c = mapping.columnBySlot[slot]
+            guard c >= 0 else { continue }
+            assignments.append("\(table.columns[c].sql) = ?")
+            values.append(value)
+            slots.append(slot)
+        }
+        assignments.append("Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE COALESCE(Z_OPT, 0) + 1 END")
+        let sql = prefix + "UPDATE \(table.sql) AS t0 SET \(assignments.joined(separator: ", "))" + condition
+            + (returning ? " RETURNING Z_PK, Z_ENT, Z_OPT" : "")
+        // The WITH clause, when there is one, comes first in the text, so its parameters do too.
+        let unassigned = [Int?](repeating: nil, count: bindings.count)
+        return prefix.isEmpty ? (sql, values + bindings, slots + unassigned) : (sql, bindings + values, unassigned + slots)
+    }
 }

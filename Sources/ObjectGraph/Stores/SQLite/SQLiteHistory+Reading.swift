@@ -33,17 +33,22 @@ extension SQLiteHistory {
         return low < transactions.count && transactions[low].number == number ? low : nil
     }
 
+    /// The transactions from one number on (the parameter), oldest first, with their
+    /// interned names: number, timestamp, author, bundle, context, process. The PostgreSQL
+    /// store runs it too.
+    static let transactionsSQL = """
+        SELECT t.Z_PK, t.ZTIMESTAMP,
+               COALESCE(a.ZNAME, t.ZAUTHOR), COALESCE(b.ZNAME, t.ZBUNDLEID), COALESCE(c.ZNAME, t.ZCONTEXTNAME), COALESCE(p.ZNAME, t.ZPROCESSID)
+        FROM ATRANSACTION t
+        LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
+        LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
+        LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
+        LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
+        WHERE t.Z_PK >= ? ORDER BY t.Z_PK
+        """
+
     static func transactions(_ db: SQLiteConnection, schema: SQLiteSchema, from first: Int64, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
-        let s = try db.prepare("""
-            SELECT t.Z_PK, t.ZTIMESTAMP,
-                   IFNULL(a.ZNAME, t.ZAUTHOR), IFNULL(b.ZNAME, t.ZBUNDLEID), IFNULL(c.ZNAME, t.ZCONTEXTNAME), IFNULL(p.ZNAME, t.ZPROCESSID)
-            FROM ATRANSACTION t
-            LEFT JOIN ATRANSACTIONSTRING a ON a.Z_PK = t.ZAUTHORTS
-            LEFT JOIN ATRANSACTIONSTRING b ON b.Z_PK = t.ZBUNDLEIDTS
-            LEFT JOIN ATRANSACTIONSTRING c ON c.Z_PK = t.ZCONTEXTNAMETS
-            LEFT JOIN ATRANSACTIONSTRING p ON p.Z_PK = t.ZPROCESSIDTS
-            WHERE t.Z_PK >= ? ORDER BY t.Z_PK
-            """)
+        let s = try db.prepare(transactionsSQL)
         s.bind(1, first)
         var out: [StoredHistoryTransaction] = []
         func text(_ column: Int32) -> String? { s.isNull(column) ? nil : s.text(column) }

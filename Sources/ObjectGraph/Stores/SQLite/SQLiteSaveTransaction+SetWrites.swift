@@ -7,30 +7,18 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
                    returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult?
     {
         try checkStored(entity)
-        guard let (table, matched, bindings) = target(request, entity) else { return nil }
-        let mapping = store.schema.mapping(entity)
-        var assignments: [String] = []
-        var values: [AttributeValue] = []
-        for (slot, value) in changes {
-            let c = mapping.columnBySlot[slot]
-            guard c >= 0 else { continue }
-            assignments.append("\(sqlIdentifier(table.columns[c].name)) = ?")
-            values.append(value)
-        }
-        // A version at the largest integer stays there rather than turning into a real.
-        assignments.append("Z_OPT = CASE WHEN Z_OPT >= 9223372036854775807 THEN Z_OPT ELSE IFNULL(Z_OPT, 0) + 1 END")
-        let sql = matched.prefix + "UPDATE \(table.sql) AS t0 SET \(assignments.joined(separator: ", "))" + matched.condition
-            + (returningRows ? " RETURNING Z_PK, Z_ENT, Z_OPT" : "")
-        let s = try db.prepare(sql)
-        // The WITH clause, when there is one, comes first in the text, so its parameters do too.
-        let (before, after) = matched.prefix.isEmpty ? (values, bindings) : (bindings, values)
-        for (i, v) in (before + after).enumerated() { s.bind(Int32(i + 1), storing: v) }
+        guard let target = target(request, entity) else { return nil }
+        let update = target.update(changes, of: entity, schema: store.schema, returning: returningRows)
+        let s = try db.prepare(update.sql)
+        for (i, v) in update.values.enumerated() { s.bind(Int32(i + 1), storing: v) }
+        let table = target.table
         return try run(s, table, returningRows)
     }
 
     func deleteAll(matching request: FetchRequest, of entity: EntityDescription, returningRows: Bool) throws(ObjectGraphError) -> SetWriteResult? {
         try checkStored(entity)
-        guard let (table, matched, bindings) = target(request, entity) else { return nil }
+        guard let target = target(request, entity) else { return nil }
+        let (table, matched, bindings) = (target.table, (prefix: target.prefix, condition: target.condition), target.bindings)
         let joins = store.schema.joinColumns(holding: entity.rootEntity)
         let s = try db.prepare(matched.prefix + "DELETE FROM \(table.sql) AS t0" + matched.condition
             + (returningRows || !joins.isEmpty ? " RETURNING Z_PK, Z_ENT, Z_OPT" : ""))
@@ -41,13 +29,9 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
         return result
     }
 
-    private func target(_ request: FetchRequest, _ entity: EntityDescription)
-        -> (SQLiteSchema.Table, (prefix: String, condition: String), [AttributeValue])?
-    {
-        guard let t = SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .sqlite,
-                                        derives: { store.writePlan($0).derivationSQL != nil })
-        else { return nil }
-        return (t.table, (t.prefix, t.condition), t.bindings)
+    private func target(_ request: FetchRequest, _ entity: EntityDescription) -> SQLSetWriteTarget? {
+        SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .sqlite,
+                          derives: { store.writePlan($0).derivationSQL != nil })
     }
 
     /// Runs a set write; with `returning`, reads the rows its RETURNING clause gives.
