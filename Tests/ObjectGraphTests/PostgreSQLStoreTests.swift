@@ -265,4 +265,47 @@ final class PostgreSQLStoreTests: XCTestCase {
         }
         XCTAssertEqual(onServer, formats.count - 3, "all but [c], [cd] and MATCHES run on the server")
     }
+
+    /// Totals (count, integer sums, min and max) run on the server, giving what the engine
+    /// computes over the rows; anything else is computed by the engine.
+    func testTotalsRunOnTheServerAndAgreeWithTheEngine() throws {
+        let model = try FetchResultTypeTests.makeModel()
+        do {
+            let (_, context) = try stack(model)
+            for p in FetchResultTypeTests.people {
+                let e = try context.insertObject(entityName: p.manager ? "Manager" : "Employee")
+                try e.setValue(.string(p.name), forKey: "name")
+                try e.setValue(p.team.map { .string($0) } ?? .null, forKey: "team")
+                try e.setValue(p.salary.map { .integer($0) } ?? .null, forKey: "salary")
+                try e.setValue(p.bonus.map { .double($0) } ?? .null, forKey: "bonus")
+                try e.setValue(.date(Date(timeIntervalSinceReferenceDate: p.day * 86400)), forKey: "hired")
+            }
+            try context.save()
+        }
+        let (c, context) = try stack(model)
+        let store = try XCTUnwrap(c.persistentStores.first as? PostgreSQLStore)
+        let entity = try XCTUnwrap(model.entitiesByName["Employee"])
+        func totals(_ predicate: String?, _ columns: [(String, String)]) throws -> FetchRequest {
+            let r = FetchRequest(entityName: "Employee", predicate: try predicate.map { try ObjectPredicate(format: $0) })
+            r.resultType = .dictionary
+            r.propertiesToFetch = columns.map { .expression(ExpressionDescription(name: $0.0, expressionFormat: $0.1, resultType: .undefined)) }
+            return r
+        }
+        let cases: [(FetchRequest, onServer: Bool)] = [
+            (try totals(nil, [("n", "count:(name)"), ("all", "count:(SELF)"), ("payroll", "sum:(salary)"), ("low", "min:(salary)"), ("high", "max:(name)")]), true),
+            (try totals("salary > 1000000", [("n", "count:(name)"), ("payroll", "sum:(salary)"), ("first", "min:(hired)")]), true),
+            (try totals("team != nil", [("last", "max:(team)"), ("least", "min:(bonus)")]), true),
+            (try totals(nil, [("mean", "average:(salary)")]), false),
+            (try totals(nil, [("bonuses", "sum:(bonus)")]), false),
+            (try totals("name BEGINSWITH[c] 'a'", [("n", "count:(name)")]), false),
+        ]
+        for (request, onServer) in cases {
+            XCTAssertEqual(store.totalsQuery(try DictionaryPlan.make(request, entity), request, entity) != nil, onServer)
+            let server = try store.fetchDictionaries(request, entity: entity)
+            let memory = try MemoryAggregation.fetch(request, entity: entity, store: store)
+            XCTAssertEqual(server, memory)
+            XCTAssertEqual(server.count, 1)
+        }
+        XCTAssertFalse(try context.fetchDictionaries(cases[0].0).isEmpty)
+    }
 }
