@@ -1,4 +1,19 @@
 extension StoreSetup {
+    /// Checks the version hashes a store's `metadata` records against this setup's
+    /// entities (§2.20): 134100 when they differ, unless versioning is ignored, in which
+    /// case the metadata takes the current hashes. True when `metadata` changed (it is to
+    /// be written at the next save).
+    func checkVersionHashes(_ metadata: inout [String: PropertyListValue], ignoringVersioning: Bool, path: String) throws(ObjectGraphError) -> Bool {
+        let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
+        guard ignoringVersioning else {
+            if let error = incompatibility(withStored: stored, path: path) { throw error }
+            return false
+        }
+        guard stored != versionHashes else { return false }
+        metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(versionHashes)
+        return true
+    }
+
     /// Why a store whose metadata records `stored` version hashes cannot be opened with
     /// this setup's entities (134100, naming the first entity that differs), or nil when
     /// every entity has exactly the hash the store recorded (§2.20).

@@ -403,8 +403,4 @@ enum PostgreSQLFailure {
         let state = sqlState(error)
         return state == "40001" || state == "40P01"
     }
-
-    static func isConnectionLost(_ error: ObjectGraphError) -> Bool {
-        error.code == ErrorCode.storeOpen && sqlState(error) != nil
-    }
 }

@@ -214,10 +214,18 @@ extension PostgreSQLSaveTransaction: HistoryRecordingTransaction, HistoryCopying
 extension PostgreSQLStore: HistoryKeepingStore, HistoryCounting {
     public var tracksHistory: Bool { storeOptions.historyTracking }
 
+    /// Whether the schema holds the history tables, asked of the server until it says so
+    /// (they are never dropped): any machine's store may have made them.
+    func hasHistoryTables(_ db: PostgreSQLConnection) throws(ObjectGraphError) -> Bool {
+        if historyTablesSeen { return true }
+        historyTablesSeen = try PostgreSQLHistory.hasTables(db, schema: address.schema)
+        return historyTablesSeen
+    }
+
     /// Read in one REPEATABLE READ transaction, so transactions and changes agree.
     public func historyTransactions(after boundary: HistoryBoundary?, includingChanges: Bool) throws(ObjectGraphError) -> [StoredHistoryTransaction] {
         let db = try open()
-        guard try PostgreSQLHistory.hasTables(db, schema: address.schema) else {
+        guard try hasHistoryTables(db) else {
             if case .transaction(let n)? = boundary, n > 0 {
                 throw .invalidArgument("the history token names transaction \(n) of the store '\(path)', which keeps no history")
             }
@@ -241,7 +249,7 @@ extension PostgreSQLStore: HistoryKeepingStore, HistoryCounting {
             throw ObjectGraphError(code: ErrorCode.storeOperation, message: "the store '\(path)' is read-only: its history cannot be deleted")
         }
         let db = try open()
-        guard try PostgreSQLHistory.hasTables(db, schema: address.schema) else { return 0 }
+        guard try hasHistoryTables(db) else { return 0 }
         var deleted = 0
         try save { _ throws(ObjectGraphError) in deleted = try PostgreSQLHistory.delete(db, before: boundary) }
         return deleted
@@ -249,14 +257,14 @@ extension PostgreSQLStore: HistoryKeepingStore, HistoryCounting {
 
     public func lastHistoryTransactionNumber() throws(ObjectGraphError) -> Int64? {
         let db = try open()
-        guard try PostgreSQLHistory.hasTables(db, schema: address.schema) else { return nil }
+        guard try hasHistoryTables(db) else { return nil }
         let rows = try db.query("SELECT MAX(Z_PK) FROM ATRANSACTION")
         return rows.isNull(0, 0) ? nil : rows.int64(0, 0)
     }
 
     public func highestHistoryTransactionNumber() throws(ObjectGraphError) -> Int64 {
         let db = try open()
-        guard try PostgreSQLHistory.hasTables(db, schema: address.schema) else { return 0 }
+        guard try hasHistoryTables(db) else { return 0 }
         return try PostgreSQLHistory.bounds(db).highest
     }
 }

@@ -96,30 +96,17 @@ enum PostgreSQLInPlaceMigration {
         try db.query("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", [.bytes(Deflate.compress(CompiledModelWriter.write(destinationModel)))])
     }
 
-    /// `Z_PRIMARYKEY` for the new model: each hierarchy's counter never goes below a key
-    /// handed out before; the history counters stay as they were.
+    /// `Z_PRIMARYKEY` rewritten for the new model (`SQLiteInPlacePlan.keyCounters`); the
+    /// history counters stay as they were.
     private static func writeKeys(_ db: PostgreSQLConnection, _ plan: SQLiteInPlacePlan, _ old: [Int: Int64]) throws(ObjectGraphError) {
         try db.execute("DELETE FROM \"Z_PRIMARYKEY\" WHERE \"Z_ENT\" < 16000")
-        var rootCounter: [Int: Int64] = [:]
-        for copy in plan.rows {
-            let oldRoot = plan.source.number(copy.sourceEntity.rootEntity)
-            let newRoot = plan.destination.number(copy.destinationEntity.rootEntity)
-            rootCounter[newRoot] = max(rootCounter[newRoot] ?? 0, old[oldRoot] ?? 0)
+        let counters = try plan.keyCounters(old: old) { table throws(ObjectGraphError) in
+            try db.query("SELECT COALESCE(MAX(Z_PK), 0) FROM \(table.sql)").int64(0, 0)
         }
-        for (number, entity) in plan.destination.entityByNumber.sorted(by: { $0.key < $1.key }) {
-            var counter: Int64 = 0
-            if entity.superentity == nil {
-                counter = rootCounter[number] ?? 0
-                if plan.destination.isStored(entity) {
-                    let largest = try db.query("SELECT COALESCE(MAX(Z_PK), 0) FROM \(plan.destination.table(entity).sql)")
-                    counter = max(counter, largest.int64(0, 0))
-                }
-            } else if let from = plan.rows.first(where: { $0.destinationEntity === entity }) {
-                counter = old[plan.source.number(from.sourceEntity)] ?? 0
-            }
+        for row in counters {
             try db.query(
                 "INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)",
-                [.integer(Int64(number)), .text(entity.name) ?? .null, .integer(Int64(entity.superentity.map { plan.destination.number($0) } ?? 0)), .integer(counter)])
+                [.integer(row.number), .text(row.name) ?? .null, .integer(row.superNumber), .integer(row.max)])
         }
     }
 }

@@ -1,7 +1,7 @@
 /// The writes of one save inside the PostgreSQL store's open transaction, which already
 /// holds the store's write lock (`PostgreSQLStore.save`). The statements are the SQLite
 /// store's write plans, adapted and prepared once per connection.
-struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning {
+struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning, VersionCheckingWrites {
     let store: PostgreSQLStore
     let db: PostgreSQLConnection
 
@@ -75,8 +75,9 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
             try appendValues(row, plan.slots, to: &out)
         }
         if plan.multiRowInsertHead != nil {
-            let nullTypes = store.nullTypes(row.entity)
-            try store.insertBuffer.add(plan: plan, types: [PostgreSQLParameter.int8, PostgreSQLParameter.int8, PostgreSQLParameter.int8] + plan.slots.map { nullTypes[$0] }, fill)
+            // The row's parameter types: the key, entity and version, then its columns' (built once per entity).
+            try store.insertBuffer.add(plan: plan, types: [PostgreSQLParameter.int8, PostgreSQLParameter.int8, PostgreSQLParameter.int8]
+                + plan.slots.map { store.nullTypes(row.entity)[$0] }, fill)
         } else {
             var parameters: [PostgreSQLParameter] = []
             try fill(&parameters)
@@ -105,8 +106,6 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         return try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
     }
 
-    var checksVersionsWhileWriting: Bool { true }
-
     func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
         try checkStored(entity)
         let schema = store.schema
@@ -122,15 +121,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         return try store.readRows(run(sql, PostgreSQLStore.parameters(values)), table: table)
     }
 
-    func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        _ = try updateRow(row, expectingVersion: nil)
-    }
-
-    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try updateRow(row, expectingVersion: expectedVersion)
-    }
-
-    private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(row.entity)
         let plan = store.writePlan(row.entity)
         var parameters: [PostgreSQLParameter] = [.integer(row.version)]
@@ -143,15 +134,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         return true
     }
 
-    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
-        _ = try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
-    }
-
-    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
-    }
-
-    private func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(entity)
         let table = store.schema.table(entity)
         let deleted: Int

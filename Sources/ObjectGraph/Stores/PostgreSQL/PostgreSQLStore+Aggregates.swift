@@ -37,7 +37,7 @@ extension PostgreSQLStore {
                 continue
             }
             guard case .keyPath(nil, let path) = args[0], !path.contains("@"), let sql = translator.keyPathColumn(path, scope),
-                let attribute = Self.attribute(path, entity)
+                let attribute = entity.attribute(atEndOf: path)
             else { return nil }
             let type = attribute.attributeType
             let integer: Set<AttributeType> = [.integer16, .integer32, .integer64]
@@ -70,15 +70,4 @@ extension PostgreSQLStore {
         return ("SELECT \(select.joined(separator: ", ")) FROM \(from)\(whereClause)", translator.bindings, kinds)
     }
 
-    /// The attribute a key path through to-ones ends at.
-    private static func attribute(_ path: String, _ entity: EntityDescription) -> AttributeDescription? {
-        var current = entity
-        for key in KeyPath.components(path) {
-            guard let p = current.property(named: key) else { return nil }
-            if let a = p as? AttributeDescription { return a }
-            guard let d = (p as? RelationshipDescription)?.destinationEntity else { return nil }
-            current = d
-        }
-        return nil
-    }
 }

@@ -36,6 +36,8 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     let insertBuffer = PostgreSQLInsertBuffer()
     /// Per entity, the type of a NULL bound to each slot's column (`nullTypes`).
     private var nullTypeCache: [ObjectIdentifier: [UInt32]] = [:]
+    /// Set once the schema is known to hold the history tables (`hasHistoryTables`).
+    var historyTablesSeen = false
     /// The history transaction the open save recorded, told to commit listeners.
     var newestHistoryTransaction: Int64?
     /// Rows written in the open save whose destination-entity columns need filling.
@@ -67,7 +69,10 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
             throw error
         }
         connection = db
-        if storeOptions.historyTracking && !readsOnly { try PostgreSQLHistory.prepareTables(db, model: schema.storedEntities) }
+        if storeOptions.historyTracking && !readsOnly {
+            try PostgreSQLHistory.prepareTables(db, model: schema.storedEntities)
+            historyTablesSeen = true
+        }
         // An engine without NOTIFY (some PostgreSQL-compatible ones) still takes saves.
         notifies = try db.query("SELECT count(*) FROM pg_catalog.pg_proc WHERE proname = 'pg_notify'").int64(0, 0) > 0
     }
@@ -158,15 +163,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
 
     private func check(_ db: PostgreSQLConnection, _ tables: Set<String>) throws(ObjectGraphError) {
         (identifier, metadata) = try Self.readMetadata(db, path: path)
-        let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
-        if storeOptions.ignoreVersioning {
-            if stored != setup.versionHashes {
-                metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(setup.versionHashes)
-                metadataNeedsWrite = true
-            }
-        } else if let error = setup.incompatibility(withStored: stored, path: path) {
-            throw error
-        }
+        if try setup.checkVersionHashes(&metadata, ignoringVersioning: storeOptions.ignoreVersioning, path: path) { metadataNeedsWrite = true }
         // Every table and column the model needs, by the names in the database.
         let rows = try db.query(
             "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = ?", [.text(address.schema)!])
@@ -284,20 +281,11 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     /// the row its to-one points at.
     private func fillDestinationEntityColumns(_ db: PostgreSQLConnection) throws(ObjectGraphError) {
         guard !touched.isEmpty else { return }
-        var statements: [Int: String] = [:]
+        // Built once per table for the save.
+        var statements: [Int: String?] = [:]
         for (tableIndex, primaryKey) in touched {
-            if statements[tableIndex] == nil {
-                let table = schema.tables[tableIndex]
-                var sets: [String] = []
-                for column in table.columns {
-                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination),
-                        let fk = table.columns.first(where: { $0.isValue && $0.property === r })
-                    else { continue }
-                    sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(schema.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fk.sql))")
-                }
-                statements[tableIndex] = sets.isEmpty ? "" : "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
-            }
-            guard let sql = statements[tableIndex], !sql.isEmpty else { continue }
+            if statements[tableIndex] == nil { statements[tableIndex] = schema.destinationEntityUpdate(tableIndex: tableIndex) }
+            guard let sql = statements[tableIndex] ?? nil else { continue }
             try db.query(sql, [.integer(primaryKey)])
         }
         touched.removeAll()

@@ -53,3 +53,33 @@ extension KeyStatementRunning {
         }
     }
 }
+
+/// A save transaction that checks versions in the write itself, as Core Data's SQLite
+/// store does (`UPDATE … WHERE Z_PK = ? AND Z_OPT = ?`): the four writes of
+/// `StoreSaveTransaction` over one update and one delete that take an optional version.
+protocol VersionCheckingWrites: StoreSaveTransaction {
+    /// Updates the row; with `expectingVersion`, only while its version is that (false otherwise).
+    func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool
+    /// Deletes the row (and its join-table pairs); with `expectingVersion`, only while its version is that.
+    func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool
+}
+
+extension VersionCheckingWrites {
+    var checksVersionsWhileWriting: Bool { true }
+
+    func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
+        _ = try updateRow(row, expectingVersion: nil)
+    }
+
+    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try updateRow(row, expectingVersion: expectedVersion)
+    }
+
+    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
+        _ = try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
+    }
+
+    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
+        try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
+    }
+}

@@ -75,3 +75,33 @@ extension SQLiteSchema {
         return out
     }
 }
+
+extension SQLiteSchema {
+    /// The UPDATE that sets each `Z<n>_<NAME>` column of one row of table `tableIndex` (its
+    /// key the one parameter) to the entity number of the row its to-one points at; nil when
+    /// the table has no such column here.
+    func destinationEntityUpdate(tableIndex: Int) -> String? {
+        let table = tables[tableIndex]
+        var sets: [String] = []
+        for column in table.columns {
+            guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, isStored(destination) else { continue }
+            let fk = table.columns.first { $0.isValue && $0.property === r }?.sql ?? sqlIdentifier("Z" + r.name.uppercased())
+            sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(self.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fk))")
+        }
+        return sets.isEmpty ? nil : "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?"
+    }
+}
+
+extension EntityDescription {
+    /// The attribute a key path through to-one relationships ends at (`author.name`), or nil.
+    func attribute(atEndOf path: String) -> AttributeDescription? {
+        var current = self
+        for key in KeyPath.components(path) {
+            guard let p = current.property(named: key) else { return nil }
+            if let a = p as? AttributeDescription { return a }
+            guard let d = (p as? RelationshipDescription)?.destinationEntity else { return nil }
+            current = d
+        }
+        return nil
+    }
+}

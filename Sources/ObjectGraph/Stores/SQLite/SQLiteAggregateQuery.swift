@@ -177,7 +177,7 @@ extension SQLiteStore {
             guard !path.contains("@"), let sql = t.keyPathColumn(path, scope) else { return nil }
             let type = DictionaryPlan.naturalType(e, entity)
             if type == .objectID { return Compiled(sql: sql, type: type, destination: Self.toOneDestination(path, entity)) }
-            return Compiled(sql: sql, type: type, attribute: Self.attribute(path, entity))
+            return Compiled(sql: sql, type: type, attribute: entity.attribute(atEndOf: path))
         case .constant(.scalar(let v)):
             switch v {
             case .integer, .double, .string, .null:
@@ -214,17 +214,6 @@ extension SQLiteStore {
         default:
             return nil
         }
-    }
-
-    private static func attribute(_ path: String, _ entity: EntityDescription) -> AttributeDescription? {
-        var current = entity
-        for key in KeyPath.components(path) {
-            guard let p = current.property(named: key) else { return nil }
-            if let a = p as? AttributeDescription { return a }
-            guard let d = (p as? RelationshipDescription)?.destinationEntity else { return nil }
-            current = d
-        }
-        return nil
     }
 
     private static func toOneDestination(_ path: String, _ entity: EntityDescription) -> EntityDescription? {

@@ -111,33 +111,18 @@ enum SQLiteInPlaceMigration {
         return out
     }
 
-    /// `Z_PRIMARYKEY` for the new model: each hierarchy's counter never goes below a key
-    /// handed out before, in the old hierarchy that fed it or in the rows it now holds.
+    /// `Z_PRIMARYKEY` rewritten for the new model (`SQLiteInPlacePlan.keyCounters`).
     private static func writeKeys(_ db: SQLiteConnection, _ plan: SQLiteInPlacePlan, _ old: [Int: Int64]) throws(ObjectGraphError) {
         try db.execute("DELETE FROM Z_PRIMARYKEY")
-        var rootCounter: [Int: Int64] = [:]  // new root number → counter
-        for copy in plan.rows {
-            let oldRoot = plan.source.number(copy.sourceEntity.rootEntity)
-            let newRoot = plan.destination.number(copy.destinationEntity.rootEntity)
-            rootCounter[newRoot] = max(rootCounter[newRoot] ?? 0, old[oldRoot] ?? 0)
+        let counters = try plan.keyCounters(old: old) { table throws(ObjectGraphError) in
+            try db.strings("SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.sql)").first.flatMap { Int64($0) } ?? 0
         }
         let insert = try db.prepare("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, ?)")
-        for (number, entity) in plan.destination.entityByNumber.sorted(by: { $0.key < $1.key }) {
-            var counter: Int64 = 0
-            if entity.superentity == nil {
-                counter = rootCounter[number] ?? 0
-                if plan.destination.isStored(entity) {
-                    let table = plan.destination.table(entity)
-                    let largest = try db.strings("SELECT IFNULL(MAX(Z_PK), 0) FROM \(table.sql)").first.flatMap { Int64($0) } ?? 0
-                    counter = max(counter, largest)
-                }
-            } else if let from = plan.rows.first(where: { $0.destinationEntity === entity }) {
-                counter = old[plan.source.number(from.sourceEntity)] ?? 0
-            }
-            insert.bind(1, Int64(number))
-            insert.bind(2, text: entity.name)
-            insert.bind(3, Int64(entity.superentity.map { plan.destination.number($0) } ?? 0))
-            insert.bind(4, counter)
+        for row in counters {
+            insert.bind(1, row.number)
+            insert.bind(2, text: row.name)
+            insert.bind(3, row.superNumber)
+            insert.bind(4, row.max)
             try insert.run()
         }
     }

@@ -208,3 +208,31 @@ struct SQLiteInPlacePlan {
         return true
     }
 }
+
+extension SQLiteInPlacePlan {
+    /// `Z_PRIMARYKEY`'s rows for the new model, from the old counters (`old`, by old entity
+    /// number): each hierarchy's counter never goes below a key handed out before, in the
+    /// old hierarchy that fed it or in the rows its table now holds (`largestKey`).
+    func keyCounters(old: [Int: Int64], largestKey: (SQLiteSchema.Table) throws(ObjectGraphError) -> Int64) throws(ObjectGraphError)
+        -> [(number: Int64, name: String, superNumber: Int64, max: Int64)]
+    {
+        var rootCounter: [Int: Int64] = [:]  // new root number → counter
+        for copy in rows {
+            let oldRoot = source.number(copy.sourceEntity.rootEntity)
+            let newRoot = destination.number(copy.destinationEntity.rootEntity)
+            rootCounter[newRoot] = max(rootCounter[newRoot] ?? 0, old[oldRoot] ?? 0)
+        }
+        var out: [(number: Int64, name: String, superNumber: Int64, max: Int64)] = []
+        for (number, entity) in destination.entityByNumber.sorted(by: { $0.key < $1.key }) {
+            var counter: Int64 = 0
+            if entity.superentity == nil {
+                counter = rootCounter[number] ?? 0
+                if destination.isStored(entity) { counter = max(counter, try largestKey(destination.table(entity))) }
+            } else if let from = rows.first(where: { $0.destinationEntity === entity }) {
+                counter = old[source.number(from.sourceEntity)] ?? 0
+            }
+            out.append((Int64(number), entity.name, Int64(entity.superentity.map { destination.number($0) } ?? 0), counter))
+        }
+        return out
+    }
+}

@@ -5,7 +5,7 @@ import FoundationEssentials
 /// one INSERT, one UPDATE and one DELETE statement, prepared once and reused; a row's
 /// destination-entity columns are filled in just before COMMIT, when every row of the
 /// save exists.
-struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning {
+struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatementRunning, VersionCheckingWrites {
     let store: SQLiteStore
     let db: SQLiteConnection
     /// The statements of the entity written last: a save writes the rows of one entity in
@@ -117,8 +117,6 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatem
         try store.fetchRow(entity: entity.rootEntity, primaryKey: primaryKey)
     }
 
-    var checksVersionsWhileWriting: Bool { true }
-
     /// One lookup through the unique index the schema made of the constraint.
     func rows(of entity: EntityDescription, slots: [Int], holding values: [AttributeValue]) throws(ObjectGraphError) -> [RowSnapshot]? {
         try checkStored(entity)
@@ -150,15 +148,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatem
         let slots: [Int]
     }
 
-    func update(_ row: StoreRowWrite) throws(ObjectGraphError) {
-        _ = try updateRow(row, expectingVersion: nil)
-    }
-
-    func update(_ row: StoreRowWrite, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try updateRow(row, expectingVersion: expectedVersion)
-    }
-
-    private func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    func updateRow(_ row: StoreRowWrite, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         let (plan, s) = try statement(row.entity, \.updateSQL, \.update)
         s.bind(1, row.version)
         for (i, slot) in plan.slots.enumerated() { s.bind(Int32(i + 2), storing: row.values[slot]) }
@@ -170,15 +160,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatem
         return true
     }
 
-    func delete(entity: EntityDescription, primaryKey: Int64) throws(ObjectGraphError) {
-        _ = try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: nil)
-    }
-
-    func delete(entity: EntityDescription, primaryKey: Int64, ifVersion expectedVersion: Int64) throws(ObjectGraphError) -> Bool {
-        try deleteRow(entity: entity, primaryKey: primaryKey, expectingVersion: expectedVersion)
-    }
-
-    private func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
+    func deleteRow(entity: EntityDescription, primaryKey: Int64, expectingVersion: Int64?) throws(ObjectGraphError) -> Bool {
         try checkStored(entity)
         let table = store.schema.table(entity)
         let s = try db.prepare("DELETE FROM \(table.sql) WHERE Z_PK = ?1 AND (?2 IS NULL OR IFNULL(Z_OPT, 0) = ?2)")

@@ -70,15 +70,7 @@ extension SQLiteStore {
     /// The configuration's entities must have exactly the hashes the store recorded
     /// (§2.20); with versioning ignored, the hashes are brought up to date at the next save.
     func checkCompatible() throws(ObjectGraphError) {
-        let stored = metadata[StoreMetadataKey.modelVersionHashes]?.dictionaryValue ?? [:]
-        if storeOptions.ignoreVersioning {
-            if stored != setup.versionHashes {
-                metadata[StoreMetadataKey.modelVersionHashes] = .dictionary(setup.versionHashes)
-                metadataNeedsWrite = true
-            }
-            return
-        }
-        if let error = setup.incompatibility(withStored: stored, path: path) { throw error }
+        if try setup.checkVersionHashes(&metadata, ignoringVersioning: storeOptions.ignoreVersioning, path: path) { metadataNeedsWrite = true }
     }
 
     /// A damaged file is refused before anything is written to it (`PRAGMA quick_check`:

@@ -115,16 +115,8 @@ extension SQLiteStore {
         var statements: [Int: SQLiteStatement] = [:]
         for (tableIndex, primaryKey) in touched {
             if statements[tableIndex] == nil {
-                let table = schema.tables[tableIndex]
-                var sets: [String] = []
-                for column in table.columns {
-                    guard case .destinationEntity(let r) = column.role, let destination = r.destinationEntity, schema.isStored(destination) else { continue }
-                    let fk = sqlIdentifier("Z" + r.name.uppercased())
-                    let fkColumn = table.columns.first { $0.isValue && $0.property === r }?.sql ?? fk
-                    sets.append("\(column.sql) = (SELECT d.Z_ENT FROM \(schema.table(destination).sql) d WHERE d.Z_PK = \(table.sql).\(fkColumn))")
-                }
-                if sets.isEmpty { continue }
-                statements[tableIndex] = try db.prepare("UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?")
+                guard let sql = schema.destinationEntityUpdate(tableIndex: tableIndex) else { continue }
+                statements[tableIndex] = try db.prepare(sql)
             }
             guard let s = statements[tableIndex] else { continue }
             s.bind(1, primaryKey)
