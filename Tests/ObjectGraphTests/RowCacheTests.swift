@@ -15,7 +15,7 @@ final class RowCacheTests: XCTestCase {
         cache.record(RowCache.key(tag, 1, storeA), row: row, version: 3, time: 10)
         cache.record(RowCache.key(book, 1, storeA), row: nil, version: 7, time: 11)
         cache.record(RowCache.key(tag, 1, storeB), row: nil, version: 9, time: 12)
-        XCTAssertTrue(cache.entry(RowCache.key(tag, 1, storeA))?.row === row)
+        XCTAssertTrue(cache.entry(RowCache.key(tag, 1, storeA))?.row?.isSame(as: row) == true)
         XCTAssertEqual(cache.entry(RowCache.key(book, 1, storeA))?.version, 7)
         XCTAssertEqual(cache.entry(RowCache.key(tag, 1, storeB))?.version, 9)
         XCTAssertNil(cache.entry(RowCache.key(tag, 2, storeA)))

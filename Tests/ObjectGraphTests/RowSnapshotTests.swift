@@ -33,16 +33,39 @@ final class RowSnapshotTests: XCTestCase {
         }
     }
 
-    func testValuesStartWhereTheBufferSays() throws {
+    func testRowsStartWhereTheBufferSays() throws {
         let book = try XCTUnwrap(try makeLibraryModel().entitiesByName["Book"])
         let row = RowSnapshot.make(entity: book, primaryKey: 1, version: 1, values: [.integer(5)])
-        let address = try XCTUnwrap(RowSnapshot.address(of: row))
-        let elements = row.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
-        XCTAssertEqual(address + RowSnapshot.valuesOffset, elements)
-        let header = row.withUnsafeMutablePointerToHeader { UnsafeRawPointer($0) }
-        XCTAssertEqual(address + RowSnapshot.headerOffset, header)
-        XCTAssertEqual(MemoryLayout<RowSnapshotHeader>.offset(of: \.cells), 0)
-        XCTAssertEqual(RowSnapshot.value(atSlot: 0, ofRowAt: address), .integer(5))
+        let elements = row.block.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
+        XCTAssertEqual(RowBlock.elements(of: row.block), elements)
+        XCTAssertEqual(row.address, elements + row.offset)
+        XCTAssertEqual(RowSnapshot.value(atSlot: 0, ofRowAt: row.address), .integer(5))
+    }
+
+    /// Many rows share a block; each keeps its own entity, key, version and values, and the
+    /// block outlives every row taken from it but the last.
+    func testRowsOfOneWriterShareBlocks() throws {
+        let model = try makeLibraryModel()
+        let book = try XCTUnwrap(model.entitiesByName["Book"]), author = try XCTUnwrap(model.entitiesByName["Author"])
+        var writer = RowBlockWriter()
+        var rows: [RowSnapshot] = []
+        for i in 0..<1_000 {
+            let entity = i % 3 == 0 ? author : book
+            let values = (0..<entity.properties.count).map { catalogue[($0 + i) % catalogue.count] }
+            rows.append(writer.make(entity: entity, primaryKey: Int64(i), version: Int64(i % 7), values: values))
+        }
+        XCTAssertLessThan(Set(rows.map { ObjectIdentifier($0.block) }).count, 100)
+        let kept = rows.enumerated().filter { $0.offset % 97 == 0 }.map(\.element)
+        rows.removeAll()
+        for row in kept {
+            let i = Int(row.primaryKey)
+            let entity = i % 3 == 0 ? author : book
+            XCTAssertTrue(row.entity === entity)
+            XCTAssertEqual(row.version, Int64(i % 7))
+            XCTAssertEqual(row.values, (0..<entity.properties.count).map { catalogue[($0 + i) % catalogue.count] })
+            XCTAssertTrue(row.isSame(as: row))
+        }
+        XCTAssertFalse(kept[0].isSame(as: kept[1]))
     }
 
     func testValuesOutliveTheirRow() throws {

@@ -37,18 +37,23 @@ extension ManagedObjectContext {
         let stores = try persistentStoreCoordinator.fetchStores(request, entity: entity)
         // With pending changes or several stores the window applies to the merged result, not the store's rows.
         let storeRequest = pending || stores.count > 1 ? request.withoutWindow() : request
-        let parts = try storeRows(storeRequest, entity, stores)
+        var parts = try storeRows(storeRequest, entity, stores)
         var fetched: [(objects: [ManagedObject], isExact: Bool)] = []
-        for (store, result) in parts {
-            rows += result.rows.count
+        for i in parts.indices {
+            let (store, hasValues, isExact) = (parts[i].store, parts[i].result.hasValues, parts[i].result.isExact)
+            // Taken out of `parts`, so that `objects(for:)` holds the only reference and can move each row.
+            let taken = parts[i].result.rows
+            parts[i].result.rows = []
+            let count = taken.count
+            rows += count
             // Rows without values (an incremental store's) asked for loaded: read in one batch.
-            let loads = !result.hasValues && !request.returnsObjectsAsFaults
+            let loads = !hasValues && !request.returnsObjectsAsFaults
             let made = objects(
-                for: result.rows, in: store, asFaults: request.returnsObjectsAsFaults,
-                batchSize: loads && request.fetchBatchSize == 0 ? result.rows.count : request.fetchBatchSize, hasValues: result.hasValues,
+                for: consume taken, in: store, asFaults: request.returnsObjectsAsFaults,
+                batchSize: loads && request.fetchBatchSize == 0 ? count : request.fetchBatchSize, hasValues: hasValues,
                 refreshing: request.shouldRefreshRefetchedObjects)
             if loads { for o in made where o.isFault { try o.fireFault(self) } }
-            fetched.append((made, result.isExact))
+            fetched.append((made, isExact))
         }
         if !pending, fetched.count == 1, fetched[0].isExact { return fetched[0].objects }
         return try mergePending(request, entity, fetched, pending: pending)

@@ -6,6 +6,8 @@ extension ManagedObjectContext {
         var newKeys: NewPrimaryKeys
         /// Objects and the rows written for them, to become their snapshots after the commit.
         var written: [(ManagedObject, RowSnapshot, StoreRef)] = []
+        /// Makes those rows, many to a block.
+        var rows = RowBlockWriter(rowsPerBlock: 8)
         var removed: [(ManagedObject, StoreRef)] = []
         var resolution = ConflictResolution()
         var upserts = ConstraintResolution()
@@ -58,7 +60,7 @@ extension ManagedObjectContext {
                 } else {
                     try tx.update(row)
                 }
-                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                attempt.written.append((o, attempt.rows.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
             }
         }
         for (shareIndex, (share, tx)) in zip(plan, transactions).enumerated() {
@@ -74,7 +76,7 @@ extension ManagedObjectContext {
                 let values = try rowValues(o, newKeys)
                 let row = StoreRowWrite(entity: o.entity, primaryKey: key, version: 1, values: try o.storedForm(values))
                 try tx.insert(row)
-                attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+                attempt.written.append((o, attempt.rows.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
             }
             // Each list on its own: concatenating them copied (and retained) every new object.
             try writeMembers(share.inserts, newKeys, tx, upserts: upserts)
@@ -101,7 +103,7 @@ extension ManagedObjectContext {
         let (version, overflow) = stored.version.addingReportingOverflow(1)
         let row = StoreRowWrite(entity: o.entity, primaryKey: stored.primaryKey, version: overflow ? stored.version : version, values: try o.storedForm(values))
         try tx.update(row)
-        attempt.written.append((o, RowSnapshot.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
+        attempt.written.append((o, attempt.rows.make(entity: row.entity, primaryKey: row.primaryKey, version: row.version, values: values), ref))
     }
 
     /// A write that checked the version and found the row moved ends the attempt.

@@ -203,7 +203,7 @@ extension ManagedObjectContext {
     /// new row (undoing a saved edit leaves the object updated, to be saved again).
     private func restoreValues(_ o: ManagedObject, _ image: ObjectImage) {
         var changed = image.changed
-        if o.snapshot !== image.snapshot, let committed = o.snapshot {
+        if let committed = o.snapshot, !committed.isSame(as: image.snapshot) {
             for (slot, kind) in o.layout.kinds.enumerated() {
                 if case .attribute = kind, image.values[slot] != committed[slot] { changed.insert(slot) }
             }

@@ -11,7 +11,8 @@ open class ManagedObject: CustomStringConvertible {
     /// The object's concrete entity (a fault is made with it known, so it never changes).
     public final let entity: EntityDescription
     /// The entity's slot layout, kept here so accessors reach it in one load instead of
-    /// going through the entity.
+    /// going through the entity. Held strongly: read through an unretained reference, its
+    /// arrays would be retained and released around every value read.
     final let layout: EntityDescription.Layout
     /// The object's ID. A fetched object is made without one and gets it on first use,
     /// from its primary key and store: most fetched objects never need theirs, and one
@@ -79,17 +80,44 @@ open class ManagedObject: CustomStringConvertible {
     }
 
     /// Committed state; nil for a new object or a fault not yet fired.
-    var snapshot: RowSnapshot?
+    final var snapshot: RowSnapshot? {
+        get { snapshotBlock.map { RowSnapshot(block: $0, offset: snapshotOffset) } }
+        set {
+            snapshotOffset = newValue?.offset ?? 0
+            snapshotBlock = newValue?.block
+        }
+    }
+    /// The snapshot as its two parts, so that a read finds the row's address without taking
+    /// the snapshot out of the object (which retains and releases its block around the read).
+    private final var snapshotBlock: RowBlock?
+    private final var snapshotOffset = 0
+
+    /// The address of the snapshot's row, without retaining its block: valid while the
+    /// object keeps this snapshot.
+    @inline(__always)
+    final var snapshotAddress: UnsafeRawPointer? {
+        guard let block = unsafeBitCast(snapshotBlock, to: UnsafeRawPointer?.self) else { return nil }
+        return block + RowBlock.elementsOffset + snapshotOffset
+    }
     /// Working attribute values, present once the object is inserted or changed.
     var current: [AttributeValue]?
     var changedSlots = SlotSet()
-    /// Loaded relationship contents by slot.
-    var relations: [RelationState?]?
+    /// Loaded relationship contents by slot (kept in `extras`).
+    final var relations: [RelationState?]? {
+        get { extras?.relations }
+        _modify {
+            if extras == nil { extras = ObjectExtras() }
+            yield &extras.unsafelyUnwrapped.relations
+        }
+    }
+    /// What few objects need, made on first need: a fetched object without relationships
+    /// read or a fault batch is one word smaller for it (and in a smaller malloc chunk).
+    private final var extras: ObjectExtras?
 
     /// Drops loaded relationship contents; writes nothing when there are none (most
     /// fetched objects), so a pass over every object stays a pass of reads.
     @inline(__always)
-    final func forgetRelations() { if relations != nil { relations = nil } }
+    final func forgetRelations() { if extras?.relations != nil { extras.unsafelyUnwrapped.relations = nil } }
     /// The flags below, one bit each, and above them the context's change stamp at this
     /// object's last change: one word for all (a word less puts a fetched object in a
     /// smaller allocation).
@@ -136,8 +164,15 @@ open class ManagedObject: CustomStringConvertible {
         get { Int(flagsAndStamp >> Self.flagBits) }
         set { flagsAndStamp = UInt64(newValue) << Self.flagBits | flagsAndStamp & ((1 << Self.flagBits) - 1) }
     }
-    /// The batch this fault loads with when it fires (`fetchBatchSize`).
-    var faultBatch: FaultBatch?
+    /// The batch this fault loads with when it fires (`fetchBatchSize`), kept in `extras`.
+    final var faultBatch: FaultBatch? {
+        get { extras?.faultBatch }
+        set {
+            if newValue == nil && extras == nil { return }
+            if extras == nil { extras = ObjectExtras() }
+            extras.unsafelyUnwrapped.faultBatch = newValue
+        }
+    }
     /// The C interface's handle for this object (0: none yet), written and read under its
     /// handle table's lock: lending an object again finds it here without a lookup.
     package final var bindingHandle: UInt64 = 0
@@ -159,7 +194,8 @@ open class ManagedObject: CustomStringConvertible {
         self.identity = Self.identity(construction.id, construction.store)
         self.pendingPrimaryKey = construction.primaryKey
         self.link = construction.context.link
-        self.snapshot = construction.snapshot
+        self.snapshotBlock = construction.snapshot?.block
+        self.snapshotOffset = construction.snapshot?.offset ?? 0
     }
 
     /// The base class's own initialiser, called directly when no subclass is registered:
@@ -172,7 +208,8 @@ open class ManagedObject: CustomStringConvertible {
         self.identity = Self.identity(id, store)
         self.pendingPrimaryKey = primaryKey
         self.link = link
-        self.snapshot = snapshot
+        self.snapshotBlock = snapshot?.block
+        self.snapshotOffset = snapshot?.offset ?? 0
     }
 
     /// A new instance of `type` (a class registered for the entity, or this one).
@@ -198,7 +235,7 @@ open class ManagedObject: CustomStringConvertible {
     public final var isFault: Bool { rowCached || isUnloaded }
 
     /// A fault with no row at all (firing it reads the store).
-    final var isUnloaded: Bool { snapshot == nil && current == nil && !isInserted }
+    final var isUnloaded: Bool { snapshotBlock == nil && current == nil && !isInserted }
 
     /// Whether the object has unsaved changes (inserted, deleted or updated).
     public final var isUpdated: Bool { !isInserted && !isDeleted && !changedSlots.isEmpty }
@@ -292,7 +329,7 @@ open class ManagedObject: CustomStringConvertible {
         }
         if rowCached {
             rowCached = false
-            if snapshot != nil {
+            if snapshotBlock != nil {
                 awakeFromFetchIgnoringErrors(context)
                 return
             }
@@ -331,7 +368,7 @@ open class ManagedObject: CustomStringConvertible {
         if !detached, link.isOwnedByCurrentThread, slot >= 0, slot < layout.readsDirectly.count, layout.readsDirectly[slot] {
             if let current { return current[slot] }
             // The row read by address: the object holds it, and nothing here lets it go.
-            if let row = RowSnapshot.address(of: snapshot) {
+            if let row = snapshotAddress {
                 if !rowCached { return RowSnapshot.value(atSlot: slot, ofRowAt: row) }
                 if firesQuietly {
                     rowCached = false
@@ -367,7 +404,7 @@ open class ManagedObject: CustomStringConvertible {
     @inline(__always)
     func readyValue(_ slot: Int) -> AttributeValue? {
         if let current { return current[slot] }
-        if !rowCached, let snapshot { return snapshot[slot] }
+        if !rowCached, let row = snapshotAddress { return RowSnapshot.value(atSlot: slot, ofRowAt: row) }
         return nil
     }
 
@@ -650,4 +687,10 @@ final class RelationState {
         guard index != nil else { return }
         for j in min(i, p)..<members.count { index![ObjectIdentifier(members[j])] = j }
     }
+}
+
+/// The state of a managed object that most objects never have.
+final class ObjectExtras {
+    var relations: [RelationState?]?
+    var faultBatch: FaultBatch?
 }

@@ -296,8 +296,12 @@ public final class ManagedObjectContext: @unchecked Sendable {
     /// from its entity is worked out once per entity.
     /// With `refreshing` (`shouldRefreshRefetchedObjects`), a registered object that is
     /// loaded takes the fetched row as a merging refresh would give it.
-    func objects(for rows: [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true,
+    ///
+    /// The rows are consumed: each is moved into its object rather than copied, which would
+    /// retain it once more and release it again with the array.
+    func objects(for rows: consuming [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true,
                  refreshing: Bool = false) -> [ManagedObject] {
+        var rows = rows
         var out: [ManagedObject] = []
         out.reserveCapacity(rows.count)
         // Sweep before registering these rows rather than after: every object this fetch
@@ -312,22 +316,28 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var root = ObjectIdentifier(self)
         var awakes = false
         var unloaded: [ManagedObject] = []
-        for row in rows {
-            if row.entity !== entity {
+        // Objects whose awakeFromFetch runs once all are registered, in result order.
+        var awaking: [ManagedObject] = []
+        // Last row first: `popLast` moves a row out of the array; the lists are reversed after.
+        var entityAddress: UnsafeRawPointer? = nil
+        while let row = rows.popLast() {
+            if row.entityAddress != entityAddress {
                 let e = row.entity
+                entityAddress = row.entityAddress
                 entity = e
                 layout = e.layout
                 type = objectClass(for: e)
                 root = ObjectIdentifier(e.rootEntity)
                 awakes = type != ManagedObject.self || hooks(for: e) != nil
             }
-            let key = ObjectKey(root: root, primaryKey: row.primaryKey, store: store.slot)
+            let primaryKey = row.primaryKey
+            let key = ObjectKey(root: root, primaryKey: primaryKey, store: store.slot)
             let (known, place) = registered.place(for: key)
             if let existing = known {
                 if hasValues && existing.isUnloaded {
                     existing.snapshot = row
                     existing.faultBatch = nil
-                    if asFaults { existing.rowCached = true } else { existing.awakeFromFetchIgnoringErrors(self) }
+                    if asFaults { existing.rowCached = true } else { awaking.append(existing) }
                 } else if !hasValues && existing.isUnloaded {
                     unloaded.append(existing)
                 } else if refreshing && hasValues && !existing.isInserted {
@@ -338,18 +348,21 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 out.append(existing)
                 continue
             }
-            let object = ManagedObject.instantiate(type, entity: row.entity, layout: layout.unsafelyUnwrapped, context: self, id: nil,
-                                                   snapshot: hasValues ? row : nil, primaryKey: row.primaryKey, store: store.name)
+            let object = ManagedObject.instantiate(type, entity: entity.unsafelyUnwrapped, layout: layout.unsafelyUnwrapped, context: self, id: nil,
+                                                   snapshot: hasValues ? row : nil, primaryKey: primaryKey, store: store.name)
             registered.fill(object, at: place)
             if !hasValues {
                 unloaded.append(object)
             } else if asFaults {
                 object.rowCached = true
             } else if awakes {
-                object.awakeFromFetchIgnoringErrors(self)
+                awaking.append(object)
             }
             out.append(object)
         }
+        out.reverse()
+        unloaded.reverse()
+        for object in awaking.reversed() { object.awakeFromFetchIgnoringErrors(self) }
         if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize, store: store) }
         return out
     }

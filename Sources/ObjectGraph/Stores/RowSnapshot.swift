@@ -1,85 +1,60 @@
 /// A stored row as a store hands it up: the concrete entity, primary key, row version
 /// (`Z_OPT`) and one value per slot of the entity. A to-one relationship's slot holds
 /// the destination's primary key as `.integer`; to-many slots hold `.null` (their
-/// members are found through the inverse or a join table: `fetchMembers`). Immutable, so objects can share it.
+/// members are found through the inverse or a join table: `fetchMembers`).
 ///
-/// The values live in the same allocation as the row (a `ManagedBuffer`), packed in cells
-/// of 8 or 16 bytes as the entity's `RowCells` lays them out: a fetch makes one allocation
-/// per row, and a row of ten numbers takes 88 bytes of values. Read them by slot
-/// (`row[slot]`); `values` copies them into an array, for code that wants one. Rows never
-/// change after they are made; ManagedBuffer rules out a Sendable conformance.
-public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
-    public var entity: EntityDescription { header.entity }
-    public var primaryKey: Int64 { header.primaryKey }
-    public var version: Int64 { header.version }
-    /// The number of values (the entity's slot count).
-    public var count: Int { header.cells.count }
+/// A row is a place in a `RowBlock`, the storage that a store's read fills with many rows
+/// (a fetch makes one allocation per block of rows, not one per row); the block lives while
+/// any of its rows does. Values are packed in cells of 8 or 16 bytes as the entity's
+/// `RowCells` lays them out, so a row of ten numbers takes 88 bytes of values. Read them by
+/// slot (`row[slot]`); `values` copies them into an array, for code that wants one. Rows
+/// never change after they are made.
+public struct RowSnapshot {
+    /// The block holding the row.
+    let block: RowBlock
+    /// Where the row starts in the block's elements, in bytes.
+    let offset: Int
 
-    /// A row holding `values`.
-    public static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
-        let layout = entity.layout.cells.table
-        let cells = layout.count == values.count ? layout : RowCells.narrow(values.count).table
-        return make(entity: entity, primaryKey: primaryKey, version: version, cells: cells) { writer in
-            for (slot, value) in values.enumerated() { writer.set(slot, value) }
-        }
-    }
-
-    /// A row laid out as `cells` whose values `fill` sets; slots it leaves alone are null.
+    /// The row's header and values, while `block` is held.
     @inline(__always)
-    static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, cells: RowCellTable,
-                     fill: (RowCellWriter) -> Void) -> RowSnapshot {
-        let buffer = create(minimumCapacity: cells.words) { _ in
-            RowSnapshotHeader(cells: cells, entity: entity, primaryKey: primaryKey, version: version)
-        }
-        buffer.withUnsafeMutablePointerToElements { words in
-            let row = UnsafeMutableRawPointer(words)
-            row.initializeMemory(as: UInt8.self, repeating: RowCell.null, count: RowCellTable.kindBytes(cells.count))
-            fill(RowCellWriter(row: row, table: cells))
-        }
-        return unsafeDowncast(buffer, to: RowSnapshot.self)
+    var address: UnsafeRawPointer { RowBlock.elements(of: block) + offset }
+
+    public var entity: EntityDescription { RowBlock.entity(ofRowAt: address) }
+    public var primaryKey: Int64 { address.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self) }
+    public var version: Int64 { address.load(fromByteOffset: RowBlock.versionOffset, as: Int64.self) }
+    /// The number of values (the entity's slot count).
+    public var count: Int { RowBlock.cells(ofRowAt: address).count }
+
+    /// Whether both are the same row of the same block (not merely equal values).
+    func isSame(as other: RowSnapshot?) -> Bool {
+        guard let other else { return false }
+        return block === other.block && offset == other.offset
     }
 
-    deinit {
-        withUnsafeMutablePointers { header, words in
-            let cells = header.pointee.cells
-            let row = UnsafeMutableRawPointer(words)
-            for slot in 0..<cells.count {
-                let kind = RowCellTable.kind(slot, of: row)
-                if kind >= RowCell.boxed { RowCell.destroy(row + cells.offset(slot), kind) }
-            }
-        }
+    /// A row holding `values`, in a block of its own.
+    public static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
+        var writer = RowBlockWriter(rowsPerBlock: 1)
+        return writer.make(entity: entity, primaryKey: primaryKey, version: version, values: values)
     }
 
     /// The value of `slot` (which must be below `count`).
     @inline(__always)
     public subscript(slot: Int) -> AttributeValue {
-        Self.value(atSlot: slot, ofRowAt: UnsafeRawPointer(Unmanaged.passUnretained(self).toOpaque()))
+        Self.value(atSlot: slot, ofRowAt: address)
     }
 
-    /// The address of `row`, taken without retaining it: for reading it while something
-    /// else holds it (an object's `snapshot`). Going through the object, even through
-    /// `withUnsafeMutablePointerToElements`, retains and releases the row around each read,
-    /// which costs as much as the read itself.
+    /// The entity's address: comparing it tells whether two rows share an entity without
+    /// retaining either.
     @inline(__always)
-    static func address(of row: RowSnapshot?) -> UnsafeRawPointer? {
-        unsafeBitCast(row, to: UnsafeRawPointer?.self)
-    }
+    var entityAddress: UnsafeRawPointer { address.load(fromByteOffset: RowBlock.entityOffset, as: UnsafeRawPointer.self) }
 
     /// The value of `slot` of the row at `address`, which must be alive.
     @inline(__always)
     static func value(atSlot slot: Int, ofRowAt address: UnsafeRawPointer) -> AttributeValue {
-        let cells = RowCellTable(p: address.load(fromByteOffset: headerOffset, as: UnsafePointer<Int32>.self))
-        let values = address + valuesOffset
+        let cells = RowBlock.cells(ofRowAt: address)
+        let values = address + RowBlock.rowHeaderBytes
         return RowCell.read(values + cells.offset(slot), RowCellTable.kind(slot, of: values))
     }
-
-    /// `ManagedBuffer`'s layout: the object header (two words), this row's header (whose
-    /// first field is `cells`), then the values at the next word. `RowSnapshotTests` checks
-    /// both against the buffer's own answers.
-    @inline(__always)
-    static var headerOffset: Int { 2 * MemoryLayout<Int>.size }
-    @inline(__always)
-    static var valuesOffset: Int { (headerOffset + MemoryLayout<RowSnapshotHeader>.size + 7) & ~7 }
 
     /// The value of `slot`, or `.null` past the end.
     @inline(__always)
@@ -108,15 +83,6 @@ public final class RowSnapshot: ManagedBuffer<RowSnapshotHeader, UInt64> {
         keys.sort { $0.key < $1.key }
         rows = keys.map { rows[$0.position] }
     }
-}
-
-/// What a `RowSnapshot` holds besides its values.
-public struct RowSnapshotHeader {
-    /// Where each value sits in the row. First, so reads find it at a fixed offset.
-    let cells: RowCellTable
-    public let entity: EntityDescription
-    public let primaryKey: Int64
-    public let version: Int64
 }
 
 /// One object's row in a save: its entity, key, new version and values (as in a snapshot).

@@ -5,7 +5,8 @@ extension IncrementalStore {
     public func fetchRows(_ request: FetchRequest, entity: EntityDescription) throws(ObjectGraphError) -> StoreFetchResult {
         let ids = try fetchedIDs(request, entity, resultType: .managedObject)
         // Identity only: no values until a fault fires.
-        let rows = ids.map { RowSnapshot.make(entity: $0.entity, primaryKey: $0.primaryKey, version: 0, values: []) }
+        var writer = RowBlockWriter()
+        let rows = ids.map { writer.make(entity: $0.entity, primaryKey: $0.primaryKey, version: 0, values: []) }
         return StoreFetchResult(rows: rows, isExact: true, hasValues: false)
     }
 

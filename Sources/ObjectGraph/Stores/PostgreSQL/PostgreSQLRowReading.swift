@@ -15,6 +15,7 @@ extension PostgreSQLStore {
         var entity: EntityDescription? = nil
         var cells = RowCells.narrow(0).table
         var list: [(slot: Int, column: Int32, kind: SQLiteStore.ColumnKind)] = []
+        var writer = RowBlockWriter()
         for r in 0..<rows.count {
             let number = Int(rows.int64(r, 1))
             if number != lastNumber {
@@ -30,7 +31,7 @@ extension PostgreSQLStore {
                 (entity, cells, list) = readers[number]!
                 lastNumber = number
             }
-            out.append(RowSnapshot.make(entity: entity.unsafelyUnwrapped, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), cells: cells) { row in
+            out.append(writer.make(entity: entity.unsafelyUnwrapped, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), cells: cells) { row in
                 for (slot, column, kind) in list {
                     switch kind {
                     case .integer:
@@ -51,13 +52,14 @@ extension PostgreSQLStore {
         var out: [RowSnapshot] = []
         var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
+        var writer = RowBlockWriter()
         for r in 0..<rows.count {
             let number = Int(rows.int64(r, 1))
             if number != lastNumber {
                 entity = try rowEntity(number, in: table)
                 lastNumber = number
             }
-            out.append(RowSnapshot.make(entity: entity!, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), values: []))
+            out.append(writer.make(entity: entity!, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), values: []))
         }
         return out
     }

@@ -26,6 +26,7 @@ extension SQLiteStore {
         var entity: EntityDescription? = nil
         var cells = RowCells.narrow(0).table
         var list: [(slot: Int, column: Int32, kind: ColumnKind)] = []
+        var writer = RowBlockWriter()
         while try s.step() {
             let number = Int(s.int64(1))
             if let extra { extraValues?.pointee.append(s.int64(extra)) }
@@ -43,14 +44,15 @@ extension SQLiteStore {
                 (entity, cells, list) = readers[number]!
                 lastNumber = number
             }
-            rows.append(Self.readRow(s, entity.unsafelyUnwrapped, cells, list))
+            rows.append(Self.readRow(s, entity.unsafelyUnwrapped, cells, list, into: &writer))
         }
     }
 
-    /// The current row of `s` as a snapshot, its values read straight into it.
+    /// The current row of `s` as a snapshot in `writer`'s block, its values read straight into it.
     @inline(__always)
-    private static func readRow(_ s: SQLiteStatement, _ entity: EntityDescription, _ cells: RowCellTable, _ list: [(slot: Int, column: Int32, kind: ColumnKind)]) -> RowSnapshot {
-        return RowSnapshot.make(entity: entity, primaryKey: s.int64(0), version: s.int64(2), cells: cells) { row in
+    private static func readRow(_ s: SQLiteStatement, _ entity: EntityDescription, _ cells: RowCellTable, _ list: [(slot: Int, column: Int32, kind: ColumnKind)],
+                                into writer: inout RowBlockWriter) -> RowSnapshot {
+        writer.make(entity: entity, primaryKey: s.int64(0), version: s.int64(2), cells: cells) { row in
             for (slot, column, kind) in list { read(s, column, kind, into: row, slot) }
         }
     }
@@ -58,10 +60,11 @@ extension SQLiteStore {
     /// Reads column `column` into `slot` of a row being made; numbers go straight into their cells.
     @inline(__always)
     private static func read(_ s: SQLiteStatement, _ column: Int32, _ kind: ColumnKind, into row: RowCellWriter, _ slot: Int) {
-        switch s.type(column) {
+        let value = s.value(column)
+        switch value.type {
         case SQLITE_NULL: return
-        case SQLITE_INTEGER where kind == .integer: row.setInteger(slot, s.int64(column))
-        case SQLITE_FLOAT where kind == .double: row.setDouble(slot, s.double(column))
+        case SQLITE_INTEGER where kind == .integer: row.setInteger(slot, value.int64)
+        case SQLITE_FLOAT where kind == .double: row.setDouble(slot, value.double)
         default: row.set(slot, read(s, column, kind))
         }
     }

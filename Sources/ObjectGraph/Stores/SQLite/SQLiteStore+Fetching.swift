@@ -64,13 +64,14 @@ extension SQLiteStore {
         // No number yet: the first row always looks its entity up, whatever its Z_ENT (a damaged file may hold any).
         var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
+        var writer = RowBlockWriter()
         while try s.step() {
             let number = Int(s.int64(1))
             if number != lastNumber {
                 entity = try rowEntity(number, in: table)
                 lastNumber = number
             }
-            rows.append(RowSnapshot.make(entity: entity!, primaryKey: s.int64(0), version: s.int64(2), values: []))
+            rows.append(writer.make(entity: entity!, primaryKey: s.int64(0), version: s.int64(2), values: []))
         }
         return rows
     }
