@@ -2054,6 +2054,15 @@ og_context *og_context_new(og_coordinator *coordinator, og_error **error);
 og_object *og_context_insert(og_context *context, const char *entity_name, og_error **error);
 
 /* METHOD: og_context
+ * og_context_insert, then og_object_set_int64s_at(object, slots, values,
+ * count) in the same call: one call per new object where a loop would make
+ * two. When a value is refused (a slot out of range or not an attribute, a
+ * number out of an attribute's range), nothing is inserted and the error is
+ * the one og_object_set_int64s_at reports. */
+og_object *og_context_insert_int64s(og_context *context, const char *entity_name, const size_t *slots,
+                                    const int64_t *values, size_t count, og_error **error);
+
+/* METHOD: og_context
  * Marks `object` deleted; applying delete rules. Deleting an object inserted
  * since the last save simply forgets it. Written at the next save. */
 og_status og_context_delete(og_context *context, og_object *object, og_error **error);

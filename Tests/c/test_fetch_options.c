@@ -427,6 +427,42 @@ static void invalid_handles(void) {
     FAILS(og_fetch_request_set_limit(r, 1, &err), OG_ERROR_INVALID_HANDLE, "handle|released");
 }
 
+/* An insert with its integers in one call: the values are set; a refused value
+ * (a bad slot, a number out of the attribute's range) inserts nothing. */
+static void insert_with_integers(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_object *plain = NN(og_context_insert_int64s(ctx, "Book", NULL, NULL, 0, &err));  /* no values: a plain insert */
+    og_entity *book = NN(og_object_entity(plain));
+    size_t slots[3] = {(size_t)og_entity_slot(book, "small", &err), (size_t)og_entity_slot(book, "medium", &err),
+                       (size_t)og_entity_slot(book, "large", &err)};
+    int64_t values[3] = {5, 70000, INT64_MAX};
+    og_object *made = NN(og_context_insert_int64s(ctx, "Book", slots, values, 3, &err));
+    for (int k = 0; k < 3; k++) {
+        int64_t got;
+        OK(og_object_get_int64_at(made, slots[k], &got, &err));
+        INTEQ(got, values[k]);
+    }
+    size_t before;
+    OK(og_context_registered_count(ctx, &before, &err));
+    int64_t too_large[3] = {100000, 1, 2};  /* "small" is a 16-bit integer */
+    CHECK(og_context_insert_int64s(ctx, "Book", slots, too_large, 3, &err) == NULL);
+    CHECK(err != NULL && og_error_code(err) != 0);
+    og_error_release(err);
+    err = NULL;
+    size_t bad[1] = {999};
+    FAILS_NULL(og_context_insert_int64s(ctx, "Book", bad, values, 1, &err), OG_ERROR_INVALID_ARGUMENT, "999");
+    FAILS_NULL(og_context_insert_int64s(ctx, "Book", NULL, values, 1, &err), OG_ERROR_INVALID_ARGUMENT, "NULL");
+    FAILS_NULL(og_context_insert_int64s(ctx, "Nothing", slots, values, 3, &err), OG_ERROR_UNKNOWN_ENTITY, "Nothing");
+    size_t after;
+    OK(og_context_registered_count(ctx, &after, &err));
+    INTEQ(after, before);
+    OK(og_context_save(ctx, &err));
+    og_context_release(ctx);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
         {"defaults_and_window", defaults_and_window},
@@ -437,6 +473,7 @@ int main(int argc, char **argv) {
         {"copy_and_refresh", copy_and_refresh},
         {"subentity_keys", subentity_keys},
         {"invalid_handles", invalid_handles},
+        {"insert_with_integers", insert_with_integers},
     };
     return OG_T_RUN(cases, argc, argv);
 }

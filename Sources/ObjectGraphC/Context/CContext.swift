@@ -63,6 +63,27 @@ public func og_context_insert(_ c: OpaquePointer?, _ name: UnsafePointer<CChar>?
     }
 }
 
+@_cdecl("og_context_insert_int64s")
+public func og_context_insert_int64s(_ c: OpaquePointer?, _ name: UnsafePointer<CChar>?, _ slots: UnsafePointer<Int>?,
+                                     _ values: UnsafePointer<Int64>?, _ count: Int, _ err: ErrorOut) -> OpaquePointer? {
+    handle(err) { () throws(ObjectGraphError) in
+        let x = try context(c)
+        guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
+        guard count == 0 || (slots != nil && values != nil) else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
+        let object = try x.insertObject(entityName: try string(name, "the entity name"))
+        if count > 0, let slots, let values {
+            do throws(ObjectGraphError) {
+                try object.setValues(count: count, slot: { slots[$0] }, value: { .integer(values[$0]) })
+            } catch {
+                // A refused value leaves nothing behind: an insert deleted before a save is forgotten.
+                try? x.delete(object)
+                throw error
+            }
+        }
+        return try lendObject(object, from: c!)
+    }
+}
+
 @_cdecl("og_context_delete")
 public func og_context_delete(_ c: OpaquePointer?, _ o: OpaquePointer?, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in

@@ -283,6 +283,37 @@ class ContextBase(OwnedHandle):
         name = entity if type(entity) is str else self._entity_name(entity)  # (one check on the hot path)
         # A new object's entity is the one named: no need to ask the library for it.
         layout = self._coordinator._layouts.by_name.get(name) if type(name) is str else None
+        if layout is not None and len(values) > 1:
+            # Plain ints for integer attributes (the common case of bulk work): inserted and
+            # set in one call, without an error slot. A refused call inserted nothing; the
+            # general way below repeats it and raises. Written out here, without the helpers'
+            # call frames: they cost as much as the call into the library.
+            plan = layout.integer_keys.get(tuple(values), False)
+            if plan is False:
+                plan = _integer_plan(layout, values)
+            if plan is not None:
+                # Integers only: anything else (a float, text, a number past 64 bits) fails the
+                # pack. A bool packs as 1 or 0, which is what setting it stores.
+                try:
+                    packed = plan[1].pack(*values.values())
+                except struct.error:
+                    packed = None
+                handle = packed and _insert_int64s(self._h, layout.key, plan[0], packed, len(values), None)
+                if handle:
+                    if self._released or self._dead:
+                        self._give_back_released(keep=handle)
+                    obj = _new_object(layout.cls or class_for(layout))
+                    obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None  # type: ignore[assignment]
+                    # _remember, written out.
+                    if self._released:
+                        self._released.discard(handle)
+                    ref = _HandleRef(obj, self._gone)
+                    ref.handle = handle
+                    objects = self._objects
+                    objects[handle] = ref
+                    if len(objects) >= self._prune_at:
+                        self._prune()
+                    return obj
         err = ctypes.c_void_p()
         try:
             # A direct call, not call_handle: inserting is a hot path (_call.py).
@@ -327,6 +358,7 @@ class ContextBase(OwnedHandle):
 
 
 _new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
+_insert_int64s = lib.og_context_insert_int64s
 
 # How many handles of wrappers gone are given back together.
 _RELEASE_BATCH = 256
@@ -407,10 +439,9 @@ def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
     return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
 
 
-def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
-    """Sets the plain-int values of integer attributes in one call
-    (og_object_set_int64s_at); returns the values left to set one by one."""
-    layout = obj._layout
+def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any, struct.Struct]]:
+    """The slots and the packer of keyword values that name integer attributes only, made
+    once per set of names; None when a name is not an integer attribute."""
     names = tuple(values)
     plan = layout.integer_keys.get(names, False)
     if plan is False:
@@ -424,6 +455,13 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
             (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
             struct.Struct(f"={len(names)}q"),
         ) if every else None
+    return plan  # type: ignore[no-any-return]
+
+
+def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
+    """Sets the plain-int values of integer attributes in one call
+    (og_object_set_int64s_at); returns the values left to set one by one."""
+    plan = _integer_plan(obj._layout, values)
     if plan is not None:
         slots, packer = plan
         numbers = list(values.values())

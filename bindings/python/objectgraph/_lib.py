@@ -340,6 +340,7 @@ _SIGNATURES = {
     # Contexts
     "og_context_new": (_v, [_v, _err]),
     "og_context_insert": (_v, [_v, _s, _err]),
+    "og_context_insert_int64s": (_v, [_v, _s, _v, _v, _z, _err]),
     "og_context_delete": (_i, [_v, _v, _err]),
     "og_context_has_changes": (_i, [_v, _p(_b), _err]),
     "og_context_save": (_i, [_v, _err]),

@@ -110,3 +110,47 @@ def test_model_load_errors(tmp_path) -> None:
     with pytest.raises(og.ModelError) as invalid:
         og.Model.load(broken)
     assert invalid.value.code == og.INVALID_MODEL and "broken.json" in invalid.value.message
+
+
+def test_keyword_integers_insert_as_one_by_one_would(tmp_path, open_stack) -> None:
+    """Several integers are inserted and set in one call (og_context_insert_int64s); what
+    that call refuses is refused as setting them one by one would be, and inserts nothing."""
+    model = og.Model()
+    item = model.add_entity("Item")
+    item.add_attribute("small", "integer16")
+    item.add_attribute("large", "integer64")
+    ctx = open_stack(model).context
+    made = ctx.insert("Item", small=3, large=2**63 - 1)
+    assert (made.small, made.large) == (3, 2**63 - 1)
+    assert (lambda o: (o.small, o.large))(ctx.insert("Item", small=True, large=False)) == (1, 0)
+    with pytest.raises(og.ValidationError, match="integer16"):
+        ctx.insert("Item", small=100_000, large=1)
+    with pytest.raises(og.ValidationError, match="64-bit"):
+        ctx.insert("Item", small=1, large=2**64)
+    with pytest.raises(og.TypeMismatchError):
+        ctx.insert("Item", small=1.5, large=1)
+    assert len(ctx.inserted_objects) == 2
+    ctx.save()
+    assert sorted(o.small for o in ctx.fetch("Item")) == [1, 3]
+
+
+def test_keyword_integers_from_another_thread_insert_nothing(tmp_path, open_stack) -> None:
+    import threading
+
+    model = og.Model()
+    item = model.add_entity("Item")
+    item.add_attribute("a", "integer64")
+    item.add_attribute("b", "integer64")
+    ctx = open_stack(model).context
+    refused = []
+
+    def intruder() -> None:
+        try:
+            ctx.insert("Item", a=1, b=2)
+        except og.WrongThreadError as error:
+            refused.append(error)
+
+    thread = threading.Thread(target=intruder)
+    thread.start()
+    thread.join()
+    assert len(refused) == 1 and not ctx.has_changes
