@@ -33,13 +33,24 @@ final class RowSnapshotTests: XCTestCase {
         }
     }
 
-    func testRowsStartWhereTheBufferSays() throws {
+    func testRowsLiveInTheirBlocksStorage() throws {
         let book = try XCTUnwrap(try makeLibraryModel().entitiesByName["Book"])
         let row = RowSnapshot.make(entity: book, primaryKey: 1, version: 1, values: [.integer(5)])
-        let elements = row.block.withUnsafeMutablePointerToElements { UnsafeRawPointer($0) }
-        XCTAssertEqual(RowBlock.elements(of: row.block), elements)
-        XCTAssertEqual(row.address, elements + row.offset)
+        XCTAssertEqual(row.address, UnsafeRawPointer(row.block.storage))
         XCTAssertEqual(RowSnapshot.value(atSlot: 0, ofRowAt: row.address), .integer(5))
+    }
+
+    /// Full-size storage of a block that went is taken by the next full-size block.
+    func testFullSizeStorageIsReused() throws {
+        RowBlockPool.drain()
+        var storage: UnsafeMutableRawPointer?
+        do {
+            let block = RowBlock(capacity: RowBlockPool.size)
+            storage = block.storage
+        }
+        let next = RowBlock(capacity: RowBlockPool.size)
+        XCTAssertEqual(next.storage, storage)
+        XCTAssertNotEqual(RowBlock(capacity: 64).storage, next.storage)
     }
 
     /// Many rows share a block; each keeps its own entity, key, version and values, and the

@@ -84,8 +84,11 @@ extension ManagedObjectContext {
 
     private func prefetchToMany(_ r: RelationshipDescription, _ owners: [ManagedObject]) throws(ObjectGraphError) {
         for (store, unloaded) in byStore(owners.filter { $0.state(r.slot) == nil && !$0.isInserted }) {
-            let fetched = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.primaryKey), through: r, in: store)
-            let members = objects(for: fetched.rows, in: store)
+            var fetched = try persistentStoreCoordinator.fetchMembers(ofAny: unloaded.map(\.primaryKey), through: r, in: store)
+            // Taken out, so that `objects(for:)` holds the only reference and moves each row.
+            let rows = fetched.rows
+            fetched.rows = []
+            let members = objects(for: consume rows, in: store)
             let runs = MemberRuns(owners: fetched.owners)
             // Through a to-one inverse, pending changes move members: as `objects(pointingAt:)`.
             let inverse = r.inverseRelationship.flatMap { $0.isToMany ? nil : $0 }

@@ -9,6 +9,8 @@ enum FreedMemory {
     static let threshold = 10_000
 
     static func returnToSystem(afterDropping count: Int) {
-        if count >= threshold { og_return_free_memory() }
+        guard count >= threshold else { return }
+        RowBlockPool.drain()
+        og_return_free_memory()
     }
 }

@@ -81,24 +81,18 @@ open class ManagedObject: CustomStringConvertible {
 
     /// Committed state; nil for a new object or a fault not yet fired.
     final var snapshot: RowSnapshot? {
-        get { snapshotBlock.map { RowSnapshot(block: $0, offset: snapshotOffset) } }
+        get { snapshotBlock.map { RowSnapshot(block: $0, address: snapshotAddress.unsafelyUnwrapped) } }
         set {
-            snapshotOffset = newValue?.offset ?? 0
+            snapshotAddress = newValue?.address
             snapshotBlock = newValue?.block
         }
     }
-    /// The snapshot as its two parts, so that a read finds the row's address without taking
-    /// the snapshot out of the object (which retains and releases its block around the read).
+    /// The snapshot as its two parts, so that a read finds the row without taking the
+    /// snapshot out of the object (which retains and releases its block around the read).
     private final var snapshotBlock: RowBlock?
-    private final var snapshotOffset = 0
+    /// The address of the snapshot's row (nil without one): valid while `snapshotBlock` holds it.
+    private(set) final var snapshotAddress: UnsafeRawPointer?
 
-    /// The address of the snapshot's row, without retaining its block: valid while the
-    /// object keeps this snapshot.
-    @inline(__always)
-    final var snapshotAddress: UnsafeRawPointer? {
-        guard let block = unsafeBitCast(snapshotBlock, to: UnsafeRawPointer?.self) else { return nil }
-        return block + RowBlock.elementsOffset + snapshotOffset
-    }
     /// Working attribute values, present once the object is inserted or changed.
     var current: [AttributeValue]?
     var changedSlots = SlotSet()
@@ -195,7 +189,7 @@ open class ManagedObject: CustomStringConvertible {
         self.pendingPrimaryKey = construction.primaryKey
         self.link = construction.context.link
         self.snapshotBlock = construction.snapshot?.block
-        self.snapshotOffset = construction.snapshot?.offset ?? 0
+        self.snapshotAddress = construction.snapshot?.address
     }
 
     /// The base class's own initialiser, called directly when no subclass is registered:
@@ -209,7 +203,7 @@ open class ManagedObject: CustomStringConvertible {
         self.pendingPrimaryKey = primaryKey
         self.link = link
         self.snapshotBlock = snapshot?.block
-        self.snapshotOffset = snapshot?.offset ?? 0
+        self.snapshotAddress = snapshot?.address
     }
 
     /// A new instance of `type` (a class registered for the entity, or this one).

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Storage for many `RowSnapshot`s in one allocation: a store reading a thousand rows makes
 /// a few blocks, not a thousand objects, and the rows it hands up are places in them.
 ///
@@ -5,15 +7,14 @@
 /// block's `entities` holds every entity its rows name), primary key and version — followed
 /// by its kinds and cells (`RowCells`). Rows are written once, by a `RowBlockWriter`, and
 /// never change; the block frees what its cells hold when the last row of it goes.
-final class RowBlock: ManagedBuffer<RowBlock.Header, UInt64> {
-    struct Header {
-        /// Bytes of the elements holding finished rows.
-        var used: Int
-        /// Bytes of the elements there is room for.
-        let capacity: Int
-        /// Every entity a row of the block names, held for the rows.
-        var entities: [EntityDescription]
-    }
+final class RowBlock {
+    /// The rows, `capacity` bytes; full-size storage comes from and goes back to `RowBlockPool`.
+    let storage: UnsafeMutableRawPointer
+    let capacity: Int
+    /// Bytes of `storage` holding finished rows.
+    private(set) var used = 0
+    /// Every entity a row of the block names, held for the rows.
+    private var entities: [EntityDescription] = []
 
     static let cellsOffset = 0
     static let entityOffset = 8
@@ -22,16 +23,16 @@ final class RowBlock: ManagedBuffer<RowBlock.Header, UInt64> {
     /// The bytes before a row's values.
     static let rowHeaderBytes = 32
 
-    /// `ManagedBuffer`'s layout: the object header (two words), the block's header, then the
-    /// elements at the next word. `RowSnapshotTests` checks this against the buffer's own answer.
-    @inline(__always)
-    static var elementsOffset: Int { (2 * MemoryLayout<Int>.size + MemoryLayout<Header>.size + 7) & ~7 }
+    init(capacity: Int) {
+        self.capacity = capacity
+        storage = RowBlockPool.take(capacity) ?? UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+    }
 
-    /// The address of the block's first row, taken without retaining the block (which the
-    /// caller holds).
+    /// Counts the row written at `used` as finished, naming `entity`.
     @inline(__always)
-    static func elements(of block: RowBlock) -> UnsafeRawPointer {
-        UnsafeRawPointer(Unmanaged.passUnretained(block).toOpaque()) + elementsOffset
+    func finishRow(bytes: Int, entity: EntityDescription) {
+        if entities.last !== entity && !entities.contains(where: { $0 === entity }) { entities.append(entity) }
+        used += bytes
     }
 
     @inline(__always)
@@ -45,31 +46,66 @@ final class RowBlock: ManagedBuffer<RowBlock.Header, UInt64> {
     }
 
     deinit {
-        withUnsafeMutablePointers { header, words in
-            let start = UnsafeMutableRawPointer(words)
-            var offset = 0
-            while offset < header.pointee.used {
-                let row = start + offset
-                let cells = Self.cells(ofRowAt: row)
-                let values = row + Self.rowHeaderBytes
-                for slot in 0..<cells.count {
-                    let kind = RowCellTable.kind(slot, of: values)
-                    if kind >= RowCell.boxed { RowCell.destroy(values + cells.offset(slot), kind) }
-                }
-                offset += Self.rowHeaderBytes + cells.bytes
+        var offset = 0
+        while offset < used {
+            let row = storage + offset
+            let cells = Self.cells(ofRowAt: row)
+            let values = row + Self.rowHeaderBytes
+            for slot in 0..<cells.count {
+                let kind = RowCellTable.kind(slot, of: values)
+                if kind >= RowCell.boxed { RowCell.destroy(values + cells.offset(slot), kind) }
             }
+            offset += Self.rowHeaderBytes + cells.bytes
         }
+        if !RowBlockPool.give(storage, capacity) { storage.deallocate() }
+    }
+}
+
+/// Full-size block storage given back by blocks that went, for the next reads to take: a
+/// fetch repeated in a loop writes its rows into memory already mapped, where fresh storage
+/// costs a page fault per 4 KiB (glibc returns large freed chunks to the system). At most
+/// 4 MiB waits here.
+enum RowBlockPool {
+    /// The size of the storage the pool keeps: a `RowBlockWriter`'s largest block.
+    static let size = 65_536
+    private static let limit = 64
+    /// Addresses of the storage kept (as integers: raw pointers are not `Sendable`).
+    private static let free = Mutex<[UInt]>([])
+
+    static func take(_ capacity: Int) -> UnsafeMutableRawPointer? {
+        guard capacity == size else { return nil }
+        return free.withLock { $0.popLast() }.flatMap { UnsafeMutableRawPointer(bitPattern: $0) }
+    }
+
+    /// Keeps `storage` for reuse (true) when it is full-size and the pool has room.
+    static func give(_ storage: UnsafeMutableRawPointer, _ capacity: Int) -> Bool {
+        guard capacity == size else { return false }
+        let address = UInt(bitPattern: storage)
+        return free.withLock { list in
+            guard list.count < limit else { return false }
+            list.append(address)
+            return true
+        }
+    }
+
+    /// Frees what the pool keeps (a context that dropped many objects hands memory back).
+    static func drain() {
+        let taken = free.withLock { list in
+            let all = list
+            list.removeAll()
+            return all
+        }
+        for address in taken { UnsafeMutableRawPointer(bitPattern: address)?.deallocate() }
     }
 }
 
 /// Makes rows into blocks: each block holds as many rows as fit, and the next one is made
-/// twice as large (up to 64 KiB), so a read of one row allocates one small block and a read
-/// of a million a few hundred.
+/// twice as large, up to `RowBlockPool.size`, so a read of one row allocates one small
+/// block and a read of a million a few hundred.
 struct RowBlockWriter {
     private var block: RowBlock?
     /// How many rows of the current size the next block holds.
     private var rowsPerBlock: Int
-    private static let largestBlock = 65_536
 
     /// `rowsPerBlock`: the room of the first block, in rows.
     init(rowsPerBlock: Int = 1) {
@@ -81,12 +117,11 @@ struct RowBlockWriter {
     mutating func make(entity: EntityDescription, primaryKey: Int64, version: Int64, cells: RowCellTable,
                        fill: (RowCellWriter) -> Void) -> RowSnapshot {
         let bytes = RowBlock.rowHeaderBytes + cells.bytes
-        if block == nil || block.unsafelyUnwrapped.header.used + bytes > block.unsafelyUnwrapped.header.capacity {
+        if block == nil || block.unsafelyUnwrapped.used + bytes > block.unsafelyUnwrapped.capacity {
             startBlock(rowBytes: bytes)
         }
         let current = block.unsafelyUnwrapped
-        let offset = current.header.used
-        let row = UnsafeMutableRawPointer(mutating: RowBlock.elements(of: current)) + offset
+        let row = current.storage + current.used
         row.storeBytes(of: cells.p, toByteOffset: RowBlock.cellsOffset, as: UnsafePointer<Int32>.self)
         row.storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(entity).toOpaque()), toByteOffset: RowBlock.entityOffset,
                        as: UnsafeRawPointer.self)
@@ -95,14 +130,9 @@ struct RowBlockWriter {
         let values = row + RowBlock.rowHeaderBytes
         values.initializeMemory(as: UInt8.self, repeating: RowCell.null, count: RowCellTable.kindBytes(cells.count))
         fill(RowCellWriter(row: values, table: cells))
-        current.withUnsafeMutablePointerToHeader { header in
-            // The entity is held before the row counts as written (a block's deinit reads only written rows).
-            if header.pointee.entities.last !== entity && !header.pointee.entities.contains(where: { $0 === entity }) {
-                header.pointee.entities.append(entity)
-            }
-            header.pointee.used = offset + bytes
-        }
-        return RowSnapshot(block: current, offset: offset)
+        // The entity is held before the row counts as written (a block's deinit reads only written rows).
+        current.finishRow(bytes: bytes, entity: entity)
+        return RowSnapshot(block: current, address: UnsafeRawPointer(row))
     }
 
     /// A row holding `values` (its entity's layout when they are one per slot, else word-wide cells).
@@ -115,11 +145,10 @@ struct RowBlockWriter {
     }
 
     private mutating func startBlock(rowBytes: Int) {
-        let capacity = max(rowBytes, rowBytes * rowsPerBlock)
-        let made = RowBlock.create(minimumCapacity: capacity / 8) { _ in
-            RowBlock.Header(used: 0, capacity: capacity, entities: [])
-        }
-        block = unsafeDowncast(made, to: RowBlock.self)
-        rowsPerBlock = min(rowsPerBlock * 2, max(1, Self.largestBlock / rowBytes))
+        // Full-size once rows fill it at least twice over, so that the pool's storage fits.
+        var capacity = max(rowBytes, rowBytes * rowsPerBlock)
+        if capacity * 2 > RowBlockPool.size && rowBytes * 2 <= RowBlockPool.size { capacity = RowBlockPool.size }
+        block = RowBlock(capacity: capacity)
+        rowsPerBlock = min(rowsPerBlock * 2, max(1, RowBlockPool.size / rowBytes))
     }
 }

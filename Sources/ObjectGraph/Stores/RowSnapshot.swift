@@ -12,12 +12,8 @@
 public struct RowSnapshot {
     /// The block holding the row.
     let block: RowBlock
-    /// Where the row starts in the block's elements, in bytes.
-    let offset: Int
-
-    /// The row's header and values, while `block` is held.
-    @inline(__always)
-    var address: UnsafeRawPointer { RowBlock.elements(of: block) + offset }
+    /// The row's header and values, in `block`'s storage (valid while `block` is held).
+    let address: UnsafeRawPointer
 
     public var entity: EntityDescription { RowBlock.entity(ofRowAt: address) }
     public var primaryKey: Int64 { address.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self) }
@@ -28,7 +24,7 @@ public struct RowSnapshot {
     /// Whether both are the same row of the same block (not merely equal values).
     func isSame(as other: RowSnapshot?) -> Bool {
         guard let other else { return false }
-        return block === other.block && offset == other.offset
+        return address == other.address
     }
 
     /// A row holding `values`, in a block of its own.
