@@ -42,6 +42,10 @@ let contenders: [ContenderSpec] = [
         guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
         return .program([options.python, "\(dir)/sqlite3_bench.py"])
     },
+    ContenderSpec(id: "python-sqlite3-loop", title: "Python sqlite3, execute loop") { options in
+        guard let dir = options.pythonDir else { return .unavailable("no --python-dir") }
+        return .program([options.python, "\(dir)/sqlite3_loop_bench.py"])
+    },
     // ---- Add new rows above this line ----
 ]
 

@@ -10,7 +10,32 @@ func renderTable(_ outcomes: [Outcome<InsertFetch>], options: Options) -> String
         "  fetch:  \(grouped(options.fetchRows)) objects, every attribute read and summed",
         "  \(options.runs) timed run\(options.runs == 1 ? "" : "s") per contender, \(warmup); each contender in a process of its own",
         "  times in ms; ×raw = median / raw SQLite's median",
-    ])
+    ], footer: anchorRatios(outcomes))
+}
+
+/// Each binding against its own anchor, from the medians of this run: Swift's fetch against
+/// GRDB's, C against Swift, Python against its sqlite3 module (insert against the execute
+/// loop, fetch against fetchall). A ratio whose rows did not both run is left out.
+func anchorRatios(_ outcomes: [Outcome<InsertFetch>]) -> [String] {
+    func medians(_ id: String) -> (insert: Double, fetch: Double)? {
+        guard case .measured(let m)? = outcomes.first(where: { $0.spec.id == id })?.state else { return nil }
+        return (m.insert.median, m.fetch.median)
+    }
+    func ratio(_ a: Double, _ b: Double) -> String { String(format: "%.2f×", a / b) }
+    var lines: [String] = []
+    if let swift = medians("og-swift"), let grdb = medians("grdb") {
+        lines.append("  ObjectGraph Swift ÷ GRDB: fetch + read \(ratio(swift.fetch, grdb.fetch))")
+    }
+    if let c = medians("og-c"), let swift = medians("og-swift") {
+        lines.append("  ObjectGraph C ÷ Swift: insert \(ratio(c.insert, swift.insert)), fetch + read \(ratio(c.fetch, swift.fetch))")
+    }
+    if let python = medians("og-python") {
+        var parts: [String] = []
+        if let loop = medians("python-sqlite3-loop") { parts.append("insert \(ratio(python.insert, loop.insert)) its execute loop") }
+        if let module = medians("python-sqlite3") { parts.append("fetch + read \(ratio(python.fetch, module.fetch)) its fetchall") }
+        if !parts.isEmpty { lines.append("  ObjectGraph Python ÷ sqlite3 module: " + parts.joined(separator: ", ")) }
+    }
+    return lines.isEmpty ? [] : [""] + lines
 }
 
 /// A table of main's two phases (main, postgres): `header`, one row per contender with the

@@ -316,8 +316,10 @@ public final class ManagedObjectContext: @unchecked Sendable {
         var root = ObjectIdentifier(self)
         var awakes = false
         var unloaded: [ManagedObject] = []
-        // Objects whose awakeFromFetch runs once all are registered, in result order.
+        // Objects whose awakeFromFetch runs once all are registered, and loaded objects that
+        // take their fetched row (`refreshing`), both in result order after the loop.
         var awaking: [ManagedObject] = []
+        var refreshed: [(ManagedObject, RowSnapshot)] = []
         // Last row first: `popLast` moves a row out of the array; the lists are reversed after.
         var entityAddress: UnsafeRawPointer? = nil
         while let row = rows.popLast() {
@@ -341,9 +343,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
                 } else if !hasValues && existing.isUnloaded {
                     unloaded.append(existing)
                 } else if refreshing && hasValues && !existing.isInserted {
-                    link.noteValuesChanged()
-                    merge(row, into: existing)
-                    event.refreshed.insert(existing)
+                    refreshed.append((existing, row))
                 }
                 out.append(existing)
                 continue
@@ -363,6 +363,11 @@ public final class ManagedObjectContext: @unchecked Sendable {
         out.reverse()
         unloaded.reverse()
         for object in awaking.reversed() { object.awakeFromFetchIgnoringErrors(self) }
+        for (object, row) in refreshed.reversed() {
+            link.noteValuesChanged()
+            merge(row, into: object)
+            event.refreshed.insert(object)
+        }
         if batchSize > 0 && !unloaded.isEmpty { batch(unloaded, size: batchSize, store: store) }
         return out
     }
