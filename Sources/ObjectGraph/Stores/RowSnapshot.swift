@@ -29,7 +29,7 @@ public struct RowSnapshot {
 
     /// A row holding `values`, in a block of its own.
     public static func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
-        var writer = RowBlockWriter(rowsPerBlock: 1)
+        var writer = RowBlockWriter()
         return writer.make(entity: entity, primaryKey: primaryKey, version: version, values: values)
     }
 

@@ -68,10 +68,9 @@ public func og_context_insert_int64s(_ c: OpaquePointer?, _ name: UnsafePointer<
                                      _ values: UnsafePointer<Int64>?, _ count: Int, _ err: ErrorOut) -> OpaquePointer? {
     handle(err) { () throws(ObjectGraphError) in
         let x = try context(c)
-        guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
-        guard count == 0 || (slots != nil && values != nil) else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
+        let arrays = try int64Arrays(slots, values, count)  // checked before anything is inserted
         let object = try x.insertObject(entityName: try string(name, "the entity name"))
-        if count > 0, let slots, let values {
+        if let (slots, values) = arrays {
             do throws(ObjectGraphError) {
                 try object.setValues(count: count, slot: { slots[$0] }, value: { .integer(values[$0]) })
             } catch {

@@ -299,12 +299,21 @@ public func og_object_set_int64s_at(_ o: OpaquePointer?, _ slots: UnsafePointer<
                                     _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let x = try object(o)
-        guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
-        guard count > 0 else { return OG_OK }
-        guard let slots, let values else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
+        guard let (slots, values) = try int64Arrays(slots, values, count) else { return OG_OK }
         try x.setValues(count: count, slot: { slots[$0] }, value: { .integer(values[$0]) })
         return OG_OK
     }
+}
+
+/// The slot and value arrays of a call that sets `count` integers, checked; nil when there
+/// are none to set.
+func int64Arrays(_ slots: UnsafePointer<Int>?, _ values: UnsafePointer<Int64>?, _ count: Int) throws(ObjectGraphError)
+    -> (UnsafePointer<Int>, UnsafePointer<Int64>)?
+{
+    guard count >= 0 else { throw .invalidArgument("a count cannot be negative") }
+    guard count > 0 else { return nil }
+    guard let slots, let values else { throw .invalidArgument("NULL slots or values with a count of \(count)") }
+    return (slots, values)
 }
 
 @_cdecl("og_object_get_double_at")

@@ -57,16 +57,10 @@ extension PostgreSQLStore {
                 return nil
             }
         }
-        var conditions: [String] = []
-        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
-        if let predicate = request.predicate {
-            let (sql, exact) = translator.whereCondition(predicate, scope)
-            guard exact else { return nil }
-            if let sql { conditions.append("(\(sql))") }
-        }
+        let (whereClause, exact) = translator.whereClause(request, scope)
+        guard exact else { return nil }
         // Joins are complete only once the predicate is translated: read them last.
         let from = "\(schema.table(entity).sql) t0 \(scope.joins.joined(separator: " "))"
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         return ("SELECT \(select.joined(separator: ", ")) FROM \(from)\(whereClause)", translator.bindings, kinds)
     }
 

@@ -79,6 +79,21 @@ struct SQLPredicateTranslator {
         return s
     }
 
+    /// The WHERE clause of `request` on `scope` (" WHERE …", or "" when nothing is asked):
+    /// the entity's rows (`entityCondition`) and the predicate, and whether SQL expresses
+    /// the predicate exactly (when not, the clause selects a superset, as `whereCondition`).
+    mutating func whereClause(_ request: FetchRequest, _ scope: Scope) -> (sql: String, exact: Bool) {
+        var conditions: [String] = []
+        if let condition = schema.entityCondition(scope.entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
+        var exact = true
+        if let predicate = request.predicate {
+            let (sql, isExact) = whereCondition(predicate, scope)
+            if let sql { conditions.append("(\(sql))") }
+            exact = isExact
+        }
+        return (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "), exact)
+    }
+
     /// The WHERE condition for `p` on `scope`, and whether it is exact. An inexact condition
     /// keeps the conjuncts that translate up to the first that does not (a superset of the
     /// answer), or is nil. Only a leading run is kept: in memory AND stops at the first false

@@ -15,13 +15,7 @@ struct SQLSelectQuery {
     init(_ request: FetchRequest, entity: EntityDescription, schema: SQLiteSchema, storeIdentifier: String, dialect: SQLDialect) {
         var translator = SQLPredicateTranslator(schema: schema, storeIdentifier: storeIdentifier, dialect: dialect)
         let scope = translator.makeScope(entity)
-        var conditions: [String] = []
-        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
-        if let predicate = request.predicate {
-            let (sql, exact) = translator.whereCondition(predicate, scope)
-            if let sql { conditions.append("(\(sql))") }
-            predicateIsExact = exact
-        }
+        (whereClause, predicateIsExact) = translator.whereClause(request, scope)
         var terms: [String] = []
         for key in request.sortKeys {
             guard let term = translator.orderTerm(key, scope) else { orderIsExact = false; break }
@@ -38,7 +32,6 @@ struct SQLSelectQuery {
             orderClause = " ORDER BY " + terms.joined(separator: ", ")
         }
         joins = scope.joins.joined(separator: " ")
-        if !conditions.isEmpty { whereClause = " WHERE " + conditions.joined(separator: " AND ") }
         bindings = translator.bindings
     }
 

@@ -149,14 +149,8 @@ extension SQLiteStore {
     /// joins and bindings come first.
     private func baseQuery(_ request: FetchRequest, _ entity: EntityDescription, _ translator: inout SQLPredicateTranslator,
                            _ scope: SQLPredicateTranslator.Scope) -> (from: String, whereClause: String)? {
-        var conditions: [String] = []
-        if let condition = schema.entityCondition(entity, includesSubentities: request.includesSubentities) { conditions.append(condition) }
-        if let predicate = request.predicate {
-            let (sql, exact) = translator.whereCondition(predicate, scope)
-            guard exact else { return nil }
-            if let sql { conditions.append("(\(sql))") }
-        }
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let (whereClause, exact) = translator.whereClause(request, scope)
+        guard exact else { return nil }
         // Joins are complete only once the predicate is translated: read them last.
         return ("\(schema.table(entity).sql) t0 \(scope.joins.joined(separator: " "))", whereClause)
     }
