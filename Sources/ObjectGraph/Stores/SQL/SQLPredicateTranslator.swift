@@ -11,11 +11,17 @@ struct SQLPredicateTranslator {
     /// The UUID of the store queried: an object-ID argument of another store matches no row.
     let storeIdentifier: String?
     /// The SQL spoken: PostgreSQL has booleans rather than 0 and 1, `IS NOT DISTINCT FROM`
-    /// rather than `IS`, and no `og_str` (string operators with options are evaluated in
-    /// memory there), and compares text by the database's collation unless told `"C"`.
+    /// rather than `IS`, and no `og_str` (string operators with options narrow the rows on
+    /// the server and are decided in memory there), and compares text by the database's
+    /// collation unless told `"C"`.
     let dialect: SQLDialect
     private(set) var bindings: [AttributeValue] = []
     private var aliasCount = 0
+    /// Whether a comparison may translate to a superset of its rows (`foldedSuperset`):
+    /// only while translating a top-level conjunct through AND, OR and ANY, where a wider
+    /// condition still selects every row memory would (never under NOT, ALL or inside an
+    /// operand such as a subquery's count).
+    private var supersetAllowed = false
 
     init(schema: SQLiteSchema, storeIdentifier: String? = nil, dialect: SQLDialect = .sqlite) {
         self.schema = schema
@@ -108,6 +114,20 @@ struct SQLPredicateTranslator {
                 bindings = b
                 scope.joins = j
                 scope.joined = jd
+                // The first conjunct SQL cannot decide may still narrow the rows, as the
+                // last condition kept: memory evaluates the whole predicate on what remains.
+                if dialect == .postgreSQL {
+                    supersetAllowed = true
+                    let wider = predicate(part, context)
+                    supersetAllowed = false
+                    if let wider {
+                        kept.append("(\(wider))")
+                    } else {
+                        bindings = b
+                        scope.joins = j
+                        scope.joined = jd
+                    }
+                }
                 return (kept.isEmpty ? nil : kept.joined(separator: " AND "), false)
             }
             kept.append("(\(sql))")
@@ -167,6 +187,10 @@ struct SQLPredicateTranslator {
         case .truePredicate: return yes
         case .falsePredicate: return no
         case .not(let q):
+            // NOT of a wider condition is a narrower one.
+            let allowed = supersetAllowed
+            supersetAllowed = false
+            defer { supersetAllowed = allowed }
             guard let s = predicate(q, context) else { return nil }
             // NOT of SQL's unknown is unknown; in memory a comparison with nil is false.
             return "NOT \(dialect.falseIfNull("(\(s))"))"
@@ -184,32 +208,42 @@ struct SQLPredicateTranslator {
     }
 
     private mutating func comparison(_ c: ObjectPredicate.Comparison, _ context: Context) -> String? {
+        // Only the comparison itself may widen: its operands (subqueries, counts, sums) are
+        // exact, since a wider count is not a count of more rows.
+        let wider = supersetAllowed
+        supersetAllowed = false
+        defer { supersetAllowed = wider }
         guard let left = expression(c.left, context) else { return nil }
         switch c.quantifier {
         case .direct:
             if case .toMany(let path) = left {
                 // `tomany CONTAINS x` is `ANY tomany == x`; anything else compares a collection.
                 guard c.op == .contains, let right = operand(c.right, context) else { return nil }
-                return quantified(path, .equal, right, c.options, all: false, context)
+                return quantified(path, .equal, right, c.options, all: false, wider: wider, context)
             }
             guard case .operand(let l) = left else { return nil }
             if c.op == .in, case .toMany(let path)? = expression(c.right, context) {
-                return quantified(path, .equal, l, c.options, all: false, context)
+                return quantified(path, .equal, l, c.options, all: false, wider: wider, context)
             }
             guard let r = operand(c.right, context) else { return nil }
+            supersetAllowed = wider
             return compare(l, c.op, r, c.options)
         case .any, .all:
             guard case .toMany(let path) = left, let r = operand(c.right, context) else { return nil }
-            return quantified(path, c.op, r, c.options, all: c.quantifier == .all, context)
+            return quantified(path, c.op, r, c.options, all: c.quantifier == .all, wider: wider, context)
         }
     }
 
     /// `EXISTS` (ANY) or `NOT EXISTS … NOT` (ALL) over the members of a to-many.
     private mutating func quantified(
-        _ path: ToMany, _ op: ComparisonOperator, _ right: Operand, _ options: StringCompareOptions, all: Bool, _ context: Context
+        _ path: ToMany, _ op: ComparisonOperator, _ right: Operand, _ options: StringCompareOptions, all: Bool, wider: Bool = false,
+        _ context: Context
     ) -> String? {
         guard let (from, link, inner) = subqueryScope(path) else { return nil }
         guard case .operand(let member)? = memberValue(path.rest, inner, context) else { return nil }
+        // ALL negates its condition: a wider one would select fewer owners.
+        supersetAllowed = wider && !all
+        defer { supersetAllowed = false }
         guard let condition = compare(member, op, right, options) else { return nil }
         let joins = inner.joins.joined(separator: " ")
         if all {
@@ -270,9 +304,11 @@ struct SQLPredicateTranslator {
             if l.kind == .identity, let a = l.entity, let b = r.entity, a.rootEntity !== b.rootEntity {
                 return negate ? yes : no
             }
+            if l.kind == .string && !folding.isEmpty && dialect == .postgreSQL {
+                return r.constant != nil ? foldedSuperset(op, text: l, pattern: r, folding) : foldedSuperset(op, text: r, pattern: l, folding)
+            }
             guard let a = value(l), let b = value(r) else { return nil }
             if l.kind == .string && !folding.isEmpty {
-                guard dialect == .sqlite else { return nil }
                 var equal = "og_str(0, \(folding.rawValue), \(a), \(b)) = 1"
                 // Two columns that are both nil are equal; a constant here is never nil.
                 if l.constant == nil && r.constant == nil { equal = "(\(equal) OR (\(a) IS NULL AND \(b) IS NULL))" }
@@ -281,10 +317,11 @@ struct SQLPredicateTranslator {
             return dialect.same(a, b, negate: negate)
         case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
             if l.kind == .null || r.kind == .null { return no }
+            if l.kind == .string, r.kind == .string, !folding.isEmpty, dialect == .postgreSQL { return foldedSuperset(op, text: l, pattern: r, folding) }
             guard l.kind == r.kind, [.number, .string, .date].contains(l.kind), let a = value(l), let b = value(r) else { return nil }
             if l.kind == .string && dialect == .postgreSQL {
                 // Code-point order, as SQLite's BINARY and the evaluator compare.
-                return folding.isEmpty ? "\(a) COLLATE \"C\" \(op.rawValue) \(b)" : nil
+                return "\(a) COLLATE \"C\" \(op.rawValue) \(b)"
             }
             if l.kind == .string && !folding.isEmpty {
                 return "og_str(6, \(folding.rawValue), \(a), \(b)) \(op.rawValue) 0"
@@ -298,7 +335,7 @@ struct SQLPredicateTranslator {
             return "(\(low)) AND (\(high))"
         case .in:
             if l.kind == .string, r.kind == .string {
-                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, r, l) : nil }
+                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, r, l) : foldedSuperset(.contains, text: r, pattern: l, folding) }
                 guard let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(b), \(a)) = 1"
             }
@@ -315,7 +352,7 @@ struct SQLPredicateTranslator {
             return alternatives.isEmpty ? no : alternatives.joined(separator: " OR ")
         case .contains:
             if l.kind == .string, r.kind == .string {
-                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, l, r) : nil }
+                if dialect == .postgreSQL { return folding.isEmpty ? plainStringOperation(.contains, l, r) : foldedSuperset(.contains, text: l, pattern: r, folding) }
                 guard let a = value(l), let b = value(r) else { return nil }
                 return "og_str(3, \(folding.rawValue), \(a), \(b)) = 1"
             }
@@ -324,7 +361,8 @@ struct SQLPredicateTranslator {
         case .beginsWith, .endsWith, .like, .matches:
             if l.kind == .null || r.kind == .null { return no }
             if dialect == .postgreSQL {
-                guard folding.isEmpty, l.kind == .string, r.kind == .string, op != .matches else { return nil }
+                guard l.kind == .string, r.kind == .string, op != .matches else { return nil }
+                guard folding.isEmpty else { return foldedSuperset(op, text: l, pattern: r, folding) }
                 return plainStringOperation(op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : .like, l, r)
             }
             guard l.kind == .string, r.kind == .string, let a = value(l), let b = value(r) else { return nil }
@@ -358,6 +396,36 @@ struct SQLPredicateTranslator {
         default:
             return nil
         }
+    }
+
+    /// A string operator with `[c]` or `[d]` in PostgreSQL, which has no function folding
+    /// as the evaluator does (`StringMatching.fold`), as a condition selecting a superset of
+    /// its rows; nil unless `supersetAllowed`. For ASCII text the evaluator's folding is
+    /// ASCII lower-casing (`[c]`) or nothing (`[d]`), so the server decides those rows
+    /// exactly against the folded constant; rows with any other character are kept for
+    /// memory to decide. `text` must be a column and `pattern` a constant string.
+    private mutating func foldedSuperset(_ op: ComparisonOperator, text: Operand, pattern: Operand, _ folding: StringCompareOptions) -> String? {
+        guard supersetAllowed, text.constant == nil, text.kind == .string, case .scalar(.string(let p))? = pattern.constant,
+            let column = value(text)
+        else { return nil }
+        let folded = String(String.UnicodeScalarView(StringMatching.fold(p, folding)))
+        guard !folded.utf8.contains(0) else { return nil }
+        let ascii = Operand(sql: folding.contains(.caseInsensitive) ? "lower(\(column) COLLATE \"C\")" : column, kind: .string)
+        let constant = Operand(sql: "", kind: .string, constant: .scalar(.string(folded)))
+        let decided: String?
+        switch op {
+        case .equal, .notEqual:
+            decided = value(constant).map { dialect.same(ascii.sql, $0, negate: op == .notEqual) }
+        case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+            decided = value(constant).map { "\(ascii.sql) COLLATE \"C\" \(op.rawValue) \($0)" }
+        case .beginsWith: decided = plainStringOperation(.beginsWith, ascii, constant)
+        case .endsWith: decided = plainStringOperation(.endsWith, ascii, constant)
+        case .contains: decided = plainStringOperation(.contains, ascii, constant)
+        case .like: decided = plainStringOperation(.like, ascii, constant)
+        default: decided = nil
+        }
+        guard let decided else { return nil }
+        return "\(dialect.falseIfNull("octet_length(\(column)) <> char_length(\(column))")) OR (\(decided))"
     }
 
     /// The predicate language's LIKE pattern (`*`, `?`, and `\` escaping them) as SQL's,
