@@ -96,6 +96,27 @@ static void round_trip(void) {
     og_free(plan);
     og_predicate_release(beginsWithG);
     og_fetch_request_release(folded);
+    /* Groups are folded on the server: one row per group, in the sort's order. */
+    og_fetch_request *grouped = NN(og_fetch_request_new("Note", &err));
+    OK(og_fetch_request_set_result_type(grouped, OG_RESULT_DICTIONARIES, &err));
+    OK(og_fetch_request_add_expression_to_fetch(grouped, "many", "count:(SELF)", OG_ATTRIBUTE_UNDEFINED, &err));
+    OK(og_fetch_request_add_expression_to_fetch(grouped, "first", "min:(title)", OG_ATTRIBUTE_UNDEFINED, &err));
+    OK(og_fetch_request_add_property_to_fetch(grouped, "written", &err));
+    OK(og_fetch_request_add_group_by(grouped, "written", &err));
+    og_rows *rows = NN(og_context_fetch_dictionaries(y, grouped, &err));
+    INTEQ(og_rows_count(rows), 1);
+    og_value *many = NN(og_rows_value_for_key(rows, 0, "many", &err));
+    int64_t n = 0;
+    OK(og_value_get_int64(many, &n, &err));
+    INTEQ(n, 3);
+    og_value_release(many);
+    og_value *first = NN(og_rows_value_for_key(rows, 0, "first", &err));
+    const char *text = NULL;
+    OK(og_value_get_string(first, &text, &err));
+    STREQ(text, "Alpha");
+    og_value_release(first);
+    og_rows_release(rows);
+    og_fetch_request_release(grouped);
     og_fetch_request *r = NN(og_fetch_request_new("Note", &err));
     OK(og_fetch_request_add_sort(r, "stars", false, &err));
     og_results *results = NN(og_context_fetch(y, r, &err));

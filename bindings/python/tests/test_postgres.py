@@ -275,3 +275,34 @@ def test_one_coordinator_holds_several_postgresql_stores_beside_a_file(schema: s
     assert [o.label for o in fresh.fetch("Customer")] == ["customer"]
     assert [o.label for o in fresh.fetch("Note")] == ["note"]
     coordinator.close()
+
+
+def test_grouped_and_distinct_dictionaries_match_an_sqlite_store(schema: str, tmp_path: Path) -> None:
+    # The server groups and folds; the rows must be the ones an SQLite store gives.
+    model = library_model()
+    books = [("Wizard", 183, "Ursula"), ("Tombs", 163, "Ursula"), ("Shore", 259, "Ursula"), ("Mort", 243, "Terry"),
+             ("Guards", 288, "Terry"), ("ADA", 10, None), ("Ada", 10, None), ("\u00e9t\u00e9", 5, None)]
+    stacks = [open_store(model, schema)]
+    sqlite = og.Coordinator(model)
+    sqlite.add_store("SQLite", str(tmp_path / "same.sqlite"))
+    stacks.append((sqlite, og.Context(sqlite)))
+    for _, ctx in stacks:
+        authors = {name: ctx.insert("Author", name=name) for name in ("Ursula", "Terry")}
+        for title, pages, author in books:
+            ctx.insert("Book", title=title, pages=pages, author=authors.get(author))
+        ctx.save()
+    requests = [
+        dict(properties=["author.name", og.Expression("sum:(pages)", name="total"), og.Expression("count:(title)", name="n"),
+                         og.Expression("max:(title)", name="last")], group_by=["author.name"], sort="author.name"),
+        dict(properties=["author.name", og.Expression("sum:(pages)", name="total")], group_by=["author.name"],
+             sort="-total", having="total > 100", limit=1),
+        dict(properties=["pages"], distinct=True, sort="-pages"),
+        dict(properties=["title"], distinct=True, where="pages < 100"),
+    ]
+    for keywords in requests:
+        on_server, in_file = (ctx.fetch_dicts("Book", **keywords) for _, ctx in stacks)
+        assert on_server == in_file, keywords
+        assert on_server
+    for coordinator, ctx in stacks:
+        ctx.close()
+        coordinator.close()
