@@ -144,6 +144,68 @@ final class PostgreSQLStoreErrorsTests: XCTestCase {
         XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"ZNAME\" FROM \"ZAUTHOR\""), [["Patient"]])
     }
 
+    /// A serialization failure or deadlock (40001, 40P01) aborts the save's transaction on
+    /// the server; the store runs the save again, so the application sees one save whose
+    /// rows are written once. Past the retries the save fails with 134030, nothing written
+    /// and the changes kept. The failures come from a trigger that fails the first `n`
+    /// writes it sees, counted by a sequence (which a rollback does not undo).
+    func testSerializationFailuresAndDeadlocksAreRetriedInsideTheSave() throws {
+        let coordinator = try add(url)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        let admin = try PostgreSQLTestServer.admin(url)
+        defer { admin.close() }
+        try admin.execute("""
+            CREATE TABLE og_failures (fail_first bigint NOT NULL, state text NOT NULL);
+            INSERT INTO og_failures VALUES (0, '40001');
+            CREATE SEQUENCE og_writes;
+            CREATE FUNCTION og_fail() RETURNS trigger LANGUAGE plpgsql AS $$
+            DECLARE f og_failures;
+            BEGIN
+              SELECT * INTO f FROM og_failures;
+              IF nextval('og_writes') <= f.fail_first THEN
+                RAISE EXCEPTION 'injected failure' USING ERRCODE = f.state;
+              END IF;
+              RETURN NEW;
+            END $$;
+            CREATE TRIGGER og_fail BEFORE INSERT OR UPDATE ON "ZAUTHOR" FOR EACH ROW EXECUTE FUNCTION og_fail()
+            """)
+        func failFirst(_ n: Int, _ state: String) throws {
+            try admin.execute("UPDATE og_failures SET fail_first = \(n), state = '\(state)'; SELECT setval('og_writes', 1, false)")
+        }
+        func writes() throws -> String { try PostgreSQLTestServer.rows(url, "SELECT last_value FROM og_writes")[0][0] }
+
+        try failFirst(3, "40001")
+        let author = try context.insertObject(entityName: "Author")
+        try author.setValue(.string("Retried"), forKey: "name")
+        try context.save()
+        XCTAssertEqual(try writes(), "4", "three aborted attempts, then the one that committed")
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"Z_PK\", \"ZNAME\", \"Z_OPT\" FROM \"ZAUTHOR\""),
+                       [["\(author.objectID.primaryKey)", "Retried", "1"]])
+
+        try failFirst(2, "40P01")
+        try author.setValue(.string("Renamed"), forKey: "name")
+        try context.save()
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"ZNAME\", \"Z_OPT\" FROM \"ZAUTHOR\""), [["Renamed", "2"]], "one version step")
+
+        try failFirst(100, "40001")
+        let second = try context.insertObject(entityName: "Author")
+        try second.setValue(.string("Unlucky"), forKey: "name")
+        let e = expectError { try context.save() }
+        XCTAssertEqual(e?.code, ErrorCode.storeSave)
+        XCTAssertTrue(e?.message.contains("injected failure") ?? false, e?.message ?? "")
+        XCTAssertEqual(try writes(), "\(PostgreSQLStore.retries + 1)", "every retry ran, then the save gave up")
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT count(*) FROM \"ZAUTHOR\""), [["1"]], "nothing was written")
+        XCTAssertTrue(context.hasChanges)
+
+        try failFirst(0, "40001")
+        try context.save()
+        let reader = ManagedObjectContext(coordinator: try add(url))
+        let names = try reader.fetch(FetchRequest(entityName: "Author", sortKeys: [SortKey("name")])).map { try $0.value(forKey: "name") }
+        XCTAssertEqual(names, [.string("Renamed"), .string("Unlucky")])
+        XCTAssertEqual(Set(try reader.fetch(FetchRequest(entityName: "Author")).map(\.objectID.primaryKey)),
+                       [author.objectID.primaryKey, second.objectID.primaryKey], "keys given before the retries are the ones stored")
+    }
+
     func testMetadataIsReadAndWrittenWithoutAddingTheStore() throws {
         let store = try XCTUnwrap(add(url).persistentStores.first)
         var metadata = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: nil, at: url)
