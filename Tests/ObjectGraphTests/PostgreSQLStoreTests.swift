@@ -156,10 +156,49 @@ final class PostgreSQLStoreTests: XCTestCase {
         XCTAssertEqual(try book.value(forKey: "authorName"), .string("Ann Lee"))
         guard case .date(let touched) = try book.value(forKey: "touched") else { return XCTFail("now() gives a date") }
         XCTAssertLessThan(abs(touched.timeIntervalSinceNow), 60)
-        // Diacritics cannot be removed without an extension: refused, naming the attribute.
-        let canonical = try model([("Author.searchName", "canonical:(name)", .string)])
-        let e = expectError { _ = try self.stack(canonical) }
-        XCTAssertTrue(e?.message.contains("Author.searchName") ?? false, e?.message ?? "")
+        // Through a to-one, diacritics cannot be removed without an extension: refused, naming the attribute.
+        let canonical = try model([("Book.authorKey", "canonical:(author.name)", .string)])
+        let e = expectError { _ = try self.stack(canonical, options: [StoreOptionKey.postgreSQLSchema: .string("other")]) }
+        XCTAssertTrue(e?.message.contains("Book.authorKey") ?? false, e?.message ?? "")
+    }
+
+    /// String derivations of an entity's own attribute are mapped by the engine as the row
+    /// is written, so they hold what the SQLite store computes: "ß" upper-cases to "SS",
+    /// `canonical:` drops diacritics, whatever the database's collation.
+    func testStringDerivationsHoldWhatTheSQLiteStoreComputes() throws {
+        let model = ManagedObjectModel()
+        let person = try model.addEntity(named: "Person")
+        try person.addAttribute(named: "n", type: .integer64)
+        try person.addAttribute(named: "name", type: .string)
+        try person.addAttribute(named: "loud", type: .string).setDerivationExpression("uppercase:(name)")
+        try person.addAttribute(named: "quiet", type: .string).setDerivationExpression("lowercase:(name)")
+        try person.addAttribute(named: "search", type: .string).setDerivationExpression("canonical:(name)")
+        let names: [String?] = ["Straße", "\u{dc}n\u{ef}c\u{f6}d\u{e9} \u{c9}T\u{c9}", "\u{1c5}emal", "\u{39f}\u{394}\u{39f}\u{3a3}", "plain", nil, "\u{130}stanbul"]
+        var stored: [[[AttributeValue]]] = []
+        for type in [PostgreSQLStore.typeName, "SQLite"] {
+            let c = try PersistentStoreCoordinator(model: model)
+            let path = type == "SQLite" ? try temporaryDirectory() + "/same.sqlite" : url!
+            _ = try c.addPersistentStore(type: type, configuration: nil, path: path, options: [:])
+            let context = ManagedObjectContext(coordinator: c)
+            var first: ManagedObject?
+            for (i, name) in names.enumerated() {
+                let p = try context.insertObject(entityName: "Person")
+                try p.setValue(.integer(Int64(i)), forKey: "n")
+                try p.setValue(name.map { .string($0) } ?? .null, forKey: "name")
+                if i == 0 { first = p }
+            }
+            try context.save()
+            // A change recomputes them.
+            try first?.setValue(.string("Gr\u{f6}\u{df}e"), forKey: "name")
+            try context.save()
+            let reader = ManagedObjectContext(coordinator: c)
+            stored.append(try reader.fetch(FetchRequest(entityName: "Person", sortKeys: [SortKey("n")])).map { p in
+                try ["loud", "quiet", "search"].map { try p.value(forKey: $0) }
+            })
+        }
+        XCTAssertEqual(stored[0], stored[1])
+        XCTAssertEqual(stored[0].first, [.string("GR\u{d6}SSE"), .string("gr\u{f6}\u{df}e"), .string("grosse")])
+        XCTAssertEqual(stored[0][5], [.null, .null, .null])
     }
 
     /// Prefetching and batch faulting read many rows per statement (`PostgreSQLStore+BulkReads.swift`).

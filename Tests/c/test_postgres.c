@@ -26,6 +26,8 @@ static void setup(const char *name) {
     NN(og_entity_add_attribute(note, "title", OG_ATTRIBUTE_STRING, &err));
     NN(og_entity_add_attribute(note, "stars", OG_ATTRIBUTE_INTEGER64, &err));
     NN(og_entity_add_attribute(note, "written", OG_ATTRIBUTE_DATE, &err));
+    og_property *search = NN(og_entity_add_attribute(note, "search", OG_ATTRIBUTE_STRING, &err));
+    OK(og_attribute_set_derivation_expression(search, "canonical:(title)", &err));
 }
 
 /* A coordinator over this case's schema, `extra` (a bool option key) on when given. */
@@ -130,6 +132,10 @@ static void round_trip(void) {
     DBLEQ(when, 123456.5);
     og_results_release(results);
     og_fetch_request_release(r);
+    /* canonical: is the engine's: lower case without diacritics, "ß" as "ss". */
+    note(x, "Gro\xc3\x9f\xc3\xa9", 2);
+    OK(og_context_save(x, &err));
+    INTEQ(count_notes(y, "search == 'grosse'"), 1);
     og_context_release(y);
     og_context_release(x);
     og_coordinator_release(reader);

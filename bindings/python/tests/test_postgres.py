@@ -306,3 +306,23 @@ def test_grouped_and_distinct_dictionaries_match_an_sqlite_store(schema: str, tm
     for coordinator, ctx in stacks:
         ctx.close()
         coordinator.close()
+
+
+def test_string_derivations_are_the_engines(schema: str) -> None:
+    # canonical:, uppercase: and lowercase: of the entity's own attribute hold what the
+    # SQLite store computes, whatever the database's collation.
+    model = og.Model()
+    place = model.add_entity("Place")
+    place.add_attribute("name", "string")
+    for name, expression in (("search", "canonical:(name)"), ("loud", "uppercase:(name)")):
+        place.add_attribute(name, "string").derivation_expression = expression
+    coordinator, ctx = open_store(model, schema)
+    ctx.insert("Place", name="Stra\u00dfe M\u00fcnchen")
+    ctx.save()
+    coordinator.close()
+    coordinator, ctx = open_store(model, schema)
+    (stored,) = ctx.fetch("Place")
+    assert stored.search == "strasse munchen" and stored.loud == "STRASSE M\u00dcNCHEN"
+    assert [p.name for p in ctx.fetch("Place", "search == 'strasse munchen'")] == ["Stra\u00dfe M\u00fcnchen"]
+    ctx.close()
+    coordinator.close()

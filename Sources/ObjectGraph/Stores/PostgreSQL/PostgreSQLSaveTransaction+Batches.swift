@@ -31,7 +31,7 @@ extension PostgreSQLSaveTransaction: SetWritingTransaction {
 
     private func target(_ request: FetchRequest, _ entity: EntityDescription) -> SQLSetWriteTarget? {
         SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .postgreSQL,
-                          derives: { store.writePlan($0).derivationSQL != nil })
+                          derives: { store.writePlan($0).derivation != nil })
     }
 
     private func rows(_ result: PostgreSQLRows, _ table: SQLiteSchema.Table, _ returning: Bool) throws(ObjectGraphError) -> SetWriteResult {

@@ -64,6 +64,21 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         }
     }
 
+    /// The parameters of `derivation` for `row`: its key, then each string derivation the
+    /// engine computes from the row's own values (nil stays nil).
+    private func derivationParameters(_ derivation: DerivationUpdate, _ row: StoreRowWrite) -> [PostgreSQLParameter] {
+        var out: [PostgreSQLParameter] = [.integer(row.primaryKey)]
+        for input in derivation.inputs {
+            // The row's text was checked for NUL characters as its values were bound.
+            guard case .string(let s) = row.values[input.slot], let p = PostgreSQLParameter.text(input.mode.apply(s)) else {
+                out.append(PostgreSQLParameter(text: nil, type: PostgreSQLParameter.textType))
+                continue
+            }
+            out.append(p)
+        }
+        return out
+    }
+
     /// Rows whose plan allows it wait in the store's insert buffer (`PostgreSQLInsertBuffer`).
     func insert(_ row: StoreRowWrite) throws(ObjectGraphError) {
         try checkStored(row.entity)
@@ -84,7 +99,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
             try run(plan.insertSQL, parameters)
         }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
-        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
+        if let derivation = plan.derivation { store.derived.append((derivation.sql, derivationParameters(derivation, row))) }
     }
 
     func currentVersions(of entity: EntityDescription, primaryKeys: [Int64]) throws(ObjectGraphError) -> [Int64: Int64]? {
@@ -130,7 +145,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         parameters.append(expectingVersion.map { .integer($0) } ?? PostgreSQLParameter(text: nil, type: PostgreSQLParameter.int8))
         if try run(plan.updateSQL, parameters).changes == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
-        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
+        if let derivation = plan.derivation { store.derived.append((derivation.sql, derivationParameters(derivation, row))) }
         return true
     }
 

@@ -42,9 +42,10 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
     var newestHistoryTransaction: Int64?
     /// Rows written in the open save whose destination-entity columns need filling.
     var touched: [(Int, Int64)] = []
-    /// Rows written in the open save whose derived attributes need computing, with the
-    /// UPDATE that computes them.
-    var derived: [(sql: String, primaryKey: Int64)] = []
+    /// Rows written in the open save whose derived attributes need computing: the UPDATE
+    /// that computes them and its parameters (the row's key, then the values the engine
+    /// computed as the row was written).
+    var derived: [(sql: String, parameters: [PostgreSQLParameter])] = []
     /// Whether the server has `pg_notify`: saves notify listeners of their commits.
     private(set) var notifies = true
     /// The channel every save notifies on commit (LISTEN/NOTIFY): remote change notifications.
@@ -229,7 +230,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 try insertBuffer.flush(db)
                 try fillDestinationEntityColumns(db)
                 // After every row is written: a derivation may count or read rows of this save.
-                for (sql, key) in derived { try db.query(sql, [.integer(key)]) }
+                for (sql, parameters) in derived { try db.query(sql, parameters) }
                 derived.removeAll()
                 if metadataNeedsWrite { try Self.writeMetadata(metadata, uuid: identifier, db) }
                 // Delivered to every listener when, and only when, the transaction commits.

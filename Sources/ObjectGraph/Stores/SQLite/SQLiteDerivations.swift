@@ -7,19 +7,20 @@
 extension SQLiteSchema {
     /// The UPDATE that computes `entity`'s derived attributes for the row `?1`, or nil when
     /// it has none.
-    func derivationUpdate(for entity: EntityDescription, dialect: SQLDialect = .sqlite) throws(ObjectGraphError) -> String? {
+    func derivationUpdate(for entity: EntityDescription, dialect: SQLDialect = .sqlite) throws(ObjectGraphError) -> DerivationUpdate? {
         let mapping = mapping(entity)
         let table = tables[mapping.tableIndex]
         var sets: [String] = []
+        var inputs: [DerivationUpdate.Input] = []
         for (slot, property) in entity.properties.enumerated() {
             guard let a = property as? AttributeDescription, let text = a.derivationExpression, !a.isTransient else { continue }
             let column = mapping.columnBySlot[slot]
             guard column >= 0 else { continue }
-            let sql = try derivationSQL(text, for: a, entity: entity, row: table.sql, dialect: dialect)
+            let sql = try derivationSQL(text, for: a, entity: entity, row: table.sql, dialect: dialect, inputs: &inputs)
             sets.append("\(table.columns[column].sql) = \(sql)")
         }
         guard !sets.isEmpty else { return nil }
-        return "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?1"
+        return DerivationUpdate(sql: "UPDATE \(table.sql) SET \(sets.joined(separator: ", ")) WHERE Z_PK = ?1", inputs: inputs)
     }
 
     private static let aggregateFunctions = ["count:": "@count", "sum:": "@sum", "min:": "@min", "max:": "@max", "average:": "@avg"]
@@ -32,7 +33,7 @@ extension SQLiteSchema {
     }
 
     private func derivationSQL(_ text: String, for a: AttributeDescription, entity: EntityDescription, row: String,
-                               dialect: SQLDialect) throws(ObjectGraphError) -> String {
+                               dialect: SQLDialect, inputs: inout [DerivationUpdate.Input]) throws(ObjectGraphError) -> String {
         func refuse(_ why: String) -> ObjectGraphError {
             .invalidModel("the derived attribute '\(entity.name).\(a.name)' has the derivation '\(text)', which \(why)")
         }
@@ -53,15 +54,23 @@ extension SQLiteSchema {
             return try keyPathSQL(KeyPath.components(path), from: entity, row: row, refuse)
         case .function(let name, let arguments) where ["canonical:", "uppercase:", "lowercase:"].contains(name):
             guard arguments.count == 1, case .keyPath(nil, let path) = arguments[0] else { throw refuse("needs one key path") }
-            let mode = name == "canonical:" ? 2 : name == "uppercase:" ? 1 : 0
-            let value = try keyPathSQL(KeyPath.components(path), from: entity, row: row, refuse)
+            let mode: DerivedCase = name == "canonical:" ? .canonical : name == "uppercase:" ? .uppercase : .lowercase
+            let keys = KeyPath.components(path)
+            let value = try keyPathSQL(keys, from: entity, row: row, refuse)
             switch dialect {
-            case .sqlite: return "og_case(\(value), \(mode))"
+            case .sqlite: return "og_case(\(value), \(mode.rawValue))"
             case .postgreSQL:
-                // PostgreSQL folds case by the database's collation; it cannot remove diacritics
-                // without an extension, which the store does not rely on.
-                guard mode != 2 else { throw refuse("uses canonical:, which a PostgreSQL store does not compute (it removes diacritics)") }
-                return mode == 1 ? "upper(\(value))" : "lower(\(value))"
+                // PostgreSQL maps case by the database's collation, not as the engine does, and
+                // removes no diacritics without an extension: an attribute of the row itself is
+                // mapped by the engine as the row is written, and bound.
+                if keys.count == 1, let slot = entity.slot(forKey: keys[0]) {
+                    inputs.append(DerivationUpdate.Input(slot: slot, mode: mode))
+                    return "?\(inputs.count + 1)"
+                }
+                guard mode != .canonical else {
+                    throw refuse("uses canonical: through a to-one, which a PostgreSQL store does not compute (it removes diacritics); derive from an attribute of the entity itself")
+                }
+                return mode == .uppercase ? "upper(\(value))" : "lower(\(value))"
             }
         case .function(let name, let arguments) where Self.aggregateFunctions[name] != nil:
             // `count:(books)`, `sum:(books.pages)`: the functional spelling of a to-many's
@@ -126,6 +135,36 @@ extension SQLiteSchema {
             let value = try keyPathSQL([rest[0]], from: destination, row: member, refuse)
             // The sum of no members is 0, as Core Data computes it.
             return op == "@sum" ? "(SELECT IFNULL(SUM(\(value)), 0) \(from))" : "(SELECT \(function)(\(value)) \(from))"
+        }
+    }
+}
+
+/// The UPDATE computing an entity's derived attributes for a written row (`?1` is its key),
+/// and the values the store computes itself and binds after the key: a string attribute of
+/// the row mapped as `inputs[i]` says, bound as `?(i + 2)`.
+struct DerivationUpdate {
+    struct Input {
+        let slot: Int
+        let mode: DerivedCase
+    }
+
+    let sql: String
+    let inputs: [Input]
+}
+
+/// The string derivations: `lowercase:`, `uppercase:` and `canonical:` (lower case without
+/// diacritics, as `[cd]` compares).
+enum DerivedCase: Int32 {
+    case lowercase = 0, uppercase = 1, canonical = 2
+
+    func apply(_ s: String) -> String {
+        switch self {
+        case .lowercase: return s.lowercased()
+        case .uppercase: return s.uppercased()
+        case .canonical:
+            var scalars = String.UnicodeScalarView()
+            scalars.append(contentsOf: StringMatching.fold(s, [.caseInsensitive, .diacriticInsensitive]))
+            return String(scalars)
         }
     }
 }

@@ -59,15 +59,7 @@ enum SQLiteFunctions {
     /// `canonical:` (2: lowercase without diacritics) of a string; NULL stays NULL.
     private static func caseFunction(_ context: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?) {
         guard let argv, let s = text(argv[0]) else { sqlite3_result_null(context); return }
-        let out: String
-        switch sqlite3_value_int(argv[1]) {
-        case 1: out = s.uppercased()
-        case 2:
-            var scalars = String.UnicodeScalarView()
-            scalars.append(contentsOf: StringMatching.fold(s, [.caseInsensitive, .diacriticInsensitive]))
-            out = String(scalars)
-        default: out = s.lowercased()
-        }
+        let out = (DerivedCase(rawValue: sqlite3_value_int(argv[1])) ?? .lowercase).apply(s)
         sqlite3_result_text(context, out, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 

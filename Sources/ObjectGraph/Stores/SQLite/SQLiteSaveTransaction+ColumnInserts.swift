@@ -8,7 +8,7 @@ extension SQLiteSaveTransaction: ColumnInsertingTransaction {
         try checkStored(entity)
         let plan = store.writePlan(entity)
         // Rows whose derived attributes or entity columns are filled in afterwards go one by one.
-        guard plan.derivationSQL == nil, !plan.needsEntityFixup else { return false }
+        guard plan.derivation == nil, !plan.needsEntityFixup else { return false }
         let s = try db.prepare(plan.insertSQL)
         s.bind(2, Int64(plan.number))
         s.bind(3, Int64(1))

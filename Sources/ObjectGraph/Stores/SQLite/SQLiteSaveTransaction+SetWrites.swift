@@ -31,7 +31,7 @@ extension SQLiteSaveTransaction: SetWritingTransaction {
 
     private func target(_ request: FetchRequest, _ entity: EntityDescription) -> SQLSetWriteTarget? {
         SQLSetWriteTarget(request, entity: entity, schema: store.schema, storeIdentifier: store.identifier, dialect: .sqlite,
-                          derives: { store.writePlan($0).derivationSQL != nil })
+                          derives: { store.writePlan($0).derivation != nil })
     }
 
     /// Runs a set write; with `returning`, reads the rows its RETURNING clause gives.

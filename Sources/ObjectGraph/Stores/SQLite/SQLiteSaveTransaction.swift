@@ -89,7 +89,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatem
         for (i, slot) in plan.slots.enumerated() { s.bind(Int32(i + 4), storing: row.values[slot]) }
         try s.run()
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
-        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
+        if let derivation = plan.derivation { store.derived.append((derivation.sql, row.primaryKey)) }
     }
 
     /// Reads versions in chunks whose sizes are powers of two (padded with the first key),
@@ -156,7 +156,7 @@ struct SQLiteSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeyStatem
         if let expectingVersion { s.bind(Int32(plan.slots.count + 3), expectingVersion) }
         if try s.runCountingChanges() == 0 && expectingVersion != nil { return false }
         if plan.needsEntityFixup { store.touched.append((plan.tableIndex, row.primaryKey)) }
-        if let derivation = plan.derivationSQL { store.derived.append((derivation, row.primaryKey)) }
+        if let derivation = plan.derivation { store.derived.append((derivation.sql, row.primaryKey)) }
         return true
     }
 

@@ -19,13 +19,13 @@ extension SQLiteStore {
         let updateSQL: String
         let needsEntityFixup: Bool
         /// The UPDATE that computes the entity's derived attributes for a written row.
-        let derivationSQL: String?
+        let derivation: DerivationUpdate?
         /// `INSERT INTO table (columns) VALUES ` when each row's values are its parameters
         /// alone (no order column computed from the table): rows can then be inserted many
         /// to a statement. Nil otherwise.
         let multiRowInsertHead: String?
 
-        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool, derivationSQL: String?,
+        init(number: Int, tableIndex: Int, slots: [Int], insertSQL: String, updateSQL: String, needsEntityFixup: Bool, derivation: DerivationUpdate?,
              multiRowInsertHead: String? = nil) {
             self.number = number
             self.tableIndex = tableIndex
@@ -33,7 +33,7 @@ extension SQLiteStore {
             self.insertSQL = insertSQL
             self.updateSQL = updateSQL
             self.needsEntityFixup = needsEntityFixup
-            self.derivationSQL = derivationSQL
+            self.derivation = derivation
             self.multiRowInsertHead = multiRowInsertHead
         }
     }
@@ -88,7 +88,7 @@ extension SQLiteStore.WritePlan {
                 + " AND (?\(slots.count + 3) IS NULL OR IFNULL(Z_OPT, 0) = ?\(slots.count + 3))",
             needsEntityFixup: fixup,
             // Checked when the store opened (checkDerivations), so it cannot fail here.
-            derivationSQL: (try? schema.derivationUpdate(for: entity, dialect: dialect)) ?? nil,
+            derivation: (try? schema.derivationUpdate(for: entity, dialect: dialect)) ?? nil,
             multiRowInsertHead: values.enumerated().allSatisfy({ $0.element == "?\($0.offset + 1)" })
                 ? "INSERT INTO \(table.sql) (\(names.joined(separator: ", "))) VALUES " : nil)
     }
@@ -142,7 +142,7 @@ struct SQLUpsertShape {
     init?(_ entity: EntityDescription, constraint: [Int], plan: SQLiteStore.WritePlan, schema: SQLiteSchema) {
         guard entity.superentity == nil, entity.subentities.isEmpty else { return nil }
         let table = schema.table(entity), mapping = schema.mapping(entity)
-        guard plan.derivationSQL == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
+        guard plan.derivation == nil, !plan.needsEntityFixup, table.columns.allSatisfy(\.isValue) else { return nil }
         var targets: [String] = []
         for slot in constraint {
             let c = mapping.columnBySlot[slot]
