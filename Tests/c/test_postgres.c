@@ -233,8 +233,64 @@ static void bad_input(void) {
     og_model_release(model);
 }
 
+/* Version n of a one-entity model: 1 Entry(title), 2 Entry(name <- title),
+   3 Entry(label <- name, stars). */
+static og_model *entry_model(int version) {
+    og_model *m = NN(og_model_new());
+    og_entity *entry = NN(og_model_add_entity(m, "Entry", &err));
+    if (version == 1) {
+        NN(og_entity_add_attribute(entry, "title", OG_ATTRIBUTE_STRING, &err));
+    } else {
+        og_property *renamed = NN(og_entity_add_attribute(entry, version == 2 ? "name" : "label", OG_ATTRIBUTE_STRING, &err));
+        OK(og_property_set_renaming_identifier(renamed, version == 2 ? "title" : "name", &err));
+    }
+    if (version == 3) NN(og_entity_add_attribute(entry, "stars", OG_ATTRIBUTE_INTEGER64, &err));
+    return m;
+}
+
+/* Mapping models 1 -> 2 and 2 -> 3 migrate a version-1 store in place, both steps in
+   one transaction on the server. */
+static void migration_chain(void) {
+    setup("migration_chain");
+    og_model *v[3] = {entry_model(1), entry_model(2), entry_model(3)};
+    const char *keys[] = {OG_OPTION_POSTGRESQL_SCHEMA, OG_OPTION_MIGRATE_AUTOMATICALLY};
+    og_value *values[] = {NN(og_value_new_string(schema, &err)), og_value_new_bool(true)};
+    og_value *options = NN(og_value_new_dictionary(keys, values, 2, &err));
+    og_coordinator *old = NN(og_coordinator_new(v[0], &err));
+    NN(og_coordinator_add_store_with_options(old, "PostgreSQL", NULL, url, options, &err));
+    og_context *x = NN(og_context_new(old, &err));
+    OK(og_object_set_string(NN(og_context_insert(x, "Entry", &err)), "title", "kept", &err));
+    OK(og_context_save(x, &err));
+    og_context_release(x);
+    og_coordinator_release(old);
+
+    og_mapping_model *steps[2] = {NN(og_mapping_model_infer(v[0], v[1], &err)), NN(og_mapping_model_infer(v[1], v[2], &err))};
+    og_coordinator *c = NN(og_coordinator_new_with_versions(v[2], v, 2, steps, 2, &err));
+    NN(og_coordinator_add_store_with_options(c, "PostgreSQL", NULL, url, options, &err));
+    og_context *y = NN(og_context_new(c, &err));
+    og_fetch_request *r = NN(og_fetch_request_new("Entry", &err));
+    og_results *results = NN(og_context_fetch(y, r, &err));
+    INTEQ(og_results_count(results), 1);
+    char *label = NULL;
+    OK(og_object_get_string(NN(og_results_object_at(results, 0, &err)), "label", &label, &err));
+    STREQ(label, "kept");
+    og_free(label);
+    og_results_release(results);
+    og_fetch_request_release(r);
+    og_context_release(y);
+    og_coordinator_release(c);
+    og_mapping_model_release(steps[0]);
+    og_mapping_model_release(steps[1]);
+    og_value_release(options);
+    og_value_release(values[0]);
+    og_value_release(values[1]);
+    for (int i = 0; i < 3; i++) og_model_release(v[i]);
+    og_model_release(model);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
-        {"round_trip", round_trip}, {"conflict", conflict}, {"remote_change", remote_change}, {"bad_input", bad_input}};
+        {"round_trip", round_trip}, {"conflict", conflict}, {"remote_change", remote_change}, {"bad_input", bad_input},
+        {"migration_chain", migration_chain}};
     return OG_T_RUN(cases, argc, argv);
 }

@@ -26,18 +26,23 @@ extension PersistentStoreCoordinator {
         guard !model.isConfiguration(setup.configurationName, compatibleWithStoreMetadata: metadata) else { return }
         let source = try sourceModel(forStoreAt: path, type: kind, options: options, metadata: metadata)
         let steps = try migrationSteps(from: source, to: model, infer: options.inferMappingModel, path: StoreTypes.displayPath(path, type: type))
-        // One lightweight step runs in place in one transaction; anything else runs on a
-        // copy that replaces the file only when every step is done.
-        if steps.count == 1, kind.capabilities.contains(.sqlInPlaceMigration),
-            try kind.migrateInPlace(at: path, options: options, from: source, to: model, mapping: steps[0].mapping, versionHashes: setup.versionHashes)
-        {
-            return
+        // One lightweight step runs in place in one transaction, and so do several where the
+        // type runs a chain at once; anything else runs on a copy that replaces the file
+        // only when every step is done.
+        if kind.capabilities.contains(.sqlInPlaceMigration) {
+            if steps.count == 1,
+                try kind.migrateInPlace(at: path, options: options, from: source, to: model, mapping: steps[0].mapping, versionHashes: setup.versionHashes)
+            {
+                return
+            }
+            let chain = steps.map { InPlaceMigrationStep(source: $0.source, destination: $0.destination, mapping: $0.mapping, versionHashes: versionHashes($0, setup)) }
+            if steps.count > 1, try kind.migrateInPlace(at: path, options: options, chain: chain) { return }
         }
         // A store that is no file cannot be copied aside: only in-place steps migrate it.
         guard kind.capabilities.contains(.files) else {
             throw ObjectGraphError(
                 code: ErrorCode.migration,
-                message: "the \(kind.name) store '\(StoreTypes.displayPath(path, type: type))' migrates only in place, one lightweight step from the model that wrote it to the current one; this migration needs \(steps.count == 1 ? "objects (a custom mapping)" : "\(steps.count) steps"). Copy the store to a file (migrate_store), migrate that, and copy it back",
+                message: "the \(kind.name) store '\(StoreTypes.displayPath(path, type: type))' migrates only in place, by lightweight steps from the model that wrote it to the current one; this migration needs objects (a custom mapping or policy). Copy the store to a file (migrate_store), migrate that, and copy it back",
                 userInfo: [(ErrorUserInfoKey.filePath, StoreTypes.displayPath(path, type: type))])
         }
         try migrateOnCopy(path: path, type: kind, setup: setup, steps: steps)
@@ -124,6 +129,15 @@ extension PersistentStoreCoordinator {
             userInfo: [(ErrorUserInfoKey.filePath, path)])
     }
 
+    /// The version hashes a store records after `step`: the setup's for the current model,
+    /// else the step's destination entities'.
+    private func versionHashes(_ step: MigrationStep, _ setup: StoreSetup) -> [String: PropertyListValue] {
+        if step.destination === managedObjectModel { return setup.versionHashes }
+        var hashes: [String: PropertyListValue] = [:]
+        for e in step.destination.entities { hashes[e.name] = .data(e.versionHash) }
+        return hashes
+    }
+
     /// Runs `steps` on a copy of the store beside `path` and puts the result in place.
     private func migrateOnCopy(path: String, type kind: PersistentStoreType, setup: StoreSetup, steps: [MigrationStep]) throws(ObjectGraphError) {
         var options = setup.options
@@ -134,10 +148,8 @@ extension PersistentStoreCoordinator {
             try kind.copyStore(at: path, to: current)
             for step in steps {
                 if kind.capabilities.contains(.sqlInPlaceMigration) {
-                    var hashes: [String: PropertyListValue] = [:]
-                    for e in step.destination.entities { hashes[e.name] = .data(e.versionHash) }
-                    if step.destination === managedObjectModel { hashes = setup.versionHashes }
-                    if try kind.migrateInPlace(at: current, from: step.source, to: step.destination, mapping: step.mapping, versionHashes: hashes) {
+                    if try kind.migrateInPlace(at: current, from: step.source, to: step.destination, mapping: step.mapping,
+                                               versionHashes: versionHashes(step, setup)) {
                         continue
                     }
                 }

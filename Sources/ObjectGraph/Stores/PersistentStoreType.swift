@@ -106,6 +106,12 @@ public protocol PersistentStoreType: AnyObject, Sendable {
         versionHashes: [String: PropertyListValue]
     ) throws(ObjectGraphError) -> Bool
 
+    /// Several lightweight steps in place, all in one transaction, each recording its
+    /// `versionHashes`: true when done, false (nothing changed) when a step needs objects or
+    /// the type migrates one step at a time (the default), so that automatic migration
+    /// goes step by step on a copy instead.
+    func migrateInPlace(at path: String, options: StoreOptions, chain: [InPlaceMigrationStep]) throws(ObjectGraphError) -> Bool
+
     /// Renames every file of the store at `path` to make it the store at `destination`
     /// (same directory: each rename is atomic), the main file last, replacing what is
     /// there. On failure the error names the reason.
@@ -173,6 +179,8 @@ extension PersistentStoreType {
         try migrateInPlace(at: path, from: source, to: destination, mapping: mapping, versionHashes: versionHashes)
     }
 
+    public func migrateInPlace(at path: String, options: StoreOptions, chain: [InPlaceMigrationStep]) throws(ObjectGraphError) -> Bool { false }
+
     public func metadata(at path: String, options: StoreOptions) throws(ObjectGraphError) -> [String: PropertyListValue] {
         try metadata(at: path)
     }
@@ -214,5 +222,22 @@ extension PersistentStoreType {
                     userInfo: [(ErrorUserInfoKey.filePath, destination)])
             }
         }
+    }
+}
+
+/// One step of a chain of lightweight migrations run in place (`migrateInPlace(at:options:chain:)`):
+/// the models on either side, the mapping between them, and the version hashes the store
+/// records when the step is done.
+public struct InPlaceMigrationStep {
+    public let source: ManagedObjectModel
+    public let destination: ManagedObjectModel
+    public let mapping: MappingModel
+    public let versionHashes: [String: PropertyListValue]
+
+    public init(source: ManagedObjectModel, destination: ManagedObjectModel, mapping: MappingModel, versionHashes: [String: PropertyListValue]) {
+        self.source = source
+        self.destination = destination
+        self.mapping = mapping
+        self.versionHashes = versionHashes
     }
 }

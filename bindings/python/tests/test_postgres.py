@@ -326,3 +326,33 @@ def test_string_derivations_are_the_engines(schema: str) -> None:
     assert [p.name for p in ctx.fetch("Place", "search == 'strasse munchen'")] == ["Stra\u00dfe M\u00fcnchen"]
     ctx.close()
     coordinator.close()
+
+
+def note_model(version: int) -> og.Model:
+    # 1: Note(title); 2: Note(name <- title); 3: Note(label <- name, stars).
+    model = og.Model()
+    note = model.add_entity("Note")
+    if version == 1:
+        note.add_attribute("title", "string")
+    else:
+        renamed = note.add_attribute("name" if version == 2 else "label", "string")
+        renamed.renaming_identifier = "title" if version == 2 else "name"
+    if version == 3:
+        note.add_attribute("stars", "integer64", default=3)
+    return model
+
+
+def test_a_chain_of_lightweight_migrations_runs_in_place(schema: str) -> None:
+    # Mapping models 1 -> 2 and 2 -> 3, no inference: both steps run on the server in one
+    # transaction, and the rows keep their keys.
+    v1, v2, v3 = note_model(1), note_model(2), note_model(3)
+    coordinator, ctx = open_store(v1, schema)
+    ctx.insert("Note", title="first")
+    ctx.save()
+    coordinator.close()
+    mappings = [og.MappingModel.infer(v1, v2), og.MappingModel.infer(v2, v3)]
+    coordinator = og.Coordinator(v3, models=[v1, v2], mappings=mappings)
+    coordinator.add_store("PostgreSQL", URL, schema=schema, migrate_automatically=True)
+    (note,) = og.Context(coordinator).fetch("Note")
+    assert (note.label, note.stars) == ("first", 3)
+    coordinator.close()

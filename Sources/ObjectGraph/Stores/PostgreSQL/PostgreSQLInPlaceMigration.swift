@@ -6,16 +6,22 @@ import FoundationEssentials
 /// model's created, rows copied with `INSERT … SELECT`, old tables dropped, indexes built,
 /// `Z_PRIMARYKEY`, `Z_METADATA`, `Z_MODELCACHE` and the history rewritten. It holds the
 /// store's write lock throughout, so no save of any machine lands in the middle; any
-/// failure rolls everything back.
+/// failure rolls everything back. A chain of steps (model version 1 to 2 to 3) runs in the
+/// same transaction, one step after the other.
 enum PostgreSQLInPlaceMigration {
-    static func run(_ plan: SQLiteInPlacePlan, address: PostgreSQLAddress, destinationModel: ManagedObjectModel,
-                    versionHashes: [String: PropertyListValue]) throws(ObjectGraphError) {
+    struct Step {
+        let plan: SQLiteInPlacePlan
+        let destinationModel: ManagedObjectModel
+        let versionHashes: [String: PropertyListValue]
+    }
+
+    static func run(_ steps: [Step], address: PostgreSQLAddress) throws(ObjectGraphError) {
         let db = try PostgreSQLConnection(address, lockTimeout: StoreOptions.defaultTimeout)
         defer { db.close() }
         try db.execute("BEGIN")
         do throws(ObjectGraphError) {
             try db.query("SELECT Z_VERSION FROM Z_METADATA FOR UPDATE")
-            try migrate(plan, db, address, destinationModel, versionHashes)
+            for step in steps { try migrate(step.plan, db, address, step.destinationModel, step.versionHashes) }
             try db.execute("COMMIT")
         } catch {
             if db.isConnected { try? db.execute("ROLLBACK") }

@@ -55,8 +55,8 @@ final class PostgreSQLStoreType: PersistentStoreType {
         versionHashes: [String: PropertyListValue]
     ) throws(ObjectGraphError) -> Bool {
         guard let plan = SQLiteInPlacePlan.make(mapping, source: source, destination: destination, dialect: .postgreSQL) else { return false }
-        try PostgreSQLInPlaceMigration.run(plan, address: PostgreSQLAddress(path, schema: options.postgreSQLSchema), destinationModel: destination,
-                                           versionHashes: versionHashes)
+        try PostgreSQLInPlaceMigration.run([PostgreSQLInPlaceMigration.Step(plan: plan, destinationModel: destination, versionHashes: versionHashes)],
+                                           address: PostgreSQLAddress(path, schema: options.postgreSQLSchema))
         return true
     }
 
@@ -65,6 +65,17 @@ final class PostgreSQLStoreType: PersistentStoreType {
         versionHashes: [String: PropertyListValue]
     ) throws(ObjectGraphError) -> Bool {
         try migrateInPlace(at: path, options: StoreOptions(), from: source, to: destination, mapping: mapping, versionHashes: versionHashes)
+    }
+
+    /// Every step in one transaction: a failure in any leaves the store as it was.
+    func migrateInPlace(at path: String, options: StoreOptions, chain: [InPlaceMigrationStep]) throws(ObjectGraphError) -> Bool {
+        var plans: [PostgreSQLInPlaceMigration.Step] = []
+        for step in chain {
+            guard let plan = SQLiteInPlacePlan.make(step.mapping, source: step.source, destination: step.destination, dialect: .postgreSQL) else { return false }
+            plans.append(PostgreSQLInPlaceMigration.Step(plan: plan, destinationModel: step.destination, versionHashes: step.versionHashes))
+        }
+        try PostgreSQLInPlaceMigration.run(plans, address: PostgreSQLAddress(path, schema: options.postgreSQLSchema))
+        return true
     }
 
     func cachedModel(at path: String) throws(ObjectGraphError) -> ManagedObjectModel? {
