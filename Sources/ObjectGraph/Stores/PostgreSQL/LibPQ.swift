@@ -22,6 +22,7 @@ final class LibPQ: @unchecked Sendable {
     // Result statuses (ExecStatusType) and connection states used here.
     static let commandOK: Int32 = 1
     static let tuplesOK: Int32 = 2
+    static let copyIn: Int32 = 4
     static let connectionOK: Int32 = 0
     static let transactionIdle: Int32 = 0
     /// `PG_DIAG_SQLSTATE`.
@@ -50,6 +51,9 @@ final class LibPQ: @unchecked Sendable {
     let getisnull: @convention(c) (Result?, Int32, Int32) -> Int32
     let cmdTuples: @convention(c) (Result?) -> UnsafeMutablePointer<CChar>?
     let clear: @convention(c) (Result?) -> Void
+    let getResult: @convention(c) (Conn?) -> Result?
+    let putCopyData: @convention(c) (Conn?, UnsafePointer<CChar>?, Int32) -> Int32
+    let putCopyEnd: @convention(c) (Conn?, UnsafePointer<CChar>?) -> Int32
     let transactionStatus: @convention(c) (Conn?) -> Int32
     let socket: @convention(c) (Conn?) -> Int32
     let consumeInput: @convention(c) (Conn?) -> Int32
@@ -87,6 +91,9 @@ final class LibPQ: @unchecked Sendable {
         getisnull = try symbol("PQgetisnull", type(of: getisnull))
         cmdTuples = try symbol("PQcmdTuples", type(of: cmdTuples))
         clear = try symbol("PQclear", type(of: clear))
+        getResult = try symbol("PQgetResult", type(of: getResult))
+        putCopyData = try symbol("PQputCopyData", type(of: putCopyData))
+        putCopyEnd = try symbol("PQputCopyEnd", type(of: putCopyEnd))
         transactionStatus = try symbol("PQtransactionStatus", type(of: transactionStatus))
         socket = try symbol("PQsocket", type(of: socket))
         consumeInput = try symbol("PQconsumeInput", type(of: consumeInput))

@@ -148,6 +148,46 @@ final class PostgreSQLConnection {
         return try execute(conn, (statement.name, Int32(statement.types.count), statement.text), parameters, binary: false, sql: statement.text)
     }
 
+    /// Runs `COPY … FROM STDIN` (`sql`, in PostgreSQL's spelling) with `data`, rows in
+    /// COPY's text format, as its input: the server loads many rows this way several
+    /// times faster than it runs INSERTs of the same rows. All or nothing, as a statement.
+    func copyIn(_ sql: String, _ data: [UInt8]) throws(ObjectGraphError) {
+        let conn = try live()
+        let level = SQLDebug.level
+        if level > 0 { logStatement(sql, [], level: level) }
+        let start = level >= 3 ? ContinuousClock.now : nil
+        let begin = lib.exec(conn, sql)
+        guard let begin, lib.resultStatus(begin) == LibPQ.copyIn else {
+            defer { lib.clear(begin) }
+            try check(begin, sql)
+            throw ObjectGraphError(code: ErrorCode.storeOperation, message: "\(location): the server did not start '\(sql)'")
+        }
+        lib.clear(begin)
+        var sent = true
+        data.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                var offset = 0
+                while offset < chars.count, sent {
+                    let n = min(1 << 20, chars.count - offset)
+                    sent = lib.putCopyData(conn, chars.baseAddress! + offset, Int32(n)) == 1
+                    offset += n
+                }
+            }
+        }
+        _ = lib.putCopyEnd(conn, sent ? nil : "the client could not send every row")
+        // The COPY's outcome, then nothing: the first failure is the statement's error.
+        var failure: OpaquePointer? = nil
+        while let result = lib.getResult(conn) {
+            if failure == nil, lib.resultStatus(result) != LibPQ.commandOK { failure = result } else { lib.clear(result) }
+        }
+        if let failure {
+            defer { lib.clear(failure) }
+            try check(failure, sql)
+        }
+        if !sent { try check(nil, sql) }
+        if let start { logTime(sql, since: start, rows: 0) }
+    }
+
     /// Prepares `text` under a new name: the name.
     private func prepare(_ conn: OpaquePointer, _ text: String, types: [UInt32]) throws(ObjectGraphError) -> String {
         nameCount += 1

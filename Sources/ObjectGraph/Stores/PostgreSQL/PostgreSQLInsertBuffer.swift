@@ -3,15 +3,21 @@
 /// any other statement (which may read or change them), or until the transaction commits:
 /// `flush` runs first, so the server sees every statement in the save's order.
 ///
-/// Statements take 256, 64, 16, 4 or 1 rows, so a connection prepares at most five per
-/// entity, whatever the sizes of saves. An entity's rows wait as one flat list of
-/// parameters, and its statements' types are its columns' types, fixed once.
+/// Many rows of an entity go in one `COPY … FROM STDIN`, which the server loads about
+/// twice as fast as INSERTs of the same rows; fewer than `copyRows` (where COPY's extra
+/// round trip would cost more than it saves) go in INSERTs of 256, 64, 16, 4 or 1 rows, so
+/// a connection prepares at most five per entity, whatever the sizes of saves. An entity's
+/// rows wait as one flat list of parameters, and its statements' types are its columns'
+/// types, fixed once.
 final class PostgreSQLInsertBuffer {
     static let sizes = [256, 64, 16, 4, 1]
+    static let copyRows = 128
 
     private final class Pending {
         let plan: SQLiteStore.WritePlan
         let head: String
+        /// `COPY table (columns) FROM STDIN`, in PostgreSQL's spelling.
+        let copy: String
         /// The parameter types of one row: its columns' types.
         let types: [UInt32]
         var parameters: [PostgreSQLParameter] = []
@@ -19,9 +25,10 @@ final class PostgreSQLInsertBuffer {
         /// By rows per statement.
         var statements: [Int: PostgreSQLPreparedStatement] = [:]
 
-        init(plan: SQLiteStore.WritePlan, head: String, types: [UInt32]) {
+        init(plan: SQLiteStore.WritePlan, head: String, copy: String, types: [UInt32]) {
             self.plan = plan
             self.head = head
+            self.copy = copy
             self.types = types
         }
 
@@ -51,15 +58,16 @@ final class PostgreSQLInsertBuffer {
     var isEmpty: Bool { order.isEmpty }
 
     /// The parameters of a new row of `plan` (whose `multiRowInsertHead` is set) go into
-    /// `fill`'s list; `types` are the parameter types of its row (its columns').
-    func add(plan: SQLiteStore.WritePlan, types: @autoclosure () -> [UInt32],
+    /// `fill`'s list; `types` are the parameter types of its row (its columns'), `copy` the
+    /// COPY statement of the same columns.
+    func add(plan: SQLiteStore.WritePlan, types: @autoclosure () -> [UInt32], copy: @autoclosure () -> String,
              _ fill: (inout [PostgreSQLParameter]) throws(ObjectGraphError) -> Void) throws(ObjectGraphError) {
         let id = ObjectIdentifier(plan)
         let group: Pending
         if let known = pending[id] {
             group = known
         } else {
-            group = Pending(plan: plan, head: plan.multiRowInsertHead!, types: types())
+            group = Pending(plan: plan, head: plan.multiRowInsertHead!, copy: copy(), types: types())
             pending[id] = group
         }
         let before = group.parameters.count
@@ -85,6 +93,13 @@ final class PostgreSQLInsertBuffer {
         for id in order {
             guard let group = pending[id] else { continue }
             let width = group.types.count
+            if group.rows >= Self.copyRows {
+                var data: [UInt8] = []
+                data.reserveCapacity(group.parameters.count * 8)
+                PostgreSQLCopyText.append(group.parameters[...], width: width, to: &data)
+                try db.copyIn(group.copy, data)
+                continue
+            }
             var start = 0
             while start < group.rows {
                 let n = Self.sizes.first { $0 <= group.rows - start }!

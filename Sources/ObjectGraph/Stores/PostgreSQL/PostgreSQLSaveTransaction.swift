@@ -92,7 +92,7 @@ struct PostgreSQLSaveTransaction: StoreSaveTransaction, KeyCounterWriting, KeySt
         if plan.multiRowInsertHead != nil {
             // The row's parameter types: the key, entity and version, then its columns' (built once per entity).
             try store.insertBuffer.add(plan: plan, types: [PostgreSQLParameter.int8, PostgreSQLParameter.int8, PostgreSQLParameter.int8]
-                + plan.slots.map { store.nullTypes(row.entity)[$0] }, fill)
+                + plan.slots.map { store.nullTypes(row.entity)[$0] }, copy: store.copyStatement(row.entity, plan), fill)
         } else {
             var parameters: [PostgreSQLParameter] = []
             try fill(&parameters)

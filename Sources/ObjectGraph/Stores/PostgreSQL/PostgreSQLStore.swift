@@ -268,6 +268,14 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
         return plan
     }
 
+    /// `COPY table (Z_PK, Z_ENT, Z_OPT, columns) FROM STDIN` for the columns `plan` inserts.
+    func copyStatement(_ entity: EntityDescription, _ plan: SQLiteStore.WritePlan) -> String {
+        let mapping = schema.mapping(entity)
+        let table = schema.tables[plan.tableIndex]
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + plan.slots.map { table.columns[mapping.columnBySlot[$0]].sql }
+        return PostgreSQLStatementText.adapt("COPY \(table.sql) (\(names.joined(separator: ", "))) FROM STDIN")
+    }
+
     /// The PostgreSQL type of each slot's column of `entity` (int8 for a slot without one).
     func nullTypes(_ entity: EntityDescription) -> [UInt32] {
         if let known = nullTypeCache[ObjectIdentifier(entity)] { return known }
