@@ -142,6 +142,41 @@ final class SQLiteStoreCheckTests: XCTestCase {
         XCTAssertEqual(names, ["Ann"])
     }
 
+    /// A copy taken while a save was spilling into the main file, with its hot journal:
+    /// reading its metadata without a stack (a read-only connection, which cannot roll the
+    /// journal back) is refused naming the unfinished save, rather than reading half a save
+    /// or calling the file something else; nothing changes.
+    func testMetadataOfAStoreWithAnUnfinishedSaveIsRefusedNamingIt() throws {
+        let path = dir + "/books.sqlite"
+        let options: [String: PropertyListValue] = [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])]
+        do {
+            let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+            _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options)
+            let context = ManagedObjectContext(coordinator: coordinator)
+            try context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
+            try context.save()
+        }
+        var db: OpaquePointer?
+        XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
+        // The save spills into the main file before it commits (a one-page cache).
+        sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN; UPDATE ZAUTHOR SET ZNAME = 'unsaved'; CREATE TABLE ZSPILL (ZDATA BLOB)", nil, nil, nil)
+        sqlite3_exec(db, "INSERT INTO ZSPILL SELECT randomblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n)", nil, nil, nil)
+        let copy = dir + "/copy.sqlite"
+        for suffix in ["", "-journal"] { try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix) }
+        sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+        sqlite3_close(db)
+        let before = [copy, copy + "-journal"].map { FileManager.default.contents(atPath: $0) }
+        let e = expectError { _ = try PersistentStoreCoordinator.metadataForPersistentStore(ofType: StoreType.sqlite, at: copy) }
+        XCTAssertEqual(e?.code, ErrorCode.storeOpen)
+        XCTAssertTrue(e?.message.contains("rolled back") ?? false, e?.message ?? "")
+        XCTAssertEqual([copy, copy + "-journal"].map { FileManager.default.contents(atPath: $0) }, before)
+        // A writer rolls it back: the store is as last saved.
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: copy, options: options)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        XCTAssertEqual(try context.fetch(FetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as AttributeValue }, ["Ann"])
+    }
+
     /// With versioning ignored, a store whose tables lack the model's columns opens:
     /// the columns are added and read as nil; a read-only store still refuses (134020).
     func testIgnoreVersioningAddsMissingColumns() throws {

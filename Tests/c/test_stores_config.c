@@ -363,6 +363,65 @@ static void killed_creation_opens(void) {
     og_t_remove_tree(dir);
 }
 
+/* A copy taken while a save was spilling into the main file, with its hot -journal:
+ * reading its metadata (a read-only connection, which cannot roll the journal back) is
+ * refused naming the unfinished save, and the files stay as they were; a writer then
+ * rolls it back and the store is as last saved. */
+static void unfinished_save_refused(void) {
+    char *dir = og_t_tempdir();
+    char *live = og_t_path(dir, "live.sqlite");
+    og_coordinator *writer = shop_coordinator();
+    const char *pragma_keys[] = {"journal_mode"};
+    og_value *pragma_values[] = {NN(og_value_new_string("DELETE", &err))};
+    const char *keys[] = {"NSSQLitePragmasOption"};
+    og_value *values[] = {dictionary(1, pragma_keys, pragma_values)};
+    og_value *opts = dictionary(1, keys, values);
+    NN(og_coordinator_add_store_with_options(writer, "SQLite", NULL, live, opts, &err));
+    og_context *context = NN(og_context_new(writer, &err));
+    customer(context, "Saved");
+    OK(og_context_save(context, &err));
+    og_context_release(context);
+    og_coordinator_release(writer);
+
+    sqlite3 *db = NULL;
+    CHECK(sqlite3_open(live, &db) == SQLITE_OK);
+    CHECK(sqlite3_exec(db, "PRAGMA cache_size = 1; BEGIN; UPDATE ZCUSTOMER SET ZNAME = 'unsaved'; CREATE TABLE ZSPILL (ZDATA BLOB); "
+                           "INSERT INTO ZSPILL SELECT randomblob(4000) FROM (WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200) SELECT i FROM n)",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    char *copy = og_t_path(dir, "copy.sqlite");
+    char from[1024], to[1024];
+    copy_file(live, copy);
+    snprintf(from, sizeof from, "%s-journal", live);
+    snprintf(to, sizeof to, "%s-journal", copy);
+    copy_file(from, to);
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    sqlite3_close(db);
+
+    size_t sizes[2];
+    unsigned char *before[2] = {file_bytes(copy, &sizes[0]), file_bytes(to, &sizes[1])};
+    FAILS_NULL(og_store_file_metadata("SQLite", copy, NULL, &err), OG_ERROR_STORE_OPEN, "rolled back");
+    size_t size;
+    unsigned char *after = file_bytes(copy, &size);
+    CHECK(after && size == sizes[0] && memcmp(after, before[0], size) == 0);
+    free(after);
+    after = file_bytes(to, &size);
+    CHECK(after && size == sizes[1] && memcmp(after, before[1], size) == 0);
+    free(after);
+
+    og_coordinator *reopened = shop_coordinator();
+    NN(og_coordinator_add_store_with_options(reopened, "SQLite", NULL, copy, opts, &err));
+    og_context *looking = NN(og_context_new(reopened, &err));
+    INTEQ(count_of(looking, "Customer"), 1);
+    og_context_release(looking);
+    og_coordinator_release(reopened);
+    og_value_release(opts);
+    free(before[0]);
+    free(before[1]);
+    free(copy);
+    free(live);
+    og_t_remove_tree(dir);
+}
+
 /* Join tables come from the file: a store whose reflexive pair's table is named after
  * the other side (Z_8BLOCKEDBY) and whose collision suffix differs (Z_4PARENTGROUPS2)
  * opens, reads its pairs and saves new ones into those tables. */
@@ -566,7 +625,7 @@ static const og_t_case cases[] = {
     {"migrate", migrate}, {"move_and_metadata", move_and_metadata}, {"invalid_handles", invalid_handles},
     {"ignore_versioning", ignore_versioning}, {"read_only_leaves_files", read_only_leaves_files},
     {"killed_creation_opens", killed_creation_opens},
-    {"join_tables_from_file", join_tables_from_file},
+    {"join_tables_from_file", join_tables_from_file}, {"unfinished_save_refused", unfinished_save_refused},
 };
 
 int main(int argc, char **argv) { return OG_T_RUN(cases, argc, argv); }

@@ -247,8 +247,6 @@ def test_the_python_read_only_option_changes_no_file(case: Case) -> None:
     assert snapshot(case.folder) == before
 
 
-@pytest.mark.xfail(reason="the library opens a read-only store with no -wal or -shm 'immutable', "
-                          "which skips SQLite's check for a journal to roll back", strict=False)
 def test_the_python_read_only_option_never_reads_an_unfinished_save(tmp_path: Path) -> None:
     case = interrupted_save(tmp_path)
     before = snapshot(case.folder)

@@ -63,7 +63,35 @@ final class SQLiteConnection {
         if readOnly {
             _ = og_sqlite3_set_no_checkpoint_on_close(db)
             sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
+            if (SQLiteStore.fileSize(path + "-journal") ?? 0) > 0 { try refuseUnfinishedSave() }
         }
+    }
+
+    /// A `-journal` holding a save that did not finish (a hot journal) must be rolled back
+    /// before the file can be read, which a read-only connection cannot do: SQLite then
+    /// fails every read (SQLITE_READONLY_ROLLBACK), and the error says so rather than
+    /// letting the store look like something else.
+    private func refuseUnfinishedSave() throws(ObjectGraphError) {
+        guard sqlite3_exec(handle, "SELECT 1 FROM sqlite_master LIMIT 1", nil, nil, nil) != SQLITE_OK,
+            sqlite3_extended_errcode(handle) == Self.readOnlyRollback
+        else { return }
+        let cause = lastError(Self.readOnlyRollback)
+        sqlite3_close_v2(handle)
+        handle = nil
+        throw ObjectGraphError(
+            code: ErrorCode.storeOpen,
+            message: "the store file '\(path)' holds a save that did not finish: its -journal must be rolled back before it can be read, which needs write access. Open the store once without read-only (or read a copy of the file and its -journal)",
+            userInfo: [(ErrorUserInfoKey.filePath, path)], details: [cause])
+    }
+
+    /// SQLITE_READONLY_ROLLBACK: a hot journal that a read-only connection cannot roll back.
+    static let readOnlyRollback: Int32 = SQLITE_READONLY | (3 << 8)
+
+    /// Whether `error` is a read-only connection's refusal of a hot journal (SQLite's own
+    /// code, or the error `init` gives for it), which a writer resolves by rolling back.
+    static func isUnfinishedSave(_ error: ObjectGraphError) -> Bool {
+        let sqlite = error.domain == ObjectGraphError.sqliteDomain ? error : error.details.first { $0.domain == ObjectGraphError.sqliteDomain }
+        return sqlite.map { Int32($0.code) == readOnlyRollback } ?? false
     }
 
     /// `path` as an SQLite URI filename (`file:`), with the characters URIs give a

@@ -106,8 +106,8 @@ extension SQLiteStore {
         } catch {
             let code = Int32(error.code)
             // A hot rollback journal, or a -shm that only a writer can rebuild.
-            if error.domain == ObjectGraphError.sqliteDomain,
-                code == SQLITE_READONLY | (3 << 8) || code & 0xFF == SQLITE_PROTOCOL || code == SQLITE_READONLY | (1 << 8)
+            if SQLiteConnection.isUnfinishedSave(error)
+                || error.domain == ObjectGraphError.sqliteDomain && (code & 0xFF == SQLITE_PROTOCOL || code == SQLITE_READONLY | (1 << 8))
             {
                 throw ObjectGraphError(
                     code: ErrorCode.storeOpen,
@@ -140,9 +140,9 @@ extension SQLiteStore {
             do throws(ObjectGraphError) {
                 return try check(path, expecting: identity, readOnly: true)
             } catch {
+                if SQLiteConnection.isUnfinishedSave(error) { break }  // a hot journal: a writer rolls it back
                 guard error.domain == ObjectGraphError.sqliteDomain else { throw Self.describe(error, path: path) }
                 let code = Int32(error.code)
-                if code == SQLITE_READONLY | (3 << 8) { break }  // SQLITE_READONLY_ROLLBACK: a hot journal
                 // A writer killed as it began the WAL left a -shm that does not match the
                 // -wal (its header only): only a writer can rebuild the -shm.
                 if code & 0xFF == SQLITE_PROTOCOL { break }
