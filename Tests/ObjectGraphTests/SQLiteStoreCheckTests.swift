@@ -112,18 +112,24 @@ final class SQLiteStoreCheckTests: XCTestCase {
         XCTAssertEqual(try fresh.fetch(FetchRequest(entityName: "Author")).count, 2)
     }
 
+    /// Stores kept in a rollback journal mode (DELETE), as these options add them.
+    let rollbackJournal: [String: PropertyListValue] = [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])]
+
+    /// A closed library store in rollback-journal mode with one author, Ann.
+    func makeRollbackJournalStore() throws -> String {
+        let path = dir + "/books.sqlite"
+        let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: rollbackJournal)
+        let context = ManagedObjectContext(coordinator: coordinator)
+        try context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
+        try context.save()
+        return path
+    }
+
     /// A store kept in a rollback journal mode whose writer died mid-transaction: the hot
     /// journal is rolled back (this needs a writer), and the store opens as committed.
     func testAHotRollbackJournalIsRolledBack() throws {
-        let path = dir + "/books.sqlite"
-        let options: [String: PropertyListValue] = [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])]
-        do {
-            let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
-            _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options)
-            let context = ManagedObjectContext(coordinator: coordinator)
-            try context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
-            try context.save()
-        }
+        let path = try makeRollbackJournalStore()
         // A transaction whose journal is left behind, as a killed writer leaves it.
         var db: OpaquePointer?
         XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
@@ -136,7 +142,7 @@ final class SQLiteStoreCheckTests: XCTestCase {
         sqlite3_close(db)
         guard journal != nil else { throw XCTSkip("SQLite kept the transaction in memory: no hot journal to test") }
         let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
-        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: dir + "/crashed.sqlite", options: options)
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: dir + "/crashed.sqlite", options: rollbackJournal)
         let context = ManagedObjectContext(coordinator: coordinator)
         let names = try context.fetch(FetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as AttributeValue }
         XCTAssertEqual(names, ["Ann"])
@@ -147,15 +153,7 @@ final class SQLiteStoreCheckTests: XCTestCase {
     /// journal back) is refused naming the unfinished save, rather than reading half a save
     /// or calling the file something else; nothing changes.
     func testMetadataOfAStoreWithAnUnfinishedSaveIsRefusedNamingIt() throws {
-        let path = dir + "/books.sqlite"
-        let options: [String: PropertyListValue] = [StoreOptionKey.sqlitePragmas: .dictionary(["journal_mode": .string("DELETE")])]
-        do {
-            let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
-            _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: path, options: options)
-            let context = ManagedObjectContext(coordinator: coordinator)
-            try context.insertObject(entityName: "Author").setValue("Ann", forKey: "name")
-            try context.save()
-        }
+        let path = try makeRollbackJournalStore()
         var db: OpaquePointer?
         XCTAssertEqual(sqlite3_open(path, &db), SQLITE_OK)
         // The save spills into the main file before it commits (a one-page cache).
@@ -172,7 +170,7 @@ final class SQLiteStoreCheckTests: XCTestCase {
         XCTAssertEqual([copy, copy + "-journal"].map { FileManager.default.contents(atPath: $0) }, before)
         // A writer rolls it back: the store is as last saved.
         let coordinator = try PersistentStoreCoordinator(model: try makeLibraryModel())
-        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: copy, options: options)
+        _ = try coordinator.addPersistentStore(type: StoreType.sqlite, configuration: nil, path: copy, options: rollbackJournal)
         let context = ManagedObjectContext(coordinator: coordinator)
         XCTAssertEqual(try context.fetch(FetchRequest(entityName: "Author")).map { try $0.value(forKey: "name") as AttributeValue }, ["Ann"])
     }
