@@ -98,6 +98,16 @@ static void round_trip(void) {
     og_free(plan);
     og_predicate_release(beginsWithG);
     og_fetch_request_release(folded);
+    /* MATCHES narrows by its pattern's literal prefix; memory decides. */
+    INTEQ(count_notes(y, "title MATCHES 'Be.a'"), 1);
+    og_fetch_request *matching = NN(og_fetch_request_new("Note", &err));
+    og_predicate *pattern = NN(og_predicate_parse("title MATCHES 'Be.a'", NULL, 0, &err));
+    OK(og_fetch_request_set_predicate(matching, pattern, &err));
+    plan = NN(og_context_explain(y, matching, &err));
+    CHECK(strstr(plan, "starts_with") != NULL);
+    og_free(plan);
+    og_predicate_release(pattern);
+    og_fetch_request_release(matching);
     /* Groups are folded on the server: one row per group, in the sort's order. */
     og_fetch_request *grouped = NN(og_fetch_request_new("Note", &err));
     OK(og_fetch_request_set_result_type(grouped, OG_RESULT_DICTIONARIES, &err));

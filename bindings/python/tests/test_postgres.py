@@ -89,6 +89,9 @@ def test_values_and_relationships_round_trip(schema: str) -> None:
     plan = ctx.explain("Book", "title CONTAINS[cd] 'earthsea'")
     assert "octet_length" in plan and "filtered in memory: yes" in plan
     assert [b.title for b in ctx.fetch("Book", "title BEGINSWITH[c] 'LATH'")] == ["Lathe"]
+    # MATCHES narrows by its pattern's literal prefix; memory decides.
+    assert "starts_with" in ctx.explain("Book", "title MATCHES 'Lat.e'")
+    assert [b.title for b in ctx.fetch("Book", "title MATCHES 'Lat.e'")] == ["Lathe"]
     ctx.close()
     coordinator.close()
 

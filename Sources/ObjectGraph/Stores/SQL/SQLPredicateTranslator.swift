@@ -361,7 +361,8 @@ struct SQLPredicateTranslator {
         case .beginsWith, .endsWith, .like, .matches:
             if l.kind == .null || r.kind == .null { return no }
             if dialect == .postgreSQL {
-                guard l.kind == .string, r.kind == .string, op != .matches else { return nil }
+                guard l.kind == .string, r.kind == .string else { return nil }
+                if op == .matches { return folding.isEmpty ? literalPrefixSuperset(text: l, pattern: r) : nil }
                 guard folding.isEmpty else { return foldedSuperset(op, text: l, pattern: r, folding) }
                 return plainStringOperation(op == .beginsWith ? .beginsWith : op == .endsWith ? .endsWith : .like, l, r)
             }
@@ -426,6 +427,31 @@ struct SQLPredicateTranslator {
         }
         guard let decided else { return nil }
         return "\(dialect.falseIfNull("octet_length(\(column)) <> char_length(\(column))")) OR (\(decided))"
+    }
+
+    /// `MATCHES` in PostgreSQL, whose regular expressions are not the evaluator's (Swift's
+    /// `Regex`, which matches whole characters under canonical equivalence), as a condition
+    /// selecting a superset of its rows; nil unless `supersetAllowed`. A whole match must
+    /// begin with the pattern's literal prefix, so the text starts with it: the prefix is
+    /// the pattern's leading plain ASCII characters, up to the first that has a meaning in
+    /// the syntax, less the last when a quantifier follows it, and none at all when the
+    /// pattern has an alternation anywhere. "K", ";" and "`" end it too: the Kelvin sign,
+    /// the Greek question mark and the Greek varia are canonically equivalent to them.
+    private mutating func literalPrefixSuperset(text: Operand, pattern: Operand) -> String? {
+        guard supersetAllowed, text.constant == nil, case .scalar(.string(let p))? = pattern.constant, !p.contains("|") else { return nil }
+        var prefix: [Unicode.Scalar] = []
+        var next: Unicode.Scalar? = nil
+        for c in p.unicodeScalars {
+            let plain = c.value >= 0x20 && c.value < 0x7F && !"\\^$.?*+()[]{}K;`".unicodeScalars.contains(c)
+            if !plain {
+                next = c
+                break
+            }
+            prefix.append(c)
+        }
+        if let next, "?*{".unicodeScalars.contains(next), !prefix.isEmpty { prefix.removeLast() }
+        guard !prefix.isEmpty else { return nil }
+        return plainStringOperation(.beginsWith, text, Operand(sql: "", kind: .string, constant: .scalar(.string(String(String.UnicodeScalarView(prefix))))))
     }
 
     /// The predicate language's LIKE pattern (`*`, `?`, and `\` escaping them) as SQL's,
