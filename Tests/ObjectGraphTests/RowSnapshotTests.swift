@@ -116,7 +116,27 @@ final class RowSnapshotTests: XCTestCase {
         XCTAssertEqual(cells.count, count)
         XCTAssertEqual(cells.bytes, bytes)
         XCTAssertEqual(cells.words * 8, bytes)
-        // Entities of one shape share their layout.
-        XCTAssertEqual(RowCells.narrow(3).table.p, RowCells.narrow(3).table.p)
+        // An entity's rows of one shape share their layout, which names the entity.
+        XCTAssertTrue(cells.entity === book)
+        XCTAssertEqual(book.rowCells(wide: RowCells.narrow(3)).table.p, book.rowCells(wide: RowCells.narrow(3)).table.p)
+        XCTAssertTrue(book.rowCells(wide: RowCells.narrow(3)).table.entity === book)
+    }
+
+    func testARowKeepsItsEntityAndLayoutAfterItsModelIsGone() throws {
+        // The row's block holds the entity, and the entity its row layouts.
+        let row: RowSnapshot = try {
+            let book = try XCTUnwrap(try makeLibraryModel().entitiesByName["Book"])
+            let slot = try XCTUnwrap(book.layout.slotByName["title"])
+            var values = book.layout.defaults
+            values[slot] = .string("Kept")
+            return RowSnapshot.make(entity: book, primaryKey: 9, version: 2, values: values)
+        }()
+        XCTAssertEqual(row.entity.name, "Book")
+        XCTAssertEqual(row.primaryKey, 9)
+        XCTAssertEqual(row.version, 2)
+        XCTAssertEqual(row[try XCTUnwrap(row.entity.layout.slotByName["title"])], .string("Kept"))
+        let short = RowSnapshot.make(entity: row.entity, primaryKey: 10, version: 1, values: [.integer(1)])
+        XCTAssertEqual(short.entity.name, "Book")
+        XCTAssertEqual(short.values, [.integer(1)])
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An entity: a named kind of object with attributes and relationships, optionally
 /// inheriting from a superentity. Properties get dense slot numbers, the superentity's
 /// first, so an object stores its values in one array indexed by slot.
@@ -32,6 +34,19 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
 
     /// Slot layout, rebuilt after any change to the model; fixed once the model is frozen.
     private var layoutCache: Layout?
+    /// The layouts of this entity's rows by slot widths, made on first use and kept while
+    /// the entity lives (its rows' blocks hold it), since rows point at them unretained.
+    private let rowLayouts = Mutex<[[Bool]: RowCells]>([:])
+
+    /// The layout of this entity's rows whose slots have `wide` widths.
+    func rowCells(wide: [Bool]) -> RowCells {
+        rowLayouts.withLock { all in
+            if let known = all[wide] { return known }
+            let made = RowCells(wide: wide, entity: self)
+            all[wide] = made
+            return made
+        }
+    }
 
     /// A class, so that reading the layout on every value access costs one retain, not one per array.
     final class Layout {
@@ -56,7 +71,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         /// How the entity's rows lay out their values.
         let cells: RowCells
 
-        init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue]) {
+        init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue],
+             cells: RowCells) {
             self.properties = properties
             self.slotByName = slotByName
             self.kinds = kinds
@@ -66,7 +82,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.toManySlots = kinds.indices.filter { if case .toMany = kinds[$0] { true } else { false } }
             self.transformableSlots = kinds.indices.filter { if case .attribute(.transformable) = kinds[$0] { true } else { false } }
             self.readsDirectly = kinds.map { if case .attribute(let type) = $0 { type != .transformable } else { false } }
-            self.cells = RowCells.shared(kinds: kinds)
+            self.cells = cells
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {
@@ -291,7 +307,8 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             return r.isToMany ? .toMany(r) : .toOne(r)
         }
         let defaults = all.map { ($0 as? AttributeDescription)?.defaultValue ?? .null }
-        let built = Layout(properties: all, slotByName: byName, kinds: kinds, defaults: defaults)
+        let built = Layout(properties: all, slotByName: byName, kinds: kinds, defaults: defaults,
+                           cells: rowCells(wide: RowCells.wide(kinds: kinds)))
         // Slots are per hierarchy: a property keeps its slot in every subentity.
         for p in ownProperties { p.slot = p is FetchedPropertyDescription ? -1 : (byName[p.name] ?? -1) }
         layoutCache = built

@@ -11,16 +11,24 @@ import Synchronization
 /// Any value fits any cell: one that is not of its cell's width (a decimal, a transformable
 /// value, or text in a number's column) is kept in a box the cell points at.
 ///
-/// Layouts are interned and never freed (there are as many as there are shapes of entity),
-/// so a row points at its layout's table without counting a reference, and a read costs no
-/// retain.
+/// Each entity has its own layouts (`EntityDescription.rowCells(wide:)`), and its table
+/// names the entity just before the offsets, so a row's header needs no word for its
+/// entity. A layout lives as long as its entity, which the rows'
+/// blocks hold, so a row points at its table without counting a reference, and a read
+/// costs no retain.
 final class RowCells: @unchecked Sendable {
     /// What rows read: `[count, offset of slot 0, …, offset of slot count-1, row bytes]`,
-    /// offsets in bytes from the start of the row's values (the kinds come first).
+    /// offsets in bytes from the start of the row's values (the kinds come first), after
+    /// the entity's address (`RowCellTable.entityAddress`).
     let table: RowCellTable
 
-    private init(wide: [Bool]) {
-        let p = UnsafeMutablePointer<Int32>.allocate(capacity: wide.count + 2)
+    /// A layout of `entity`'s rows (nil only for `unattached`), its slots `wide` as given.
+    init(wide: [Bool], entity: EntityDescription?) {
+        let base = UnsafeMutableRawPointer.allocate(byteCount: RowCellTable.entityBytes + 4 * (wide.count + 2),
+                                                    alignment: MemoryLayout<UnsafeRawPointer>.alignment)
+        base.storeBytes(of: entity.map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) },
+                        as: UnsafeRawPointer?.self)
+        let p = (base + RowCellTable.entityBytes).bindMemory(to: Int32.self, capacity: wide.count + 2)
         p[0] = Int32(wide.count)
         var offset = (RowCellTable.kindBytes(wide.count) + 7) & ~7
         for (slot, isWide) in wide.enumerated() {
@@ -31,43 +39,44 @@ final class RowCells: @unchecked Sendable {
         table = RowCellTable(p: UnsafePointer(p))
     }
 
-    deinit { UnsafeMutablePointer(mutating: table.p).deallocate() }
+    deinit { (UnsafeMutableRawPointer(mutating: table.p) - RowCellTable.entityBytes).deallocate() }
 
-    private static let interned = Mutex<[[Bool]: RowCells]>([:])
-
-    /// The layout whose slots have `wide` widths.
-    static func shared(wide: [Bool]) -> RowCells {
-        interned.withLock { all in
-            if let known = all[wide] { return known }
-            let made = RowCells(wide: wide)
-            all[wide] = made
-            return made
-        }
-    }
-
-    /// The layout of an entity's rows, from what its slots hold.
-    static func shared(kinds: [EntityDescription.SlotKind]) -> RowCells {
-        shared(wide: kinds.map { kind in
+    /// Which slots of an entity's rows are 16 bytes wide, from what the slots hold.
+    static func wide(kinds: [EntityDescription.SlotKind]) -> [Bool] {
+        kinds.map { kind in
             guard case .attribute(let type) = kind else { return false }
             switch type {
             case .string, .uri, .binaryData, .transformable, .uuid: return RowCell.wideFits
             default: return false
             }
-        })
+        }
     }
 
-    /// The layout of `count` word-wide slots, for rows made without their entity's layout
+    /// The widths of `count` word-wide slots, for rows made without their entity's layout
     /// (identity-only rows have no values at all).
-    static func narrow(_ count: Int) -> RowCells {
-        count == 0 ? empty : shared(wide: [Bool](repeating: false, count: count))
-    }
+    static func narrow(_ count: Int) -> [Bool] { [Bool](repeating: false, count: count) }
 
-    private static let empty = shared(wide: [])
+    /// A table of no slots and no entity, for a variable that needs one before its first
+    /// row's entity is known. No row is ever made with it.
+    static let unattached = RowCells(wide: [], entity: nil)
 }
 
 /// A `RowCells` layout as rows read it: a pointer into its table.
 struct RowCellTable {
     let p: UnsafePointer<Int32>
+
+    /// The bytes before `p` that hold the entity's address.
+    static var entityBytes: Int { MemoryLayout<UnsafeRawPointer>.size }
+
+    /// The address of the entity whose rows this lays out (not retained).
+    @inline(__always) var entityAddress: UnsafeRawPointer {
+        UnsafeRawPointer(p).load(fromByteOffset: -Self.entityBytes, as: UnsafeRawPointer.self)
+    }
+
+    /// The entity whose rows this lays out; alive while any of its rows is.
+    @inline(__always) var entity: EntityDescription {
+        Unmanaged<EntityDescription>.fromOpaque(entityAddress).takeUnretainedValue()
+    }
 
     @inline(__always) var count: Int { Int(p[0]) }
     @inline(__always) func offset(_ slot: Int) -> Int { Int(p[1 + slot]) }

@@ -3,9 +3,9 @@ import Synchronization
 /// Storage for many `RowSnapshot`s in one allocation: a store reading a thousand rows makes
 /// a few blocks, not a thousand objects, and the rows it hands up are places in them.
 ///
-/// A row in a block is a 32-byte header — its `RowCellTable`, its entity (not retained: the
-/// block's `entities` holds every entity its rows name), primary key and version — followed
-/// by its kinds and cells (`RowCells`). Rows are written once, by a `RowBlockWriter`, and
+/// A row in a block is a 24-byte header — its `RowCellTable` (which names its entity, not
+/// retained: the block's `entities` holds every entity its rows name), primary key and
+/// version — followed by its kinds and cells (`RowCells`). Rows are written once, by a `RowBlockWriter`, and
 /// never change; the block frees what its cells hold when the last row of it goes.
 final class RowBlock {
     /// The rows, `capacity` bytes; full-size storage comes from and goes back to `RowBlockPool`.
@@ -17,11 +17,10 @@ final class RowBlock {
     private var entities: [EntityDescription] = []
 
     static let cellsOffset = 0
-    static let entityOffset = 8
-    static let primaryKeyOffset = 16
-    static let versionOffset = 24
+    static let primaryKeyOffset = 8
+    static let versionOffset = 16
     /// The bytes before a row's values.
-    static let rowHeaderBytes = 32
+    static let rowHeaderBytes = 24
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -42,7 +41,7 @@ final class RowBlock {
 
     @inline(__always)
     static func entity(ofRowAt row: UnsafeRawPointer) -> EntityDescription {
-        Unmanaged<EntityDescription>.fromOpaque(row.load(fromByteOffset: entityOffset, as: UnsafeRawPointer.self)).takeUnretainedValue()
+        cells(ofRowAt: row).entity
     }
 
     deinit {
@@ -112,10 +111,13 @@ struct RowBlockWriter {
         self.rowsPerBlock = max(1, rowsPerBlock)
     }
 
-    /// A row laid out as `cells` whose values `fill` sets; slots it leaves alone are null.
+    /// A row laid out as `cells` (a layout of `entity`'s) whose values `fill` sets; slots it
+    /// leaves alone are null.
     @inline(__always)
     mutating func make(entity: EntityDescription, primaryKey: Int64, version: Int64, cells: RowCellTable,
                        fill: (RowCellWriter) -> Void) -> RowSnapshot {
+        assert(cells.entityAddress == UnsafeRawPointer(Unmanaged.passUnretained(entity).toOpaque()),
+               "a row's layout must be one of its entity's")
         let bytes = RowBlock.rowHeaderBytes + cells.bytes
         if block == nil || block.unsafelyUnwrapped.used + bytes > block.unsafelyUnwrapped.capacity {
             startBlock(rowBytes: bytes)
@@ -123,8 +125,6 @@ struct RowBlockWriter {
         let current = block.unsafelyUnwrapped
         let row = current.storage + current.used
         row.storeBytes(of: cells.p, toByteOffset: RowBlock.cellsOffset, as: UnsafePointer<Int32>.self)
-        row.storeBytes(of: UnsafeRawPointer(Unmanaged.passUnretained(entity).toOpaque()), toByteOffset: RowBlock.entityOffset,
-                       as: UnsafeRawPointer.self)
         row.storeBytes(of: primaryKey, toByteOffset: RowBlock.primaryKeyOffset, as: Int64.self)
         row.storeBytes(of: version, toByteOffset: RowBlock.versionOffset, as: Int64.self)
         let values = row + RowBlock.rowHeaderBytes
@@ -138,7 +138,7 @@ struct RowBlockWriter {
     /// A row holding `values` (its entity's layout when they are one per slot, else word-wide cells).
     mutating func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
         let layout = entity.layout.cells.table
-        let cells = layout.count == values.count ? layout : RowCells.narrow(values.count).table
+        let cells = layout.count == values.count ? layout : entity.rowCells(wide: RowCells.narrow(values.count)).table
         return make(entity: entity, primaryKey: primaryKey, version: version, cells: cells) { row in
             for (slot, value) in values.enumerated() { row.set(slot, value) }
         }

@@ -42,7 +42,7 @@ public struct RowSnapshot {
     /// The entity's address: comparing it tells whether two rows share an entity without
     /// retaining either.
     @inline(__always)
-    var entityAddress: UnsafeRawPointer { address.load(fromByteOffset: RowBlock.entityOffset, as: UnsafeRawPointer.self) }
+    var entityAddress: UnsafeRawPointer { RowBlock.cells(ofRowAt: address).entityAddress }
 
     /// The value of `slot` of the row at `address`, which must be alive.
     @inline(__always)

@@ -13,7 +13,7 @@ extension PostgreSQLStore {
         var readers: [Int: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: SQLiteStore.ColumnKind)])] = [:]
         var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
-        var cells = RowCells.narrow(0).table
+        var cells = RowCells.unattached.table
         var list: [(slot: Int, column: Int32, kind: SQLiteStore.ColumnKind)] = []
         var writer = RowBlockWriter()
         for r in 0..<rows.count {

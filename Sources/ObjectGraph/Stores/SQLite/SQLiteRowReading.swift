@@ -24,7 +24,7 @@ extension SQLiteStore {
         // row retained and released its parts.
         var lastNumber: Int? = nil
         var entity: EntityDescription? = nil
-        var cells = RowCells.narrow(0).table
+        var cells = RowCells.unattached.table
         var list: [(slot: Int, column: Int32, kind: ColumnKind)] = []
         var writer = RowBlockWriter()
         while try s.step() {
