@@ -42,6 +42,8 @@ class ContextBase(OwnedHandle):
         # may be taking them (appends and pops of a deque are atomic).
         self._pending: Deque[BaseException] = collections.deque()
         self._coordinator = coordinator
+        # The coordinator's layouts by entity name (made once with it): read per insert.
+        self._layout_by_name: Dict[str, Layout] = coordinator._layouts.by_name
         # og_object handle -> its wrapper; weak, so unused wrappers go away. When one
         # goes, its handle is given back to the library, so that objects nobody holds any
         # more free their memory; dead entries are replaced on lookup and pruned as the
@@ -57,7 +59,11 @@ class ContextBase(OwnedHandle):
         # handed out again before then is taken off (the library lends it unchanged).
         self._released: Set[int] = set()
         self._prune_at = 1024
-        self._gone = _handle_releaser(weakref.ref(self))
+        # The callback of the wrappers' references: notes the reference of a wrapper gone, on
+        # whatever thread collected it (an atomic append), for _collect_dead. The deque's own
+        # method rather than a Python function: no frame per wrapper gone, and no reference
+        # to the context (a late callback after close appends to a list nobody reads).
+        self._gone = self._dead.append
         # Entity handle (lent by this context) -> slot layout: one name lookup per entity.
         self._layouts: Dict[int, Layout] = {}
         # Out-buffers for the typed slot getters. Sharing them is safe because only
@@ -280,9 +286,13 @@ class ContextBase(OwnedHandle):
         """Inserts a new object of ``entity`` (its name, or the class declared for
         it) with its default values, then sets the attributes and relationships
         given as keywords."""
-        name = entity if type(entity) is str else self._entity_name(entity)  # (one check on the hot path)
         # A new object's entity is the one named: no need to ask the library for it.
-        layout = self._coordinator._layouts.by_name.get(name) if type(name) is str else None
+        if type(entity) is str:  # (one check on the hot path)
+            name: Any = entity
+            layout = self._layout_by_name.get(entity)
+        else:
+            name = self._entity_name(entity)
+            layout = self._layout_by_name.get(name) if type(name) is str else None
         if layout is not None and len(values) > 1:
             # Plain ints for integer attributes (the common case of bulk work): inserted and
             # set in one call, without an error slot. A refused call inserted nothing; the
@@ -295,18 +305,19 @@ class ContextBase(OwnedHandle):
                 # Integers only: anything else (a float, text, a number past 64 bits) fails the
                 # pack. A bool packs as 1 or 0, which is what setting it stores.
                 try:
-                    packed = plan[1].pack(*values.values())
+                    packed = plan[1](*values.values())
                 except struct.error:
                     packed = None
                 handle = packed and _insert_int64s(self._h, layout.key, plan[0], packed, len(values), None)
                 if handle:
-                    if self._released or self._dead:
+                    # A new object's handle is new: no wrapper gone held it, so it is in neither
+                    # list, and the handles of wrappers gone are given back only once a batch
+                    # of them waits (in a loop whose objects are dropped, one goes per insert).
+                    if len(self._dead) + len(self._released) >= _RELEASE_BATCH:
                         self._give_back_released(keep=handle)
                     obj = _new_object(layout.cls or class_for(layout))
                     obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None  # type: ignore[assignment]
                     # _remember, written out.
-                    if self._released:
-                        self._released.discard(handle)
                     ref = _HandleRef(obj, self._gone)
                     ref.handle = handle
                     objects = self._objects
@@ -394,31 +405,17 @@ def _handle_ref(wrapper: Any, callback: Any, handle: int) -> _HandleRef:
     return ref
 
 
-def _handle_releaser(context_ref: "weakref.ref[ContextBase]") -> Callable[[_HandleRef], None]:
-    """The callback of a context's wrapper references: gives the wrapper's handle back
-    to the library once the wrapper is gone (on whatever thread collects it)."""
-
-    def gone(ref: _HandleRef) -> None:
-        context = context_ref()
-        if context is None or context._closed:
-            return
-        # Only noted here (an atomic append): this may run on any thread, while the
-        # context's thread uses its tables. Given back with others at the context's next
-        # call that wraps objects (no foreign call here: a collected result would make one
-        # per object).
-        context._dead.append(ref)
-
-    return gone
-
-
 def _take_all(items: "Deque[_T]") -> List[_T]:
-    """Empties a deque that other threads may append to (each pop is atomic)."""
+    """Empties a deque that other threads may append to (each pop is atomic): what it
+    holds now; what is appended meanwhile waits for the next call. Raising IndexError at
+    the end of every call cost more than the rest of it."""
     taken: List[_T] = []
-    while True:
-        try:
+    try:
+        for _ in range(len(items)):
             taken.append(items.popleft())
-        except IndexError:
-            return taken
+    except IndexError:  # another thread took some first
+        pass
+    return taken
 
 
 def _buffer(kind: Any) -> Tuple[Any, Any]:
@@ -439,8 +436,8 @@ def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
     return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
 
 
-def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any, struct.Struct]]:
-    """The slots and the packer of keyword values that name integer attributes only, made
+def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any, Callable[..., bytes]]]:
+    """The slots and the packing function of keyword values that name integer attributes only, made
     once per set of names; None when a name is not an integer attribute."""
     names = tuple(values)
     plan = layout.integer_keys.get(names, False)
@@ -453,7 +450,7 @@ def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any,
         # during the call and another thread may pack its own meanwhile.
         plan = layout.integer_keys[names] = (
             (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
-            struct.Struct(f"={len(names)}q"),
+            struct.Struct(f"={len(names)}q").pack,
         ) if every else None
     return plan  # type: ignore[no-any-return]
 
@@ -463,12 +460,12 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     (og_object_set_int64s_at); returns the values left to set one by one."""
     plan = _integer_plan(obj._layout, values)
     if plan is not None:
-        slots, packer = plan
+        slots, pack = plan
         numbers = list(values.values())
         # Plain ints only (not bools), packed in one call; one out of range fails the pack.
         if list(map(type, numbers)).count(int) == len(numbers):
             try:
-                packed = packer.pack(*numbers)
+                packed = pack(*numbers)
             except struct.error:
                 return _set_some_integers(obj, values)
             err = ctypes.c_void_p()  # a direct call: inserting is a hot path (_call.py)

@@ -92,6 +92,21 @@ def test_identity_holds_while_referenced_and_comes_back_after_gc(books_model, op
     assert handle not in ctx._released
 
 
+def test_inserts_whose_wrappers_are_dropped_keep_their_objects_and_give_handles_back(books_model, open_stack) -> None:
+    ctx = open_stack(books_model).context
+    # Integer values only: the one-call way of inserting. No wrapper is kept.
+    first = [ctx.insert("Book", pages=i, year=2000 + i % 20)._h for i in range(300)]
+    for i in range(300, 700):  # more than the binding gives back at once
+        ctx.insert("Book", pages=i, year=2000 + i % 20)
+    gc.collect()
+    assert len(ctx.inserted_objects) == 700
+    ctx.save()
+    books = ctx.fetch("Book", sort=["pages"])
+    assert [(b.pages, b.year) for b in books] == [(i, 2000 + i % 20) for i in range(700)]
+    # The first wrappers' handles went back to the library: their objects have new ones.
+    assert not set(first) & {b._h for b in books[:300]}
+
+
 def test_repr_and_to_dict(books_model, open_stack) -> None:
     ctx = open_stack(books_model).context
     book = ctx.insert("Book", title="T", pages=5)
