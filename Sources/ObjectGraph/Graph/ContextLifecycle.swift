@@ -84,14 +84,14 @@ extension ManagedObjectContext {
     /// The merge of a refresh: unchanged properties take `row`'s values, changes stay.
     func merge(_ row: RowSnapshot, into object: ManagedObject) {
         if var values = object.current {
-            for slot in 0..<values.count where !object.changedSlots.contains(slot) && !object.entity.properties[slot].isTransient {
+            for slot in 0..<values.count where !object.isChanged(slot) && !object.entity.properties[slot].isTransient {
                 values[slot] = row[slot]
             }
             object.current = values
         }
         object.snapshot = row
         if var relations = object.relations {
-            for slot in 0..<relations.count where !object.changedSlots.contains(slot) { relations[slot] = nil }
+            for slot in 0..<relations.count where !object.isChanged(slot) { relations[slot] = nil }
             object.relations = relations
         }
         object.awakeFromSnapshotEvents(.refresh)
@@ -111,7 +111,7 @@ extension ManagedObjectContext {
 
     private func discardChanges(_ o: ManagedObject) {
         o.current = nil
-        o.changedSlots.removeAll()
+        o.clearChanges()
         o.relations = nil
         updated.remove(o)
         event.updated.remove(o)

@@ -144,7 +144,7 @@ extension ManagedObjectContext {
             }
         }
         o.current = nil
-        o.changedSlots.removeAll()
+        o.clearChanges()
         updated.remove(o)
         deleted.remove(o)
         event.updated.remove(o)

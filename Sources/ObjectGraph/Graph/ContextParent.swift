@@ -182,7 +182,7 @@ extension ManagedObjectContext {
             o.current = nil
             o.snapshot = nil
             o.rowCached = false
-            o.changedSlots.removeAll()
+            o.clearChanges()
             o.relations = nil
             parentTargets.removeValue(forKey: o.objectID)
         }
@@ -222,14 +222,14 @@ extension ManagedObjectContext {
         for o in inserts + updates {
             let p = try counterpart(o)
             guard let values = o.current else { continue }
-            for (slot, kind) in o.layout.kinds.enumerated() where o.isInserted || o.changedSlots.contains(slot) {
+            for (slot, kind) in o.layout.kinds.enumerated() where o.isInserted || o.isChanged(slot) {
                 guard case .attribute = kind else { continue }
                 try p.setAttribute(values[slot], at: slot, self)
             }
         }
         for o in inserts + updates {
             let p = try counterpart(o)
-            for (slot, kind) in o.layout.kinds.enumerated() where o.isInserted || o.changedSlots.contains(slot) {
+            for (slot, kind) in o.layout.kinds.enumerated() where o.isInserted || o.isChanged(slot) {
                 guard let state = o.state(slot) else { continue }
                 switch kind {
                 case .attribute: continue

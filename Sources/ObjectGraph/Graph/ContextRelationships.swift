@@ -91,7 +91,7 @@ extension ManagedObjectContext {
     }
 
     func mark(_ object: ManagedObject, _ slot: Int) {
-        object.changedSlots.insert(slot)
+        object.markChanged(slot)
         didChange(object)
     }
 }

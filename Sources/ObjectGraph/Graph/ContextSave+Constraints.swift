@@ -111,7 +111,7 @@ extension ManagedObjectContext {
                 if checked.isEmpty { continue }
                 var values: [AttributeValue]?
                 for c in checked {
-                    if !o.isInserted && !c.slots.contains(where: o.changedSlots.contains) { continue }
+                    if !o.isInserted && !c.slots.contains(where: o.isChanged) { continue }
                     if values == nil { values = try o.storedForm(try rowValues(o, newKeys)) }
                     let held = c.slots.map { values![$0] }
                     // NULL never equals NULL in a unique index.
@@ -185,7 +185,7 @@ extension ManagedObjectContext {
             if case .toMany = layout.kinds[slot] { continue }
             switch policy {
             case .error, .overwrite: break
-            case .mergeByPropertyObjectTrump: if !o.changedSlots.contains(slot) { out[slot] = row[slot] }
+            case .mergeByPropertyObjectTrump: if !o.isChanged(slot) { out[slot] = row[slot] }
             case .mergeByPropertyStoreTrump: if row[slot] != .null { out[slot] = row[slot] }
             case .rollback: out[slot] = row[slot]
             }
@@ -197,7 +197,7 @@ extension ManagedObjectContext {
     func upsertWritesMembers(_ o: ManagedObject, _ slot: Int, _ policy: MergePolicyType) -> Bool {
         switch policy {
         case .error, .overwrite: true
-        case .mergeByPropertyObjectTrump: o.changedSlots.contains(slot)
+        case .mergeByPropertyObjectTrump: o.isChanged(slot)
         case .mergeByPropertyStoreTrump, .rollback: false
         }
     }

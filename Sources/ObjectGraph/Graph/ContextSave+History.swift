@@ -98,7 +98,7 @@ extension ManagedObjectContext {
     /// The stored slots an update changed.
     private static func changedSlots(_ o: ManagedObject) -> [Int] {
         let properties = o.layout.properties
-        return properties.indices.filter { o.changedSlots.contains($0) && !properties[$0].isTransient }
+        return properties.indices.filter { o.isChanged($0) && !properties[$0].isTransient }
     }
 
     /// The stored slots a new object that took a row over set (all it has a value for).

@@ -127,7 +127,7 @@ extension ManagedObjectContext {
             let layout = o.layout
             for slot in layout.toManySlots {
                 guard case .toMany(let r) = layout.kinds[slot], !r.isTransient, let s = o.state(slot) else { continue }
-                guard o.isInserted || o.changedSlots.contains(slot) else { continue }
+                guard o.isInserted || o.isChanged(slot) else { continue }
                 if takesOver && !upsertWritesMembers(o, slot, upserts.policy) { continue }
                 let explicit = r.inverseRelationship.map { $0.isToMany } ?? true
                 guard explicit || r.isOrdered else { continue }

@@ -54,7 +54,7 @@ extension ManagedObjectContext {
     func leaveContext(_ o: ManagedObject, deleted: Bool) {
         unregister(o, key(for: o.objectID))
         o.current = nil
-        o.changedSlots.removeAll()
+        o.clearChanges()
         if deleted { o.isDeleted = true }
         o.managedObjectContext = nil
     }
@@ -160,7 +160,7 @@ extension ManagedObjectContext {
             }
             o.snapshot = snapshot
             o.current = nil
-            o.changedSlots.removeAll()
+            o.clearChanges()
         }
         for share in plan {
             for o in share.deletes where o.isDeleted {

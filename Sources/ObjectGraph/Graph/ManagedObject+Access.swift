@@ -40,7 +40,7 @@ extension ManagedObject {
     public final func changedValues() throws(ObjectGraphError) -> [String: PredicateValue] {
         _ = try context()
         var out: [String: PredicateValue] = [:]
-        for slot in 0..<entity.properties.count where isInserted || changedSlots.contains(slot) {
+        for slot in 0..<entity.properties.count where isInserted || isChanged(slot) {
             let p = entity.properties[slot]
             if p.isTransient { continue }
             if isInserted, case .attribute = entity.layout.kinds[slot], (current?[slot] ?? .null) == (entity.layout.defaults[slot]) { continue }

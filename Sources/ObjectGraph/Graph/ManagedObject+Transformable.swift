@@ -23,7 +23,7 @@ extension ManagedObject {
         if current == nil { try makeWritable(context) }
         context.willChange(self)
         current![slot] = stored
-        changedSlots.insert(slot)
+        markChanged(slot)
         context.didChange(self)
     }
 

@@ -166,13 +166,13 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
         case .error, .overwrite:
             break
         case .mergeByPropertyObjectTrump:
-            for slot in 0..<values.count where !o.changedSlots.contains(slot) && !o.layout.properties[slot].isTransient {
+            for slot in 0..<values.count where !o.isChanged(slot) && !o.layout.properties[slot].isTransient {
                 values[slot] = newest[slot]
             }
         case .mergeByPropertyStoreTrump:
             for slot in 0..<values.count where !o.layout.properties[slot].isTransient {
                 let changedThere = old.map { $0[slot] != newest[slot] } ?? true
-                if changedThere || !o.changedSlots.contains(slot) { values[slot] = newest[slot] }
+                if changedThere || !o.isChanged(slot) { values[slot] = newest[slot] }
             }
         case .rollback:
             giveWay(to: newest)
@@ -181,11 +181,11 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
         o.current = values
         // Relationships the store changed are read again where the object did not change them.
         if var relations = o.relations {
-            for slot in 0..<relations.count where !o.changedSlots.contains(slot) { relations[slot] = nil }
+            for slot in 0..<relations.count where !o.isChanged(slot) { relations[slot] = nil }
             o.relations = relations
         }
         // Changed slots now include everything that differs from the newest row.
-        for slot in 0..<values.count where values[slot] != newest[slot] { o.changedSlots.insert(slot) }
+        for slot in 0..<values.count where values[slot] != newest[slot] { o.markChanged(slot) }
         o.snapshot = newest
     }
 
@@ -193,7 +193,7 @@ public final class MergeConflict: ErrorAttachment, @unchecked Sendable, CustomSt
     private func giveWay(to newest: RowSnapshot) {
         let o = sourceObject
         o.current = nil
-        o.changedSlots.removeAll()
+        o.clearChanges()
         o.relations = nil
         o.snapshot = newest
         outcome = .skip

@@ -1,8 +1,17 @@
 /// A set of slot numbers as bits: how an object records which properties changed
 /// without copying values.
 struct SlotSet: Sendable, Equatable {
-    private var low: UInt64 = 0
-    private var high: [UInt64] = []
+    /// Slots 0 to 63, one bit each.
+    private(set) var low: UInt64 = 0
+    /// Slots from 64 on, 64 to a word.
+    private(set) var high: [UInt64] = []
+
+    init() {}
+
+    init(low: UInt64, high: [UInt64]) {
+        self.low = low
+        self.high = high
+    }
 
     var isEmpty: Bool { low == 0 && high.allSatisfy { $0 == 0 } }
 
