@@ -9,17 +9,12 @@ func lendObject(_ object: ManagedObject, from owner: OpaquePointer) throws(Objec
 }
 
 extension ResultsBox {
-    /// Every object's handle, lent together on first use: reading a whole result then
+    /// Lends every object together under one lock (the same handles as before for objects
+    /// still lent), handing each handle to `each` with its index: reading a whole result then
     /// takes one handle-table lock per object, not two.
-    func lentHandles() throws(ObjectGraphError) -> [OpaquePointer] {
-        // Lent again when handles were given back since (og_context_release_object, reset).
-        if let done = try handles.withLock({ () throws(ObjectGraphError) in lentAt == handles.unlendings ? lent : nil }) { return done }
-        let made = try handles.lendObjects(objects, from: contextHandle)
-        try handles.withLock { () throws(ObjectGraphError) in
-            lent = made
-            lentAt = handles.unlendings
-        }
-        return made
+    func lendAll(each: (Int, OpaquePointer) -> Void = { _, _ in }) throws(ObjectGraphError) {
+        try handles.lendObjects(objects, from: contextHandle, each: each)
+        try handles.withLock { () throws(ObjectGraphError) in lentAll = true }
     }
 }
 

@@ -12,8 +12,7 @@ public func og_results_objects(_ r: OpaquePointer?, _ objects: UnsafeMutablePoin
             throw .invalidArgument("the arrays hold \(count) elements but the results have \(results.objects.count)")
         }
         let out = try required(objects, "objects")
-        let lent = try results.lentHandles()
-        for i in 0..<count { out[i] = lent[i] }
+        try results.lendAll { i, handle in out[i] = handle }
         if let entities {
             var last: (EntityDescription, OpaquePointer)? = nil
             for (i, o) in results.objects.enumerated() {

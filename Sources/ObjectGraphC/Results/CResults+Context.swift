@@ -9,9 +9,10 @@ public func og_results_count(_ r: OpaquePointer?) -> Int {
 
 @_cdecl("og_results_object_at")
 public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: ErrorOut) -> OpaquePointer? {
-    // The common case in one lock: the result's objects lent already, none given back since.
+    // The common case in one lock: the result's objects lent already, this one not given back since.
     if let lent = handles.withBox(r, ResultsBox.self, { results in
-        results.lentAt == handles.unlendings && index >= 0 && index < results.objects.count ? results.lent?[index] : nil
+        results.lentAll && index >= 0 && index < results.objects.count
+            ? handles.lentHandleLocked(of: results.objects[index], by: results.contextHandle) : nil
     }) {
         return lent
     }
@@ -20,7 +21,9 @@ public func og_results_object_at(_ r: OpaquePointer?, _ index: Int, _ err: Error
         guard index >= 0, index < results.objects.count else {
             throw .invalidArgument("result index \(index) is out of range (there are \(results.objects.count))")
         }
-        return try results.lentHandles()[index]
+        // The first object asked for lends them all; one given back since is lent again alone.
+        if try !handles.withLock({ () throws(ObjectGraphError) in results.lentAll }) { try results.lendAll() }
+        return try lendObject(results.objects[index], from: results.contextHandle)
     }
 }
 

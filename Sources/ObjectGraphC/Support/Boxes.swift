@@ -301,11 +301,10 @@ final class ResultsBox: HandleBox {
     let objects: [ManagedObject]
     /// The context handle that lends the objects.
     let contextHandle: OpaquePointer
-    /// Every object's handle, lent together at the first `og_results_object_at` (read
-    /// and written under the handle table's lock).
-    var lent: [OpaquePointer]?
-    /// The table's count of given-back handles when `lent` was made.
-    var lentAt: UInt64 = 0
+    /// Whether every object was lent at once (`lendAll`), at the first `og_results_object_at`:
+    /// each object then remembers its handle, so the result keeps no list of them (read and
+    /// written under the handle table's lock).
+    var lentAll = false
     init(_ objects: [ManagedObject], contextHandle: OpaquePointer) {
         self.objects = objects
         self.contextHandle = contextHandle

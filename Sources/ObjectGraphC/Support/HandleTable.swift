@@ -40,10 +40,6 @@ final class HandleTable: @unchecked Sendable {
     /// that a thread's cached lookup (`ObjectLookupCache`) knows whether it still holds.
     private let drops = Atomic<UInt64>(0)
 
-    /// Counts lent handles given back one by one (`unlend`): a cache of lent handles made
-    /// at another count may hold invalid ones. Read and written under the mutex.
-    private(set) var unlendings: UInt64 = 0
-
     private var entries: [Entry] = []
     /// What each owner lent, by the owner's index, once it lends anything.
     private var lendings: [Int: Lending] = [:]
@@ -120,6 +116,16 @@ final class HandleTable: @unchecked Sendable {
 
     /// `lendObject` for every object of a result, in order, in one pass under the lock.
     func lendObjects(_ objects: [ManagedObject], from owner: OpaquePointer?) throws(ObjectGraphError) -> [OpaquePointer] {
+        var lent: [OpaquePointer] = []
+        lent.reserveCapacity(objects.count)
+        try lendObjects(objects, from: owner) { lent.append($1) }
+        return lent
+    }
+
+    /// `lendObjects`, handing each handle to `each` with its index instead of making an array
+    /// of them (a result's objects remember theirs). `each` runs with the mutex held.
+    func lendObjects(_ objects: [ManagedObject], from owner: OpaquePointer?,
+                     each: (Int, OpaquePointer) -> Void) throws(ObjectGraphError) {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         let ownerIndex = try validOwner(owner)
@@ -128,7 +134,18 @@ final class HandleTable: @unchecked Sendable {
         reserveGeometrically(&entries, adding: objects.count)
         let lending = lending(of: ownerIndex)
         reserveGeometrically(&lending.objects, adding: objects.count)
-        return objects.map { pointer(lendObjectLocked($0, ownerIndex, lending)) }
+        for (i, object) in objects.enumerated() { each(i, pointer(lendObjectLocked(object, ownerIndex, lending))) }
+    }
+
+    /// The handle `owner` lent for `object` through the object's own slot (`lendObject`),
+    /// while it is still lent; nil otherwise. Must be called with the mutex held (`withBox`).
+    @inline(__always)
+    func lentHandleLocked(of object: ManagedObject, by owner: OpaquePointer) -> OpaquePointer? {
+        let v = object.bindingHandle
+        guard v != 0, let (ownerIndex, _) = decode(owner) else { return nil }
+        let i = Int(v & 0xFFFF_FFFF) - 1
+        guard isLive(v, lentBy: ownerIndex), entries[i].identity == UInt(bitPattern: ObjectIdentifier(object)) else { return nil }
+        return pointer(v)
     }
 
     private func reserveGeometrically<E>(_ array: inout [E], adding n: Int) {
@@ -310,7 +327,6 @@ final class HandleTable: @unchecked Sendable {
             lendings[index] != nil
         {
             dropLent(by: index, into: &dropped)
-            unlendings &+= 1
             if dropped.count > 64 { free.sort(by: >) }
         }
         pthread_mutex_unlock(&mutex)
@@ -341,7 +357,6 @@ final class HandleTable: @unchecked Sendable {
             lendings[ownerIndex]?.byIdentity.removeValue(forKey: entries[index].identity)
             drop(index, into: &dropped)
         }
-        if refused < handles.count { unlendings &+= 1 }
         pthread_mutex_unlock(&mutex)
         dropped.removeAll()
         ObjectLookupCache.forgetOnThisThread()
