@@ -2818,7 +2818,9 @@ og_entity *og_object_entity(const og_object *object);
 
 /* METHOD: og_object
  * The object ID as a URI: x-coredata://<store UUID>/<Entity>/p<key> once
- * saved, x-coredata:///<Entity>/t<UUID> while temporary. Owned: og_free. */
+ * saved, x-coredata:///<Entity>/t<UUID> while temporary. Owned: og_free. On
+ * the context's thread, as every read of an object (OG_ERROR_WRONG_THREAD
+ * elsewhere): pass the URI, not the object, to another thread. */
 char *og_object_id_uri(const og_object *object, og_error **error);
 
 /* METHOD: og_object */

@@ -932,6 +932,9 @@ static void queue_contexts(void) {
     /* The object belongs to the queue too. */
     char *s;
     FAILS(og_object_get_string(w.book, "title", &s, &err), OG_ERROR_WRONG_THREAD, "thread|perform");
+    /* Its ID too: making it reads the object's row, which the queue may be replacing. */
+    FAILS_NULL(og_object_id_uri(w.book, &err), OG_ERROR_WRONG_THREAD, "thread|perform");
+    FAILS_NULL(og_value_new_object_id(w.book, &err), OG_ERROR_WRONG_THREAD, "thread|perform");
     /* perform_and_wait from another thread saves. */
     pthread_t t;
     CHECK(pthread_create(&t, NULL, perform_from_thread, &w) == 0);

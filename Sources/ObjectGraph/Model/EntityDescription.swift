@@ -70,9 +70,12 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         let readsDirectly: [Bool]
         /// How the entity's rows lay out their values.
         let cells: RowCells
+        /// The layout of the entity's rows that hold no values (a store's identity-only
+        /// reads), found here rather than through the entity's table of layouts per row.
+        let identityCells: RowCells
 
         init(properties: [PropertyDescription], slotByName: [String: Int], kinds: [SlotKind], defaults: [AttributeValue],
-             cells: RowCells) {
+             cells: RowCells, identityCells: RowCells) {
             self.properties = properties
             self.slotByName = slotByName
             self.kinds = kinds
@@ -83,6 +86,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
             self.transformableSlots = kinds.indices.filter { if case .attribute(.transformable) = kinds[$0] { true } else { false } }
             self.readsDirectly = kinds.map { if case .attribute(let type) = $0 { type != .transformable } else { false } }
             self.cells = cells
+            self.identityCells = identityCells
         }
 
         private static func hasRules(_ p: PropertyDescription) -> Bool {
@@ -308,7 +312,7 @@ public final class EntityDescription: @unchecked Sendable, CustomStringConvertib
         }
         let defaults = all.map { ($0 as? AttributeDescription)?.defaultValue ?? .null }
         let built = Layout(properties: all, slotByName: byName, kinds: kinds, defaults: defaults,
-                           cells: rowCells(wide: RowCells.wide(kinds: kinds)))
+                           cells: rowCells(wide: RowCells.wide(kinds: kinds)), identityCells: rowCells(wide: []))
         // Slots are per hierarchy: a property keeps its slot in every subentity.
         for p in ownProperties { p.slot = p is FetchedPropertyDescription ? -1 : (byName[p.name] ?? -1) }
         layoutCache = built

@@ -137,8 +137,9 @@ struct RowBlockWriter {
 
     /// A row holding `values` (its entity's layout when they are one per slot, else word-wide cells).
     mutating func make(entity: EntityDescription, primaryKey: Int64, version: Int64, values: [AttributeValue]) -> RowSnapshot {
-        let layout = entity.layout.cells.table
-        let cells = layout.count == values.count ? layout : entity.rowCells(wide: RowCells.narrow(values.count)).table
+        let layout = entity.layout
+        let cells = layout.cells.table.count == values.count ? layout.cells.table
+            : values.isEmpty ? layout.identityCells.table : entity.rowCells(wide: RowCells.narrow(values.count)).table
         return make(entity: entity, primaryKey: primaryKey, version: version, cells: cells) { row in
             for (slot, value) in values.enumerated() { row.set(slot, value) }
         }

@@ -16,7 +16,13 @@ public func og_object_entity(_ o: OpaquePointer?) -> OpaquePointer? {
 
 @_cdecl("og_object_id_uri")
 public func og_object_id_uri(_ o: OpaquePointer?, _ err: ErrorOut) -> UnsafeMutablePointer<CChar>? {
-    do throws(ObjectGraphError) { return ownedString(try object(o).objectID.uriRepresentation) } catch {
+    do throws(ObjectGraphError) {
+        // On the context's thread only, as every read of an object: making the ID reads the
+        // object's row, which that thread may be replacing.
+        let x = try object(o)
+        try x.managedObjectContext?.checkThread()
+        return ownedString(x.objectID.uriRepresentation)
+    } catch {
         report(error, err)
         return nil
     }

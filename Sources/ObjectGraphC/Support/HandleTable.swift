@@ -142,7 +142,9 @@ final class HandleTable: @unchecked Sendable {
     @inline(__always)
     func lentHandleLocked(of object: ManagedObject, by owner: OpaquePointer) -> OpaquePointer? {
         let v = object.bindingHandle
-        guard v != 0, let (ownerIndex, _) = decode(owner) else { return nil }
+        guard v != 0, let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
+            entries[ownerIndex].generation == generation
+        else { return nil }
         let i = Int(v & 0xFFFF_FFFF) - 1
         guard isLive(v, lentBy: ownerIndex), entries[i].identity == UInt(bitPattern: ObjectIdentifier(object)) else { return nil }
         return pointer(v)

@@ -25,7 +25,11 @@ public func og_value_new_object(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaqueP
 
 @_cdecl("og_value_new_object_id")
 public func og_value_new_object_id(_ o: OpaquePointer?, _ err: ErrorOut) -> OpaquePointer? {
-    handle(err) { () throws(ObjectGraphError) in objectIDValue(try handles.get(o, ManagedObject.self).objectID) }
+    handle(err) { () throws(ObjectGraphError) in
+        let x = try handles.get(o, ManagedObject.self)
+        try x.managedObjectContext?.checkThread()  // og_object_id_uri's rule
+        return objectIDValue(x.objectID)
+    }
 }
 
 @_cdecl("og_value_new_object_id_uri")

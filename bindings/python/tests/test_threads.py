@@ -153,6 +153,28 @@ def test_a_column_read_first_on_another_thread_is_refused(tmp_path: Path) -> Non
     coordinator.close()
 
 
+def test_an_objects_id_is_read_on_its_contexts_thread_only(tmp_path: Path) -> None:
+    coordinator = _numbers_stack(tmp_path / "n.sqlite", 10)
+    with og.Context(coordinator) as ctx:
+        first = ctx.fetch("Number", sort=["n"])[0]
+        seen: list = []
+
+        def other() -> None:
+            # Making the ID reads the object's row, which its thread may be replacing.
+            try:
+                seen.append(first.object_id)
+            except og.WrongThreadError:
+                seen.append("refused")
+            seen.append(repr(first))
+
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+        assert seen == ["refused", "<Number (inaccessible)>"]
+        assert first.object_id.endswith("/Number/p1")
+    coordinator.close()
+
+
 def test_closing_a_queue_context_while_its_block_fetches_waits_for_the_block(tmp_path: Path) -> None:
     coordinator = _numbers_stack(tmp_path / "n.sqlite", 200)
     problems: list = []
