@@ -77,6 +77,8 @@ class ContextBase(OwnedHandle):
         self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
         self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
         self._h = handle
+        # The handle as a C value, for the one-call insert (_insert_int64s).
+        self._h_arg = ctypes.c_void_p(handle)
         self._closed = False
 
     def _raise_pending(self, error: Optional[BaseException] = None) -> None:
@@ -308,7 +310,7 @@ class ContextBase(OwnedHandle):
                     packed = plan[1](*values.values())
                 except struct.error:
                     packed = None
-                handle = packed and _insert_int64s(self._h, layout.key, plan[0], packed, len(values), None)
+                handle = packed and _insert_int64s(self._h_arg, layout.key, plan[0], packed, plan[2], None)
                 if handle:
                     # A new object's handle is new: no wrapper gone held it, so it is in neither
                     # list, and the handles of wrappers gone are given back only once a batch
@@ -369,7 +371,14 @@ class ContextBase(OwnedHandle):
 
 
 _new_object: Callable[[type], ManagedObject] = object.__new__  # a wrapper without its __init__
-_insert_int64s = lib.og_context_insert_int64s
+# og_context_insert_int64s without ctypes' conversion of each argument, for the one-call
+# insert only: every argument is the binding's own and already a C value ctypes passes as
+# it is (the context handle as a c_void_p, the entity's name as bytes, the plan's slot
+# array and count, the packed values as bytes, None for no error slot). The conversions
+# cost a tenth of an insert. The declared function (lib.og_context_insert_int64s) keeps
+# its argument checks for every other caller.
+_insert_int64s = lib._FuncPtr(("og_context_insert_int64s", lib))
+_insert_int64s.restype = ctypes.c_void_p
 
 # How many handles of wrappers gone are given back together.
 _RELEASE_BATCH = 256
@@ -436,9 +445,10 @@ def _text_buffer(capacity: int) -> Tuple[int, memoryview, int, Any, Any]:
     return ctypes.addressof(text), memoryview(text).cast("B"), capacity, length, length_ref
 
 
-def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any, Callable[..., bytes]]]:
-    """The slots and the packing function of keyword values that name integer attributes only, made
-    once per set of names; None when a name is not an integer attribute."""
+def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any, Callable[..., bytes], Any]]:
+    """The slots, the packing function and the count of keyword values that name integer
+    attributes only, made once per set of names; None when a name is not an integer
+    attribute."""
     names = tuple(values)
     plan = layout.integer_keys.get(names, False)
     if plan is False:
@@ -451,6 +461,7 @@ def _integer_plan(layout: Layout, values: Dict[str, Any]) -> Optional[Tuple[Any,
         plan = layout.integer_keys[names] = (
             (ctypes.c_size_t * len(names))(*(s.index for s in slots)),  # type: ignore[union-attr]
             struct.Struct(f"={len(names)}q").pack,
+            ctypes.c_size_t(len(names)),  # the count, as og_context_insert_int64s takes it
         ) if every else None
     return plan  # type: ignore[no-any-return]
 
@@ -460,7 +471,7 @@ def _set_integers(obj: ManagedObject, values: Dict[str, Any]) -> Dict[str, Any]:
     (og_object_set_int64s_at); returns the values left to set one by one."""
     plan = _integer_plan(obj._layout, values)
     if plan is not None:
-        slots, pack = plan
+        slots, pack, _ = plan
         numbers = list(values.values())
         # Plain ints only (not bools), packed in one call; one out of range fails the pack.
         if list(map(type, numbers)).count(int) == len(numbers):
