@@ -47,7 +47,8 @@ open class ManagedObject: CustomStringConvertible {
     /// The primary key of the ID still to be made (`identity` pending): the snapshot's row
     /// holds it while there is one, `rowOrKey` otherwise.
     private final var pendingPrimaryKey: Int64 {
-        snapshotBlock != nil ? pendingKey(ofRowAt: rowOrKey) : Int64(bitPattern: UInt64(rowOrKey))
+        snapshotBlock != nil ? RowSnapshot.primaryKey(ofRowAt: UnsafeRawPointer(bitPattern: rowOrKey).unsafelyUnwrapped)
+            : Int64(bitPattern: UInt64(rowOrKey))
     }
 
     private static func identity(_ id: ManagedObjectID?, _ store: StoreName?) -> Identity {
@@ -70,17 +71,12 @@ open class ManagedObject: CustomStringConvertible {
     final func becomePermanent(primaryKey: Int64, store: StoreName) {
         if snapshotBlock == nil {
             rowOrKey = UInt(bitPattern: Int(primaryKey))
-        } else if pendingKey(ofRowAt: rowOrKey) != primaryKey {
+        } else if pendingPrimaryKey != primaryKey {
             // The row names another key (a row made while the ID was temporary): made now.
             identity = .made(ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store.identifier))
             return
         }
         identity = .pending(store)
-    }
-
-    @inline(__always)
-    private func pendingKey(ofRowAt address: UInt) -> Int64 {
-        UnsafeRawPointer(bitPattern: address).unsafelyUnwrapped.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self)
     }
 
     /// Whether the ID is still to be made, from `pendingPrimaryKey`.
@@ -285,7 +281,7 @@ open class ManagedObject: CustomStringConvertible {
     private static func start(_ entity: EntityDescription, _ id: ManagedObjectID?, _ store: StoreName?,
                               _ snapshot: RowSnapshot?, _ primaryKey: Int64) -> (Identity, UInt) {
         guard let address = snapshot?.address else { return (identity(id, store), UInt(bitPattern: Int(primaryKey))) }
-        if id == nil, address.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self) != primaryKey {
+        if id == nil, RowSnapshot.primaryKey(ofRowAt: address) != primaryKey {
             let made = ManagedObjectID(entity: entity, primaryKey: primaryKey, storeIdentifier: store?.identifier ?? "")
             return (.made(made), UInt(bitPattern: address))
         }

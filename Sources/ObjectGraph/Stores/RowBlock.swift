@@ -5,8 +5,9 @@ import Synchronization
 ///
 /// A row in a block is a 24-byte header — its `RowCellTable` (which names its entity, not
 /// retained: the block's `entities` holds every entity its rows name), primary key and
-/// version — followed by its kinds and cells (`RowCells`). Rows are written once, by a `RowBlockWriter`, and
-/// never change; the block frees what its cells hold when the last row of it goes.
+/// version — followed by its kinds and cells (`RowCells`). Rows are written once, by a
+/// `RowBlockWriter`, and never change; the block frees what its cells hold when the last
+/// row of it goes.
 final class RowBlock {
     /// The rows, `capacity` bytes; full-size storage comes from and goes back to `RowBlockPool`.
     let storage: UnsafeMutableRawPointer

@@ -16,7 +16,7 @@ public struct RowSnapshot {
     let address: UnsafeRawPointer
 
     public var entity: EntityDescription { RowBlock.entity(ofRowAt: address) }
-    public var primaryKey: Int64 { address.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self) }
+    public var primaryKey: Int64 { Self.primaryKey(ofRowAt: address) }
     public var version: Int64 { address.load(fromByteOffset: RowBlock.versionOffset, as: Int64.self) }
     /// The number of values (the entity's slot count).
     public var count: Int { RowBlock.cells(ofRowAt: address).count }
@@ -43,6 +43,12 @@ public struct RowSnapshot {
     /// retaining either.
     @inline(__always)
     var entityAddress: UnsafeRawPointer { RowBlock.cells(ofRowAt: address).entityAddress }
+
+    /// The primary key of the row at `address`, which must be alive.
+    @inline(__always)
+    static func primaryKey(ofRowAt address: UnsafeRawPointer) -> Int64 {
+        address.load(fromByteOffset: RowBlock.primaryKeyOffset, as: Int64.self)
+    }
 
     /// The value of `slot` of the row at `address`, which must be alive.
     @inline(__always)

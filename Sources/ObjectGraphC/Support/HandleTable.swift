@@ -141,13 +141,21 @@ final class HandleTable: @unchecked Sendable {
     /// while it is still lent; nil otherwise. Must be called with the mutex held (`withBox`).
     @inline(__always)
     func lentHandleLocked(of object: ManagedObject, by owner: OpaquePointer) -> OpaquePointer? {
-        let v = object.bindingHandle
-        guard v != 0, let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
-            entries[ownerIndex].generation == generation
+        guard let (ownerIndex, generation) = decode(owner), ownerIndex < entries.count,
+            entries[ownerIndex].generation == generation, rememberedOwner(of: object) == ownerIndex
         else { return nil }
-        let i = Int(v & 0xFFFF_FFFF) - 1
-        guard isLive(v, lentBy: ownerIndex), entries[i].identity == UInt(bitPattern: ObjectIdentifier(object)) else { return nil }
-        return pointer(v)
+        return pointer(object.bindingHandle)
+    }
+
+    /// The index of the owner that lent `object` its remembered handle (`bindingHandle`),
+    /// while that handle is still lent for it; nil otherwise. Must be called with the mutex held.
+    @inline(__always)
+    private func rememberedOwner(of object: ManagedObject) -> Int? {
+        let v = object.bindingHandle
+        guard v != 0 else { return nil }
+        let i = Int(v & 0xFFFF_FFFF) - 1  // in range: the table never shrinks
+        let owner = Int(entries[i].owner)
+        return isLive(v, lentBy: owner) && entries[i].identity == UInt(bitPattern: ObjectIdentifier(object)) ? owner : nil
     }
 
     private func reserveGeometrically<E>(_ array: inout [E], adding n: Int) {
@@ -158,16 +166,11 @@ final class HandleTable: @unchecked Sendable {
     /// Must be called with the mutex held; `known` is the owner's `lending`, when the caller has it.
     private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int, _ known: Lending? = nil) -> UInt64 {
         let id = UInt(bitPattern: ObjectIdentifier(object))
-        let remembered = object.bindingHandle
-        if remembered != 0 {
-            let i = Int(remembered & 0xFFFF_FFFF) - 1  // in range: the table never shrinks
-            let owner = Int(entries[i].owner)
-            if isLive(remembered, lentBy: owner), entries[i].identity == id {
-                if owner == ownerIndex { return remembered }
-                // Another owner lent it first and keeps the object's own slot: this one
-                // lends it through its dictionary, as any other kind of handle.
-                return lendLocked(object, ownerIndex) { object }
-            }
+        if let owner = rememberedOwner(of: object) {
+            if owner == ownerIndex { return object.bindingHandle }
+            // Another owner lent it first and keeps the object's own slot: this one
+            // lends it through its dictionary, as any other kind of handle.
+            return lendLocked(object, ownerIndex) { object }
         }
         let lending = known ?? lending(of: ownerIndex)
         if !lending.byIdentity.isEmpty, let existing = lending.byIdentity[id] { return existing }
