@@ -2147,6 +2147,18 @@ og_status og_context_release_objects(og_context *context, og_object *const *obje
 const uint64_t *og_context_change_counter(const og_context *context);
 
 /* METHOD: og_context
+ * Calls `callback(userdata)` once, at the next change og_context_change_counter
+ * counts, on the thread that makes it and before the call that makes it
+ * returns; then forgets it. One is kept per context: a second call (or one with
+ * a NULL callback) replaces it and calls the one replaced at once, so each is
+ * called exactly once unless the context is released first (then never). The
+ * callback runs in the middle of a change, so it must not call the library: it
+ * is for a binding to note that values it read in bulk no longer hold, without
+ * reading the counter before each use of them. Follows the context's thread
+ * rule. */
+og_status og_context_on_next_value_change(og_context *context, og_block_fn callback, void *userdata, og_error **error);
+
+/* METHOD: og_context
  * Releases a context. Objects it lent become invalid. A queue context first
  * waits for the blocks queued with og_context_perform (do not release it
  * from inside one of its own blocks). NULL is ignored. */

@@ -38,4 +38,43 @@ final class ContextBulkReadTests: XCTestCase {
         try reader.readLoadedAttribute(atSlot: slots[2], of: objects) { i, value in one[i] = value }
         XCTAssertEqual(one, grid.map { $0[2] })
     }
+
+    /// `onNextValueChange`: called once, at the first change the counter counts after it
+    /// was set, and never after its context is gone.
+    func testNextValueChangeIsReportedOnce() throws {
+        let model = ManagedObjectModel()
+        let item = try model.addEntity(named: "Item")
+        try item.addAttribute(named: "count", type: .integer64)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/watch.sqlite")
+        try stack.context.insertObject(entityName: "Item").setValue(.integer(1), forKey: "count")
+        try stack.context.save()
+        var context: ManagedObjectContext? = ManagedObjectContext(coordinator: stack.coordinator)
+        let object = try context!.fetch(FetchRequest(entityName: "Item"))[0]
+        var calls = 0, replaced = 0
+        try context!.onNextValueChange { calls += 1 }
+        _ = try object.value(forKey: "count")
+        _ = try context!.fetch(FetchRequest(entityName: "Item"))
+        XCTAssertEqual(calls, 0, "reads and fetches change nothing")
+        let before = context!.valueChangeCounter.pointee
+        try object.setValue(.integer(2), forKey: "count")
+        XCTAssertEqual(calls, 1)
+        XCTAssertNotEqual(context!.valueChangeCounter.pointee, before)
+        try object.setValue(.integer(3), forKey: "count")
+        XCTAssertEqual(calls, 1, "once, then forgotten")
+        try context!.onNextValueChange { calls += 1 }
+        try context!.onNextValueChange { replaced += 1 }
+        XCTAssertEqual([calls, replaced], [2, 0], "the one replaced is called then")
+        try context!.rollback()
+        XCTAssertEqual([calls, replaced], [2, 1], "a rollback is a change")
+        try context!.onNextValueChange { calls += 1 }
+        try context!.onNextValueChange(nil)
+        XCTAssertEqual(calls, 3, "nil replaces it too")
+        try object.setValue(.integer(4), forKey: "count")
+        XCTAssertEqual(calls, 3)
+        try context!.onNextValueChange { calls += 1 }
+        context = nil
+        XCTAssertEqual(calls, 3, "not called for the context's end")
+        _ = try? object.setValue(.integer(5), forKey: "count")  // an object that outlives its context
+        XCTAssertEqual(calls, 3)
+    }
 }

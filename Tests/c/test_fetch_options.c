@@ -463,6 +463,58 @@ static void insert_with_integers(void) {
     og_t_remove_tree(dir);
 }
 
+static void count_call(void *userdata) { (*(int *)userdata)++; }
+
+/* og_context_on_next_value_change: called once, at the first change after it was set. */
+static void value_change_watch(void) {
+    char *dir; og_coordinator *coordinator;
+    og_context *ctx = filled(&dir, &coordinator);
+    og_fetch_request *r = books_by_title();
+    og_results *books = NN(og_context_fetch(ctx, r, &err));
+    og_object *book = NN(og_results_object_at(books, 0, &err));
+    int calls = 0, other = 0;
+    OK(og_context_on_next_value_change(ctx, count_call, &calls, &err));
+    /* Reading and fetching change nothing. */
+    int64_t medium;
+    CHECK(og_object_get_int64(book, "medium", &medium, &err) != OG_ERROR);
+    og_results_release(NN(og_context_fetch(ctx, r, &err)));
+    INTEQ(calls, 0);
+    const uint64_t *counter = og_context_change_counter(ctx);
+    uint64_t before = *counter;
+    OK(og_object_set_int64(book, "medium", 500, &err));
+    INTEQ(calls, 1);
+    CHECK(*counter != before);
+    OK(og_object_set_int64(book, "medium", 501, &err));
+    INTEQ(calls, 1);   /* once, then forgotten */
+    /* A second one replaces the first, which is called then; a rollback counts as a change. */
+    OK(og_context_on_next_value_change(ctx, count_call, &calls, &err));
+    OK(og_context_on_next_value_change(ctx, count_call, &other, &err));
+    INTEQ(calls, 2);
+    INTEQ(other, 0);
+    OK(og_context_rollback(ctx, &err));
+    INTEQ(calls, 2);
+    INTEQ(other, 1);
+    /* NULL replaces it too. */
+    OK(og_context_on_next_value_change(ctx, count_call, &calls, &err));
+    OK(og_context_on_next_value_change(ctx, NULL, NULL, &err));
+    INTEQ(calls, 3);
+    OK(og_object_set_int64(book, "medium", 502, &err));
+    INTEQ(calls, 3);
+    FAILS(og_context_on_next_value_change(NULL, count_call, &calls, &err), OG_ERROR_INVALID_HANDLE, "handle");
+    /* A queue context outside its blocks: refused, as every call of its thread rule. */
+    og_context *q = NN(og_context_new_with_type(coordinator, OG_CONCURRENCY_PRIVATE_QUEUE, &err));
+    FAILS(og_context_on_next_value_change(q, count_call, &calls, &err), OG_ERROR_WRONG_THREAD, "thread");
+    og_context_release(q);
+    /* Never called once the context is gone, though its objects' changes were pending. */
+    OK(og_context_on_next_value_change(ctx, count_call, &calls, &err));
+    og_results_release(books);
+    og_fetch_request_release(r);
+    og_context_release(ctx);
+    INTEQ(calls, 3);
+    og_coordinator_release(coordinator);
+    og_t_remove_tree(dir);
+}
+
 int main(int argc, char **argv) {
     static const og_t_case cases[] = {
         {"defaults_and_window", defaults_and_window},
@@ -474,6 +526,7 @@ int main(int argc, char **argv) {
         {"subentity_keys", subentity_keys},
         {"invalid_handles", invalid_handles},
         {"insert_with_integers", insert_with_integers},
+        {"value_change_watch", value_change_watch},
     };
     return OG_T_RUN(cases, argc, argv);
 }

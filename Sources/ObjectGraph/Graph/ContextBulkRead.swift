@@ -42,4 +42,17 @@ extension ManagedObjectContext {
     /// The address of the count of changes to this context's objects' values (see
     /// `ContextLink.changeCounter`): valid while the context or any of its objects lives.
     public var valueChangeCounter: UnsafePointer<UInt64> { UnsafePointer(link.changeCounter) }
+
+    /// Calls `body` once, at the next change `valueChangeCounter` counts, on the thread
+    /// that makes it and before the call that makes it returns. One is kept at a time:
+    /// setting another (or nil) calls the one it replaces then, so that a reader whose
+    /// watch another replaced learns it is no longer told. `body` runs in the middle of
+    /// the change, so it must not use the context or its objects: it is for noting that
+    /// values copied out no longer hold. It goes away with the context, never called then.
+    public func onNextValueChange(_ body: (() -> Void)?) throws(ObjectGraphError) {
+        try checkThread()
+        let replaced = link.nextChangeWatcher
+        link.nextChangeWatcher = body
+        replaced?()
+    }
 }

@@ -33,10 +33,21 @@ final class ContextLink: @unchecked Sendable {
         return p
     }()
 
+    /// Called once, at the next change the counter counts, then forgotten
+    /// (`ManagedObjectContext.onNextValueChange`): a reader that copied values out learns
+    /// they went stale without reading the counter before each use of them.
+    var nextChangeWatcher: (() -> Void)?
+
     deinit { changeCounter.deallocate() }
 
     @inline(__always)
-    func noteValuesChanged() { changeCounter.pointee &+= 1 }
+    func noteValuesChanged() {
+        changeCounter.pointee &+= 1
+        if let watcher = nextChangeWatcher {
+            nextChangeWatcher = nil
+            watcher()
+        }
+    }
 
     /// Whether the calling thread may use the context now.
     @inline(__always)

@@ -142,6 +142,7 @@ public final class ManagedObjectContext: @unchecked Sendable {
         parentContext?.childCount.subtract(1, ordering: .relaxed)
         if parentContext == nil { persistentStoreCoordinator.rootContexts.subtract(1, ordering: .relaxed) }
         link.context = nil
+        link.nextChangeWatcher = nil  // objects outlive the context with its link
         registered.forEach { $0.forgetRelations() }
         for o in inserted.objects + updated.objects + deleted.objects { o.relations = nil }
         for o in temporaryObjects.values { o.relations = nil }

@@ -120,7 +120,7 @@ def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[An
         # another thread may read a value its owner's thread has read in bulk already, as
         # it stands; the first read of a column and every other read reach the library,
         # which refuses a thread that does not own the context (docs/python-api.md, Threads).
-        if columns is not None and columns.now[0] == columns.epoch:
+        if columns.live[0]:  # nothing in the context changed since the values were read
             # The common case first, in one step: the column is read already.
             try:
                 value = columns.by_slot[index][obj._row]  # type: ignore[index]

@@ -6,21 +6,27 @@ asks the library for that slot of every object of the result in one call
 (og_results_read_int64_columns / _double_columns), and later reads of that slot
 are list lookups. The first column is read alone (a loop may read one attribute
 only); the second read of a new column reads every remaining column of its kind
-at once, in one pass over the objects rather than one pass per column. The values hold while the context's change counter
-(og_context_change_counter) is what it was when the result was fetched: any
-change to any object of the context (a set, a rollback, a refresh, a hook...)
-sends every read back to the per-object calls, which are always right.
+at once, in one pass over the objects rather than one pass per column.
+
+The values hold until anything in the context changes (a set, a rollback, a
+refresh, a hook...). The library reports the first such change
+(og_context_on_next_value_change) by calling back here, which clears the flag
+the context's column caches share (``live``): a read checks that flag, a list
+item, and every read after the change goes to the object itself. The library's
+change counter (og_context_change_counter) is checked too when a column is read
+in.
 """
 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import threading
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 from ._call import call
 from ._handle import OwnedHandle
-from ._lib import lib
+from ._lib import BLOCK_FN, lib
 
 # A value the bulk read left out (the object is a fault without its row, or has hooks).
 NOT_READ = object()
@@ -37,13 +43,15 @@ _DEAD = ctypes.c_uint64(0)
 class Columns(OwnedHandle):
     """One fetch result's og_results, and the columns read from it so far."""
 
-    def __init__(self, results: int, counter: ctypes.c_uint64, count: int) -> None:
+    def __init__(self, results: Optional[int], counter: ctypes.c_uint64, count: int, live: List[bool]) -> None:
+        # Every attribute set in this order, so that all instances share one layout of
+        # their __dict__ and the accessors' reads of `live` and `by_slot` stay specialised.
         self._h = results
-        self._closed = False
+        self._closed = results is None
+        # The flag every column cache of the context made since its last change shares:
+        # cleared at the next change (ValueWatch), never set again.
+        self.live = live
         self.counter = counter  # the context's change counter
-        # The same counter read through a memoryview: indexing it costs less than ctypes' .value,
-        # and every bulk read checks it.
-        self.now = _view(counter)
         self.epoch = counter.value
         self.count = count
         # The thread that fetched: only it reads new columns, so that any other thread's
@@ -58,14 +66,15 @@ class Columns(OwnedHandle):
 
     def detach(self) -> None:
         """The context is closing: nothing read here holds any longer."""
+        self.live = [False]
         self.counter = _DEAD
-        self.now = _view(_DEAD)
         self.epoch = -1
         self.close()
 
     @property
     def valid(self) -> bool:
-        return not self._closed and self.counter.value == self.epoch and self.thread == threading.get_ident()
+        return (not self._closed and self.live[0] and self.counter.value == self.epoch
+                and self.thread == threading.get_ident())
 
     def load(self, slot: int, doubles: bool, kin: Sequence[int] = ()) -> Optional[List[Any]]:
         """Reads column ``slot`` (None when the values no longer hold or the read fails).
@@ -98,7 +107,7 @@ class Columns(OwnedHandle):
             columns.append(column)
         # Reading fired objects: a change the read caused (none: only hook-free objects
         # are read) would show in the counter.
-        if self.counter.value != self.epoch:
+        if not self.live[0] or self.counter.value != self.epoch:
             return None
         top = max(wanted)
         if len(self.by_slot) <= top:
@@ -108,6 +117,60 @@ class Columns(OwnedHandle):
         return columns[0]
 
 
-def _view(counter: ctypes.c_uint64) -> memoryview:
-    """The counter as a one-element memoryview of unsigned 64-bit integers."""
-    return memoryview(counter).cast("B").cast("Q")
+
+# The column cache of objects read from no large result: never live.
+NO_COLUMNS = Columns(None, _DEAD, 0, [False])
+
+
+class ValueWatch:
+    """A context's flag for its column caches (``live``), and the library's report of the
+    context's next change that clears it (og_context_on_next_value_change).
+
+    The report goes through one callback for the whole process, with a number that
+    names the flag: a context's wrapper may go while the library's context lives on (a
+    context the library lent), and a callback made per context would be freed under it.
+    The callback runs in the middle of the library's change, so it must not call the
+    library, nor make objects the cycle collector tracks (a collection could run a
+    finaliser that calls it): it takes the flag out of a dict and clears it, nothing else."""
+
+    __slots__ = ("live", "number")
+
+    def __init__(self) -> None:
+        self.live: List[bool] = [False]
+        self.number = 0
+
+    def current(self, context: Optional[int]) -> List[bool]:
+        """The flag for a new column cache of context handle ``context``: the one set since
+        the last change, or a new one the library is asked to clear at the next."""
+        if self.live[0]:
+            return self.live
+        live = [True]
+        number = next(_numbers)
+        _watched[number] = live
+        try:
+            call(lib.og_context_on_next_value_change, context, _on_value_change, number)
+        except BaseException:
+            del _watched[number]
+            raise
+        _watched.pop(self.number, None)
+        self.live, self.number = live, number
+        return live
+
+    def end(self) -> None:
+        """The context is closing: its caches no longer hold, and no report will come."""
+        self.live[0] = False
+        _watched.pop(self.number, None)
+
+
+# Flags waiting for their context's next change, by number.
+_watched: Dict[int, List[bool]] = {}
+_numbers = itertools.count(1)
+
+
+def _value_changed(number: Optional[int]) -> None:
+    live = _watched.pop(number, None)  # type: ignore[arg-type]
+    if live is not None:
+        live[0] = False
+
+
+_on_value_change = BLOCK_FN(_value_changed)

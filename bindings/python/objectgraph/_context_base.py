@@ -14,7 +14,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple, Type,
 
 from ._accessors import class_for, undeclared
 from ._call import call, call_handle, call_quietly, check, check_handle
-from ._columns import MIN_OBJECTS, Columns
+from ._columns import MIN_OBJECTS, NO_COLUMNS, Columns, ValueWatch
 from ._handle import OwnedHandle
 from ._layout import INT as INT_ACCESS, Layout
 from ._lib import ERROR, lib
@@ -76,6 +76,8 @@ class ContextBase(OwnedHandle):
         counter = lib.og_context_change_counter(handle)
         self._counter: Optional[ctypes.c_uint64] = ctypes.c_uint64.from_address(counter) if counter else None
         self._columns: "weakref.WeakSet[Columns]" = weakref.WeakSet()
+        # The flag of the column caches made since the context's last change (_columns.py).
+        self._value_watch = ValueWatch()
         self._h = handle
         # The handle as a C value, for the one-call insert (_insert_int64s).
         self._h_arg = ctypes.c_void_p(handle)
@@ -197,7 +199,7 @@ class ContextBase(OwnedHandle):
                 return [self._wrap(call_handle(lib.og_results_object_at, results, 0))]
             handles, entities = _objects_of(results, count)
             out: List[ManagedObject] = []
-            self._wrap_all(handles, entities, None, out)
+            self._wrap_all(handles, entities, NO_COLUMNS, out)
             self._prune()
             return out
         finally:
@@ -207,10 +209,11 @@ class ContextBase(OwnedHandle):
         """Every object and entity in one call; the wrappers share a Columns."""
         try:
             handles, entities = _objects_of(results, count)
+            live = self._value_watch.current(self._h)
         except BaseException:
             lib.og_results_release(results)
             raise
-        columns = Columns(results, counter, count)
+        columns = Columns(results, counter, count, live)
         self._columns.add(columns)
         out: List[ManagedObject] = []
         # Each wrapper holds references, so CPython's cycle collector tracks it, and making
@@ -221,7 +224,7 @@ class ContextBase(OwnedHandle):
         self._prune()
         return out
 
-    def _wrap_all(self, handles: List[int], entities: List[int], columns: Optional[Columns],
+    def _wrap_all(self, handles: List[int], entities: List[int], columns: Columns,
                   out: List[ManagedObject]) -> None:
         """Appends to `out` the wrapper of each object of a result (made when the object
         has none alive), given its handle and its entity's. With `columns` (a large result)
@@ -253,7 +256,7 @@ class ContextBase(OwnedHandle):
                 made.handle = handle
                 wrapper._columns = columns
                 wrapper._row = row
-            elif columns is not None:  # a small result leaves a wrapper's large one in place
+            elif columns is not NO_COLUMNS:  # a small result leaves a wrapper's large one in place
                 wrapper._columns = columns
                 wrapper._row = row
             append(wrapper)
@@ -318,7 +321,7 @@ class ContextBase(OwnedHandle):
                     if len(self._dead) + len(self._released) >= _RELEASE_BATCH:
                         self._give_back_released(keep=handle)
                     obj = _new_object(layout.cls or class_for(layout))
-                    obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None  # type: ignore[assignment]
+                    obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, NO_COLUMNS  # type: ignore[assignment]
                     # _remember, written out.
                     ref = _HandleRef(obj, self._gone)
                     ref.handle = handle
@@ -344,7 +347,7 @@ class ContextBase(OwnedHandle):
             # ManagedObject.__init__'s fields, set here without its call frame (as _take_bulk does).
             obj = _new_object(class_for(layout))
             # (Every ContextBase is a Context.)
-            obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, None  # type: ignore[assignment]
+            obj._h, obj._context, obj._layout, obj._columns = handle, self, layout, NO_COLUMNS  # type: ignore[assignment]
             self._remember(handle, obj)
         try:
             rest = _set_integers(obj, values) if len(values) > 1 else values
@@ -366,6 +369,7 @@ class ContextBase(OwnedHandle):
         self._call(lib.og_context_delete, _target(obj))
 
     def _detach_columns(self) -> None:
+        self._value_watch.end()
         for columns in list(self._columns):
             columns.detach()
 

@@ -368,6 +368,7 @@ _SIGNATURES = {
     "og_results_read_int64_columns": (_i, [_v, _v, _z, _v, _v, _z, _err]),
     "og_results_read_double_columns": (_i, [_v, _v, _z, _v, _v, _z, _err]),
     "og_context_change_counter": (_v, [_v]),
+    "og_context_on_next_value_change": (_i, [_v, BLOCK_FN, _v, _err]),
     # Fetch result types: object IDs, dictionaries, counts
     "og_fetch_request_set_result_type": (_i, [_v, _i, _err]),
     "og_fetch_request_result_type": (_i, [_v]),

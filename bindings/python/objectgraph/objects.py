@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import ctypes
 import datetime as _dt
+import sys
 from collections.abc import MutableSet
 from typing import TYPE_CHECKING, Any, ClassVar, Dict, Iterable, Iterator, List, Optional, TypeVar, Union, cast, overload
 
 from . import _layout
 from ._call import call, call_flag, call_handle, call_out, call_owned, check
-from ._columns import Columns
+from ._columns import NO_COLUMNS, Columns
 from ._lib import ERROR, NULL, OK, lib
 from ._object_id import ObjectID
 from ._util import encode, encode_value, take_string
@@ -68,7 +69,7 @@ class ManagedObject(Boxable):
         self._context = context
         self._layout = layout
         # The fetch result this object was last read from in bulk, and its row there.
-        self._columns: Optional[Columns] = None
+        self._columns: Columns = NO_COLUMNS
         self._row = 0
 
     # Properties of the object itself.
@@ -241,16 +242,19 @@ class ManagedObject(Boxable):
         else:
             accessors[1](self, value)
 
-    def __getattr__(self, name: str) -> Any:
-        # Only reached for names that are not accessors of the entity's class.
-        raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}"
-                             + did_you_mean(name, self._layout.slots))
-
     if TYPE_CHECKING:
-        # Writes of the entity's properties are typed as its reads are (Any), so
-        # `book.title = "Mort"` passes mypy --strict; typed classes (og.TypedObject, written by
-        # `objectgraph codegen`) type them exactly.
+        # The entity's properties are typed Any, read and written, so `book.title = "Mort"`
+        # passes mypy --strict; typed classes (og.TypedObject, written by `objectgraph
+        # codegen`) type them exactly.
+        def __getattr__(self, name: str) -> Any: ...
         def __setattr__(self, name: str, value: Any) -> None: ...
+    elif sys.version_info < (3, 10):
+        def __getattr__(self, name: str) -> Any:
+            # Only reached for names that are not accessors of the entity's class. From 3.10
+            # the interpreter's own message suggests the closest name (from __dir__): a
+            # __getattr__ there would cost every attribute read its specialised lookup.
+            raise AttributeError(f"{self._layout.name} has no attribute or relationship {name!r}"
+                                 + did_you_mean(name, self._layout.slots))
 
     def __dir__(self) -> Iterable[str]:
         return list(super().__dir__()) + list(self._layout.slots)

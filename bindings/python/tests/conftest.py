@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import gc
+import io
 import os
 import shutil
 import sys
@@ -137,3 +138,22 @@ def low_level_error(function: str, *args: Any) -> Tuple[Any, "og.Error"]:
     result = getattr(_lib.lib, function)(*args, ctypes.byref(err))
     assert err.value, f"{function} reported no error (returned {result!r})"
     return result, take_error(err)
+
+
+def as_printed(error: BaseException) -> str:
+    """What the interpreter prints for ``error`` when nothing catches it: from 3.10 its
+    message about a missing attribute suggests the closest name itself."""
+    printed = io.StringIO()
+    kept, sys.stderr = sys.stderr, printed
+    try:
+        sys.__excepthook__(type(error), error, error.__traceback__)
+    finally:
+        sys.stderr = kept
+    return printed.getvalue()
+
+
+def assert_suggests(error: BaseException, name: str) -> None:
+    """``error`` points the reader to ``name``: in its message (the library's errors, and
+    attributes before 3.10) or in what the interpreter prints for it (attributes since)."""
+    hint = f"did you mean '{name}'" if sys.version_info < (3, 10) or not isinstance(error, AttributeError) else f"Did you mean: '{name}'?"
+    assert hint in str(error) + as_printed(error), (hint, str(error))

@@ -6,6 +6,7 @@ first one's back, which shows whether a read went to the store."""
 from __future__ import annotations
 
 import gc
+from typing import Dict, List
 
 import pytest
 
@@ -186,6 +187,58 @@ def test_columns_after_the_first_are_read_together_and_stay_right(tmp_path, book
     gc.collect()
 
 
+def test_changes_the_library_makes_itself_end_the_column_values(tmp_path, books_model) -> None:
+    # The column values stop at the library's report of the context's next change: a
+    # child's save, an undo, a merge and a second wrapper of the context, none of them a
+    # set made through these objects.
+    coordinator = _numbered_books(tmp_path / "reported.sqlite", books_model, 50)
+
+    def pages(objects: List[og.ManagedObject]) -> Dict[str, int]:
+        return {b.title: b.pages for b in objects}  # the titles first: one column at a time
+
+    ctx = og.Context(coordinator)
+    ctx.undo_manager = og.UndoManager()
+    books = ctx.fetch("Book")
+    again = ctx.fetch("Book", "pages >= 0")  # a second large result, the same flag
+    assert pages(books) == pages(again) == {f"b{i}": i for i in range(50)}
+    child = og.Context(parent=ctx)
+    child.fetch("Book", "pages == 4")[0].pages = 40
+    child.save()  # into the parent: its objects change without a call on them
+    assert pages(books)["b4"] == pages(again)["b4"] == 40
+    books = ctx.fetch("Book")  # a new cache, told of the next change in turn
+    assert pages(books)["b4"] == 40
+    ctx.undo()  # the child's save, undone
+    assert pages(books)["b4"] == 4
+    books = ctx.fetch("Book")
+    assert pages(books)["b6"] == 6
+    other = og.Context(coordinator)
+    other.fetch("Book", "pages == 6")[0].pages = 66
+    saved: List[og.Notification] = []
+    observer = other.observe("did_save", saved.append)
+    other.save()
+    observer.remove()
+    ctx.merge_changes(saved[0])
+    assert pages(books)["b6"] == 66
+    # A second wrapper of the same library context takes the report over: the first one's
+    # values stop then, and each sees the other's changes.
+    twin = og.Context._borrow(ctx._h, coordinator)
+    books = ctx.fetch("Book")
+    assert pages(books)["b7"] == 7
+    twins = twin.fetch("Book")
+    assert pages(twins)["b7"] == 7
+    next(b for b in twins if b.title == "b7").pages = 77
+    assert pages(books)["b7"] == pages(twins)["b7"] == 77
+    books = ctx.fetch("Book")
+    assert pages(books)["b8"] == 8
+    next(b for b in books if b.title == "b8").pages = 88
+    assert pages(twins)["b8"] == 88
+    twin.close()
+    ctx.close()
+    other.close()
+    coordinator.close()
+    gc.collect()
+
+
 def _numbered_books(path, model: og.Model, count: int) -> og.Coordinator:
     """A coordinator over an SQLite store at `path` holding books b0... with pages 0..."""
     coordinator = og.Coordinator(model)
@@ -207,6 +260,7 @@ def test_a_large_result_leaves_the_cycle_collector_as_it_was(tmp_path, books_mod
     assert gc.isenabled()
     books = ctx.fetch("Book", sort="pages")
     assert gc.isenabled() and [b.pages for b in books] == list(range(50))
+    assert gc.get_freeze_count() == 0, "nothing is left frozen"
     gc.disable()
     try:
         assert ctx.fetch("Book", sort="pages")[0] is books[0]  # one wrapper per object still
@@ -218,6 +272,14 @@ def test_a_large_result_leaves_the_cycle_collector_as_it_was(tmp_path, books_mod
             assert not gc.isenabled()
             raise KeyError("x")
     assert gc.isenabled()
+    # Objects the program froze stay frozen: the wrappers then age as the collector finds them.
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert ctx.fetch("Book", "pages >= 0")[1].pages == 1
+        assert gc.get_freeze_count() > frozen // 2  # (some may have been freed since)
+    finally:
+        gc.unfreeze()
     ctx.close()
     coordinator.close()
 
