@@ -303,8 +303,6 @@ public final class ManagedObjectContext: @unchecked Sendable {
     func objects(for rows: consuming [RowSnapshot], in store: StoreRef, asFaults: Bool = true, batchSize: Int = 0, hasValues: Bool = true,
                  refreshing: Bool = false) -> [ManagedObject] {
         var rows = rows
-        var out: [ManagedObject] = []
-        out.reserveCapacity(rows.count)
         // Sweep before registering these rows rather than after: every object this fetch
         // returns is held by its result, so a sweep after it would visit them all for nothing.
         if registered.count + rows.count >= sweepThreshold { releaseUnreferencedObjects() }
@@ -321,47 +319,54 @@ public final class ManagedObjectContext: @unchecked Sendable {
         // take their fetched row (`refreshing`), both in result order after the loop.
         var awaking: [ManagedObject] = []
         var refreshed: [(ManagedObject, RowSnapshot)] = []
-        // Last row first: `popLast` moves a row out of the array; the lists are reversed after.
+        // Last row first: `popLast` moves a row out of the array. The result is written from
+        // its end (reversing it after would retain and release every object); the lists are
+        // reversed after.
         var entityAddress: UnsafeRawPointer? = nil
-        while let row = rows.popLast() {
-            if row.entityAddress != entityAddress {
-                let e = row.entity
-                entityAddress = row.entityAddress
-                entity = e
-                layout = e.layout
-                type = objectClass(for: e)
-                root = ObjectIdentifier(e.rootEntity)
-                awakes = type != ManagedObject.self || hooks(for: e) != nil
-            }
-            let primaryKey = row.primaryKey
-            let key = ObjectKey(root: root, primaryKey: primaryKey, store: store.slot)
-            let (known, place) = registered.place(for: key)
-            if let existing = known {
-                if hasValues && existing.isUnloaded {
-                    existing.snapshot = row
-                    existing.faultBatch = nil
-                    if asFaults { existing.rowCached = true } else { awaking.append(existing) }
-                } else if !hasValues && existing.isUnloaded {
-                    unloaded.append(existing)
-                } else if refreshing && hasValues && !existing.isInserted {
-                    refreshed.append((existing, row))
+        let count = rows.count
+        let out = [ManagedObject](unsafeUninitializedCapacity: count) { buffer, written in
+            var next = count
+            while let row = rows.popLast() {
+                next -= 1
+                if row.entityAddress != entityAddress {
+                    let e = row.entity
+                    entityAddress = row.entityAddress
+                    entity = e
+                    layout = e.layout
+                    type = objectClass(for: e)
+                    root = ObjectIdentifier(e.rootEntity)
+                    awakes = type != ManagedObject.self || hooks(for: e) != nil
                 }
-                out.append(existing)
-                continue
+                let primaryKey = row.primaryKey
+                let key = ObjectKey(root: root, primaryKey: primaryKey, store: store.slot)
+                let (known, place) = registered.place(for: key)
+                if let existing = known {
+                    if hasValues && existing.isUnloaded {
+                        existing.snapshot = row
+                        existing.faultBatch = nil
+                        if asFaults { existing.rowCached = true } else { awaking.append(existing) }
+                    } else if !hasValues && existing.isUnloaded {
+                        unloaded.append(existing)
+                    } else if refreshing && hasValues && !existing.isInserted {
+                        refreshed.append((existing, row))
+                    }
+                    buffer.initializeElement(at: next, to: existing)
+                    continue
+                }
+                let object = ManagedObject.instantiate(type, entity: entity.unsafelyUnwrapped, layout: layout.unsafelyUnwrapped, context: self, id: nil,
+                                                       snapshot: hasValues ? row : nil, primaryKey: primaryKey, store: store.name)
+                registered.fill(object, at: place)
+                if !hasValues {
+                    unloaded.append(object)
+                } else if asFaults {
+                    object.rowCached = true
+                } else if awakes {
+                    awaking.append(object)
+                }
+                buffer.initializeElement(at: next, to: object)
             }
-            let object = ManagedObject.instantiate(type, entity: entity.unsafelyUnwrapped, layout: layout.unsafelyUnwrapped, context: self, id: nil,
-                                                   snapshot: hasValues ? row : nil, primaryKey: primaryKey, store: store.name)
-            registered.fill(object, at: place)
-            if !hasValues {
-                unloaded.append(object)
-            } else if asFaults {
-                object.rowCached = true
-            } else if awakes {
-                awaking.append(object)
-            }
-            out.append(object)
+            written = count
         }
-        out.reverse()
         unloaded.reverse()
         for object in awaking.reversed() { object.awakeFromFetchIgnoringErrors(self) }
         for (object, row) in refreshed.reversed() {

@@ -16,6 +16,9 @@ final class RowBlock {
     private(set) var used = 0
     /// Every entity a row of the block names, held for the rows.
     private var entities: [EntityDescription] = []
+    /// The last of `entities`, compared by address: rows come in runs of one entity, and
+    /// reading `entities.last` would retain and release it once per row.
+    private var lastEntity: UnsafeRawPointer? = nil
 
     static let cellsOffset = 0
     static let primaryKeyOffset = 8
@@ -31,7 +34,11 @@ final class RowBlock {
     /// Counts the row written at `used` as finished, naming `entity`.
     @inline(__always)
     func finishRow(bytes: Int, entity: EntityDescription) {
-        if entities.last !== entity && !entities.contains(where: { $0 === entity }) { entities.append(entity) }
+        let address = UnsafeRawPointer(Unmanaged.passUnretained(entity).toOpaque())
+        if address != lastEntity {
+            if !entities.contains(where: { $0 === entity }) { entities.append(entity) }
+            lastEntity = address
+        }
         used += bytes
     }
 

@@ -53,7 +53,11 @@ extension SQLiteStore {
     private static func readRow(_ s: SQLiteStatement, _ entity: EntityDescription, _ cells: RowCellTable, _ list: [(slot: Int, column: Int32, kind: ColumnKind)],
                                 into writer: inout RowBlockWriter) -> RowSnapshot {
         writer.make(entity: entity, primaryKey: s.int64(0), version: s.int64(2), cells: cells) { row in
-            for (slot, column, kind) in list { read(s, column, kind, into: row, slot) }
+            // By index: an array's iterator retains its storage once per row.
+            for i in list.indices {
+                let (slot, column, kind) = list[i]
+                read(s, column, kind, into: row, slot)
+            }
         }
     }
 
