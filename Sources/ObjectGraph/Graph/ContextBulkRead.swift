@@ -28,10 +28,13 @@ extension ManagedObjectContext {
             let readable = o.layout.readsDirectly  // attributes, transformables excepted (decoded on access)
             if let current = o.current {
                 for (k, slot) in slots.enumerated() where slot >= 0 && slot < readable.count && readable[slot] { body(i, k, current[slot]) }
-            } else if let snapshot = o.snapshot, snapshot.count > 0 {
+            } else if let row = o.snapshotAddress {
+                // The row read by address: the object holds it, and taking it as a snapshot
+                // would retain and release its block once per object.
+                let count = RowBlock.cells(ofRowAt: row).count
                 var read = false
-                for (k, slot) in slots.enumerated() where slot >= 0 && slot < readable.count && readable[slot] {
-                    body(i, k, snapshot[slot])
+                for (k, slot) in slots.enumerated() where slot >= 0 && slot < count && slot < readable.count && readable[slot] {
+                    body(i, k, RowSnapshot.value(atSlot: slot, ofRowAt: row))
                     read = true
                 }
                 if read { o.rowCached = false }
