@@ -200,7 +200,6 @@ class ContextBase(OwnedHandle):
             handles, entities = _objects_of(results, count)
             out: List[ManagedObject] = []
             self._wrap_all(handles, entities, NO_COLUMNS, out)
-            self._prune()
             return out
         finally:
             lib.og_results_release(results)
@@ -221,7 +220,6 @@ class ContextBase(OwnedHandle):
         # third of a 200,000-object fetch. The loop makes no cycles; collection resumes after.
         with collection_paused():
             self._wrap_all(handles, entities, columns, out)
-        self._prune()
         return out
 
     def _wrap_all(self, handles: List[int], entities: List[int], columns: Columns,
@@ -229,6 +227,9 @@ class ContextBase(OwnedHandle):
         """Appends to `out` the wrapper of each object of a result (made when the object
         has none alive), given its handle and its entity's. With `columns` (a large result)
         its numbers are read through them; otherwise one by one."""
+        # Dead references go before, not after: the wrappers made here are alive, and the
+        # scan after a large result would visit every one of them for nothing.
+        self._prune()
         known = self._objects
         released = self._released
         make_ref = _HandleRef
@@ -260,6 +261,8 @@ class ContextBase(OwnedHandle):
                 wrapper._columns = columns
                 wrapper._row = row
             append(wrapper)
+        # The next scan waits until the table doubles past them.
+        self._prune_at = max(self._prune_at, 2 * len(known))
 
     def _entity_name(self, entity: Any) -> Any:
         """The entity a class declared for one stands for (``ctx.fetch(Book)``); any
