@@ -117,7 +117,6 @@ class Columns(OwnedHandle):
         return columns[0]
 
 
-
 # The column cache of objects read from no large result: never live.
 NO_COLUMNS = Columns(None, _DEAD, 0, [False])
 
