@@ -77,4 +77,34 @@ final class ContextBulkReadTests: XCTestCase {
         _ = try? object.setValue(.integer(5), forKey: "count")  // an object that outlives its context
         XCTAssertEqual(calls, 3)
     }
+
+    /// A call refused for its thread changes nothing, so it reports no change (and never
+    /// runs the report on a thread that does not own the context).
+    func testACallFromAnotherThreadReportsNoChange() throws {
+        let model = ManagedObjectModel()
+        let item = try model.addEntity(named: "Item")
+        try item.addAttribute(named: "count", type: .integer64)
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/thread.sqlite")
+        try stack.context.insertObject(entityName: "Item").setValue(.integer(1), forKey: "count")
+        try stack.context.save()
+        let object = try stack.context.fetch(FetchRequest(entityName: "Item"))[0]
+        nonisolated(unsafe) var calls = 0
+        nonisolated(unsafe) var codes: [Int] = []
+        try stack.context.onNextValueChange { calls += 1 }
+        let counter = stack.context.valueChangeCounter.pointee
+        let ctx = stack.context
+        nonisolated(unsafe) let fetched = object
+        let thread = Thread {
+            do { try ctx.reset() } catch let e as ObjectGraphError { codes.append(e.code) } catch {}
+            do { try ctx.rollback() } catch let e as ObjectGraphError { codes.append(e.code) } catch {}
+            do { try ctx.refresh(fetched, mergeChanges: false) } catch let e as ObjectGraphError { codes.append(e.code) } catch {}
+        }
+        thread.start()
+        while !thread.isFinished { usleep(1000) }
+        XCTAssertEqual(codes, [ErrorCode.wrongThread, ErrorCode.wrongThread, ErrorCode.wrongThread])
+        XCTAssertEqual(calls, 0)
+        XCTAssertEqual(stack.context.valueChangeCounter.pointee, counter)
+        try stack.context.reset()
+        XCTAssertEqual(calls, 1)
+    }
 }

@@ -5,8 +5,8 @@ extension ManagedObjectContext {
     /// back, changed ones return to their committed values (`awakeFromSnapshotEvents`
     /// with `.rollback`).
     public func rollback() throws(ObjectGraphError) {
-        link.noteValuesChanged()
         try processPendingChanges()
+        link.noteValuesChanged()
         attachedUndoManager?.removeAllActions()
         for o in inserted.objects {
             if !o.objectID.isTemporaryID { unregister(o, key(for: o.objectID)) }
@@ -29,8 +29,8 @@ extension ManagedObjectContext {
     /// 140010), unsaved changes are lost, and objects-did-change reports
     /// `invalidatedAll`.
     public func reset() throws(ObjectGraphError) {
-        link.noteValuesChanged()
         try checkThread()
+        link.noteValuesChanged()
         let dropped = registered.count + inserted.count
         registered.forEach { $0.managedObjectContext = nil }
         for o in inserted.objects { o.managedObjectContext = nil }
@@ -60,8 +60,8 @@ extension ManagedObjectContext {
     /// `staleness` decides whether the coordinator's cached row will do (merges of this
     /// coordinator's own saves use it; merges of remote changes read the store).
     func refresh(_ object: ManagedObject, mergeChanges: Bool, staleness: Double) throws(ObjectGraphError) {
-        link.noteValuesChanged()
         try checkThread()
+        link.noteValuesChanged()
         guard object.managedObjectContext === self, !object.isInserted else { return }
         if !mergeChanges {
             object.willTurnIntoFault()
