@@ -144,6 +144,25 @@ final class PostgreSQLStoreErrorsTests: XCTestCase {
         XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT \"ZNAME\" FROM \"ZAUTHOR\""), [["Patient"]])
     }
 
+    /// The server answers the COMMIT of a transaction it aborted with ROLLBACK and a success
+    /// status: `commit()` fails then, so that nothing rolled back passes as written.
+    func testACommitTheServerTurnsIntoARollbackFails() throws {
+        let db = try PostgreSQLTestServer.admin(url)
+        defer { db.close() }
+        try db.execute("CREATE TABLE kept (x integer)")
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO kept VALUES (1)")
+        XCTAssertNotNil(expectError { try db.execute("SELECT 1 / 0") })  // a failure nobody passed on
+        let error = expectError { try db.commit() }
+        XCTAssertEqual(error?.code, ErrorCode.storeSave)
+        XCTAssertTrue(error?.message.contains("rolled the transaction back") ?? false, error?.message ?? "")
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT COUNT(*) FROM kept"), [["0"]])
+        try db.execute("BEGIN")
+        try db.execute("INSERT INTO kept VALUES (2)")
+        try db.commit()
+        XCTAssertEqual(try PostgreSQLTestServer.rows(url, "SELECT x FROM kept"), [["2"]])
+    }
+
     /// A serialization failure or deadlock (40001, 40P01) aborts the save's transaction on
     /// the server; the store runs the save again, so the application sees one save whose
     /// rows are written once. Past the retries the save fails with 134030, nothing written

@@ -50,6 +50,7 @@ final class LibPQ: @unchecked Sendable {
     let getlength: @convention(c) (Result?, Int32, Int32) -> Int32
     let getisnull: @convention(c) (Result?, Int32, Int32) -> Int32
     let cmdTuples: @convention(c) (Result?) -> UnsafeMutablePointer<CChar>?
+    let cmdStatus: @convention(c) (Result?) -> UnsafeMutablePointer<CChar>?
     let clear: @convention(c) (Result?) -> Void
     let getResult: @convention(c) (Conn?) -> Result?
     let putCopyData: @convention(c) (Conn?, UnsafePointer<CChar>?, Int32) -> Int32
@@ -90,6 +91,7 @@ final class LibPQ: @unchecked Sendable {
         getlength = try symbol("PQgetlength", type(of: getlength))
         getisnull = try symbol("PQgetisnull", type(of: getisnull))
         cmdTuples = try symbol("PQcmdTuples", type(of: cmdTuples))
+        cmdStatus = try symbol("PQcmdStatus", type(of: cmdStatus))
         clear = try symbol("PQclear", type(of: clear))
         getResult = try symbol("PQgetResult", type(of: getResult))
         putCopyData = try symbol("PQputCopyData", type(of: putCopyData))

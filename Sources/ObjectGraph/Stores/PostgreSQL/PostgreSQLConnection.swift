@@ -116,6 +116,21 @@ final class PostgreSQLConnection {
         try check(result, sql)
     }
 
+    /// Ends the transaction with COMMIT, checked. The server answers the COMMIT of a
+    /// transaction it aborted (after a failure no statement reported) with ROLLBACK and a
+    /// success status: that is an error here, so that nothing rolled back passes as written.
+    func commit() throws(ObjectGraphError) {
+        let conn = try live()
+        let result = lib.exec(conn, "COMMIT")
+        defer { lib.clear(result) }
+        try check(result, "COMMIT")
+        let tag = lib.cmdStatus(result).map { String(cString: $0) } ?? ""
+        guard tag == "COMMIT" else {
+            throw ObjectGraphError(code: ErrorCode.storeSave,
+                                   message: "\(location): the server rolled the transaction back at COMMIT (it answered '\(tag)'): nothing was written")
+        }
+    }
+
     /// Runs one statement written in SQLite's spelling (`PostgreSQLStatementText`) with
     /// `parameters`, prepared once per connection: its rows.
     /// `binary`: the rows come in PostgreSQL's binary format (numbers as 8 bytes, bytea as

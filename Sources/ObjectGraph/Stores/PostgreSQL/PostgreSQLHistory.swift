@@ -30,7 +30,7 @@ enum PostgreSQLHistory {
             for sql in createStatements { try db.execute(sql) }
             let needed = entities.map { $0.historyTombstoneSlots.count }.max() ?? 0
             for i in 0..<needed { try db.execute("ALTER TABLE \"ACHANGE\" ADD COLUMN IF NOT EXISTS \"ZTOMBSTONE\(i)\" text") }
-            try db.execute("COMMIT")
+            try db.commit()
         } catch {
             if db.isConnected { try? db.execute("ROLLBACK") }
             throw error
@@ -236,7 +236,7 @@ extension PostgreSQLStore: HistoryKeepingStore, HistoryCounting {
             let first = try PostgreSQLHistory.firstNumber(after: boundary, db, store: path)
             let out = first == Int64.max
                 ? [] : try PostgreSQLHistory.transactions(db, schema: schema, schemaName: address.schema, from: first, includingChanges: includingChanges)
-            try db.execute("COMMIT")
+            try db.commit()
             return out
         } catch {
             if db.isConnected { try? db.execute("ROLLBACK") }

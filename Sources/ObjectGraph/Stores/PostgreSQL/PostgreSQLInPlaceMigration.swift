@@ -22,7 +22,7 @@ enum PostgreSQLInPlaceMigration {
         do throws(ObjectGraphError) {
             try db.query("SELECT Z_VERSION FROM Z_METADATA FOR UPDATE")
             for step in steps { try migrate(step.plan, db, address, step.destinationModel, step.versionHashes) }
-            try db.execute("COMMIT")
+            try db.commit()
         } catch {
             if db.isConnected { try? db.execute("ROLLBACK") }
             if (134110...134190).contains(error.code) { throw error }

@@ -153,7 +153,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 "INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)",
                 [.text(newIdentifier)!, .bytes(BinaryPropertyList.encode(.dictionary(newMetadata)))])
             try db.query("INSERT INTO Z_MODELCACHE (Z_CONTENT) VALUES (?)", [.bytes(Deflate.compress(CompiledModelWriter.write(model)))])
-            try db.execute("COMMIT")
+            try db.commit()
             metadata = newMetadata
             identifier = newIdentifier
         } catch {
@@ -235,7 +235,7 @@ public final class PostgreSQLStore: PersistentStore, @unchecked Sendable {
                 if metadataNeedsWrite { try Self.writeMetadata(metadata, uuid: identifier, db) }
                 // Delivered to every listener when, and only when, the transaction commits.
                 if notifies { try db.query("SELECT pg_notify(?, ?)", [.text(channel)!, .text(newestHistoryTransaction.map(String.init) ?? "")!]) }
-                try db.execute("COMMIT")
+                try db.commit()
                 metadataNeedsWrite = false
                 return
             } catch {
