@@ -151,7 +151,7 @@ class ValueWatch:
         except BaseException:
             del _watched[number]
             raise
-        _watched.pop(self.number, None)
+        # (The flag set before was taken out of _watched when its report came.)
         self.live, self.number = live, number
         return live
 

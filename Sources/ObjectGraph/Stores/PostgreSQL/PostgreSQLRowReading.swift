@@ -32,7 +32,9 @@ extension PostgreSQLStore {
                 lastNumber = number
             }
             out.append(writer.make(entity: entity.unsafelyUnwrapped, primaryKey: rows.int64(r, 0), version: rows.int64(r, 2), cells: cells) { row in
-                for (slot, column, kind) in list {
+                // By index: an array's iterator retains its storage once per row.
+                for i in list.indices {
+                    let (slot, column, kind) = list[i]
                     switch kind {
                     case .integer:
                         if let v = rows.int64OrNil(r, column) { row.setInteger(slot, v) }
