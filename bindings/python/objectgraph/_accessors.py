@@ -121,14 +121,18 @@ def _accessors(slot: _layout.Slot, layout: _layout.Layout) -> Tuple[Callable[[An
         # it stands; the first read of a column and every other read reach the library,
         # which refuses a thread that does not own the context (docs/python-api.md, Threads).
         if columns.live[0]:  # nothing in the context changed since the values were read
-            # The common case first, in one step: the column is read already.
+            # The common case first, in one step: the column is read already. It is returned
+            # as it is: an object whose values the bulk read could not serve no longer reads
+            # through this cache (Columns.load), so no check of the value is needed here.
             try:
-                value = columns.by_slot[index][obj._row]  # type: ignore[index]
+                return columns.by_slot[index][obj._row]  # type: ignore[index]
             except (IndexError, TypeError):  # no column read that far, or not this one
-                column = columns.load(index, doubles, kin)
-                value = NOT_READ if column is None else column[obj._row]
-            if value is not NOT_READ:
-                return value
+                pass
+            column = columns.load(index, doubles, kin)
+            if column is not None:
+                value = column[obj._row]
+                if value is not NOT_READ:
+                    return value
         context = obj._context
         out, ref = getattr(context, buffer)
         status = get_at(obj._h, index, ref, None)

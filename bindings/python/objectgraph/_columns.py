@@ -4,9 +4,15 @@ Reading ``obj.pages`` costs one foreign call per object. A fetch of many objects
 keeps its og_results here instead; the first read of an integer or double slot
 asks the library for that slot of every object of the result in one call
 (og_results_read_int64_columns / _double_columns), and later reads of that slot
-are list lookups. The first column is read alone (a loop may read one attribute
-only); the second read of a new column reads every remaining column of its kind
-at once, in one pass over the objects rather than one pass per column.
+index the column: the buffer the library filled, seen through a typed memoryview,
+or a list where some values are NULL. The first column is read alone (a loop may
+read one attribute only); the second read of a new column reads every remaining
+column of its kind at once, in one pass over the objects rather than one pass per
+column.
+
+Objects the bulk read leaves out (faults without their row, objects whose hooks
+must run) stop reading through the cache when their column is read in: the
+accessors return a cached value without checking it.
 
 The values hold until anything in the context changes (a set, a rollback, a
 refresh, a hook...). The library reports the first such change
@@ -43,7 +49,8 @@ _DEAD = ctypes.c_uint64(0)
 class Columns(OwnedHandle):
     """One fetch result's og_results, and the columns read from it so far."""
 
-    def __init__(self, results: Optional[int], counter: ctypes.c_uint64, count: int, live: List[bool]) -> None:
+    def __init__(self, results: Optional[int], counter: ctypes.c_uint64, count: int, live: List[bool],
+                 handles: Sequence[int] = (), wrappers: Optional[Dict[int, Any]] = None) -> None:
         # Every attribute set in this order, so that all instances share one layout of
         # their __dict__ and the accessors' reads of `live` and `by_slot` stay specialised.
         self._h = results
@@ -59,7 +66,12 @@ class Columns(OwnedHandle):
         # it refuses every call on a context from a thread that does not own it.
         self.thread = threading.get_ident()
         # Slot -> one value per result (None: not read yet). A list, not a dict: reads index it.
-        self.by_slot: List[Optional[List[Any]]] = []
+        # A column is a typed memoryview of the numbers read, or a list where some are NULL.
+        self.by_slot: List[Optional[Sequence[Any]]] = []
+        # Each result's object handle, and the context's weak references to its wrappers by
+        # handle: to find the wrappers of objects the bulk read cannot serve (_stop_serving).
+        self.handles = handles
+        self.wrappers = wrappers
 
     def _release(self) -> None:
         lib.og_results_release(self._h)
@@ -76,7 +88,7 @@ class Columns(OwnedHandle):
         return (not self._closed and self.live[0] and self.counter.value == self.epoch
                 and self.thread == threading.get_ident())
 
-    def load(self, slot: int, doubles: bool, kin: Sequence[int] = ()) -> Optional[List[Any]]:
+    def load(self, slot: int, doubles: bool, kin: Sequence[int] = ()) -> Optional[Sequence[Any]]:
         """Reads column ``slot`` (None when the values no longer hold or the read fails).
         ``kin`` lists the other slots of the same kind: once one column has been read,
         the columns of ``kin`` not read yet are read with it."""
@@ -95,26 +107,49 @@ class Columns(OwnedHandle):
             slots = (ctypes.c_size_t * width)(*wanted)
             read = lib.og_results_read_double_columns if doubles else lib.og_results_read_int64_columns
             call(read, self._h, ctypes.addressof(slots), width, ctypes.addressof(values), ctypes.addressof(states), n)
-        # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
         cells = memoryview(values).cast("B").cast("d" if doubles else "q")
         raw_all = bytes(states)
-        columns: List[List[Any]] = []
+        columns: List[Sequence[Any]] = []
+        unserved: List[int] = []
         for k in range(width):
-            column: List[Any] = cells[k * n:(k + 1) * n].tolist()
+            # A column without NULLs stays in the buffer the library filled, and a read makes
+            # its Python number then: making them all up front costs more than the reads save,
+            # and a number made and dropped at once is still in the processor's cache.
+            numbers = cells[k * n:(k + 1) * n]
+            column: Sequence[Any] = numbers
             raw = raw_all[k * n:(k + 1) * n]
             if raw.count(_STATE_VALUE) != n:
-                column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ) for v, s in zip(column, raw)]
+                # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
+                column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ)
+                          for v, s in zip(numbers.tolist(), raw)]
+                if raw.count(_STATE_VALUE) + raw.count(_STATE_NIL) != n:
+                    unserved += [i for i, v in enumerate(column) if v is NOT_READ]
             columns.append(column)
         # Reading fired objects: a change the read caused (none: only hook-free objects
         # are read) would show in the counter.
         if not self.live[0] or self.counter.value != self.epoch:
             return None
+        if unserved:
+            self._stop_serving(unserved)
         top = max(wanted)
         if len(self.by_slot) <= top:
             self.by_slot.extend([None] * (top + 1 - len(self.by_slot)))
         for k, column in zip(wanted, columns):
             self.by_slot[k] = column
         return columns[0]
+
+    def _stop_serving(self, rows: Sequence[int]) -> None:
+        """Points the wrappers of the objects at ``rows``, whose values the bulk read left
+        out, at no column cache: their reads go to the library from now on. The accessors
+        return a cached cell without looking at it, so no wrapper may read such a cell."""
+        wrappers = self.wrappers
+        if wrappers is None:
+            return
+        for row in set(rows):
+            ref = wrappers.get(self.handles[row])
+            wrapper = ref() if ref is not None else None
+            if wrapper is not None and wrapper._columns is self and wrapper._row == row:
+                wrapper._columns = NO_COLUMNS
 
 
 # The column cache of objects read from no large result: never live.

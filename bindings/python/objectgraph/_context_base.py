@@ -212,7 +212,7 @@ class ContextBase(OwnedHandle):
         except BaseException:
             lib.og_results_release(results)
             raise
-        columns = Columns(results, counter, count, live)
+        columns = Columns(results, counter, count, live, handles, self._objects)
         self._columns.add(columns)
         out: List[ManagedObject] = []
         # Each wrapper holds references, so CPython's cycle collector tracks it, and making
@@ -237,12 +237,14 @@ class ContextBase(OwnedHandle):
         gone = self._gone
         append = out.append
         last_entity, cls, layout = None, None, None  # type: Any, Any, Any
-        for row, (handle, entity) in enumerate(zip(handles, entities)):
+        # The entity is read by index, and only for a new wrapper: pairing the lists with
+        # zip would make and unpack a tuple for every object.
+        for row, handle in enumerate(handles):
             found = known.get(handle)
-            wrapper = found() if found is not None else None
-            if wrapper is None:
+            if found is None or (wrapper := found()) is None:
                 if released:
                     released.discard(handle)
+                entity = entities[row]
                 if entity != last_entity:
                     if not entity:
                         raise make_error("the library lent an object without an entity", ErrorCode.OBJECT_INACCESSIBLE)

@@ -297,6 +297,24 @@ def test_objects_with_hooks_are_read_one_by_one(tmp_path, books_model) -> None:
     gc.collect()
 
 
+def test_a_result_read_partly_in_bulk_reads_the_rest_one_by_one(tmp_path, books_model) -> None:
+    coordinator = _numbered_books(tmp_path / "partly.sqlite", books_model, 40)
+    ctx = og.Context(coordinator)
+    fired = ctx.fetch("Book", "pages < 10", sort="pages")  # these ten have their rows
+    assert [b.pages for b in fired] == list(range(10))
+    # The other thirty come as faults without rows: the bulk read leaves them out.
+    books = ctx.fetch("Book", sort="pages", include_property_values=False)
+    for _ in range(2):  # the first pass reads the columns in; the second reads the cache
+        assert [b.pages for b in books] == list(range(40))
+        assert [b.year for b in books] == [None] * 40
+    assert not any(b.is_fault for b in books)
+    books[25].pages = 2500  # a change: the cached columns no longer hold
+    assert [b.pages for b in books][24:27] == [24, 2500, 26]
+    ctx.close()
+    coordinator.close()
+    gc.collect()
+
+
 def test_insert_sets_several_integers_in_one_call_and_still_checks_them(tmp_path, books_model) -> None:
     coordinator = og.Coordinator(books_model)
     coordinator.add_store("SQLite", str(tmp_path / "ints.sqlite"))

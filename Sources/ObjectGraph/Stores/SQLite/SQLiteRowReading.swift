@@ -62,14 +62,22 @@ extension SQLiteStore {
     }
 
     /// Reads column `column` into `slot` of a row being made; numbers go straight into their cells.
+    ///
+    /// A number is read with one call: SQLite answers 0 for NULL, so only a 0 asks the
+    /// column's type. Reading the type first would cost a call per cell, as much again as
+    /// the read. What is stored is what `read(_:_:_:)` gives (any storage class converted
+    /// to the attribute's kind, as SQLite converts it).
     @inline(__always)
     private static func read(_ s: SQLiteStatement, _ column: Int32, _ kind: ColumnKind, into row: RowCellWriter, _ slot: Int) {
-        let value = s.value(column)
-        switch value.type {
-        case SQLITE_NULL: return
-        case SQLITE_INTEGER where kind == .integer: row.setInteger(slot, value.int64)
-        case SQLITE_FLOAT where kind == .double: row.setDouble(slot, value.double)
-        default: row.set(slot, read(s, column, kind))
+        switch kind {
+        case .integer:
+            let v = s.int64(column)
+            if v != 0 || !s.isNull(column) { row.setInteger(slot, v) }
+        case .double:
+            let v = s.double(column)
+            if v != 0 || !s.isNull(column) { row.setDouble(slot, v) }
+        default:
+            if !s.isNull(column) { row.set(slot, read(s, column, kind)) }
         }
     }
 

@@ -151,12 +151,6 @@ struct SQLiteStatement {
     @inline(__always)
     func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
-    /// A column's value, valid until the next step: its type and number are read from it
-    /// with one call into the statement, where `type` then `int64` make two (reading rows,
-    /// the second call costs as much as stepping does).
-    @inline(__always)
-    func value(_ column: Int32) -> SQLiteColumnValue { SQLiteColumnValue(handle: sqlite3_column_value(handle, column)) }
-
     /// A column as text, every byte of it (empty for NULL).
     func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(handle, column) else { return "" }
@@ -170,13 +164,4 @@ struct SQLiteStatement {
         let n = Int(sqlite3_column_bytes(handle, column))
         return n > 0 ? Array(UnsafeRawBufferPointer(start: p, count: n)) : []
     }
-}
-
-/// One column of the current row (`sqlite3_column_value`), read until the statement steps.
-struct SQLiteColumnValue {
-    let handle: OpaquePointer?
-
-    @inline(__always) var type: Int32 { sqlite3_value_type(handle) }
-    @inline(__always) var int64: Int64 { sqlite3_value_int64(handle) }
-    @inline(__always) var double: Double { sqlite3_value_double(handle) }
 }
