@@ -18,23 +18,32 @@ extension ManagedObjectContext {
     public func readLoadedAttributes(atSlots slots: [Int], of objects: [ManagedObject],
                                      _ body: (_ object: Int, _ column: Int, AttributeValue) -> Void) throws(ObjectGraphError) {
         try checkThread()
-        var quietEntity: EntityDescription? = nil
-        for (i, o) in objects.enumerated() {
-            guard o.link === link, !o.detached else { continue }
-            if o.entity !== quietEntity {
-                guard !o.hasLifecycleHooks(in: self) else { continue }
-                quietEntity = o.entity
+        // The last entity whose objects run no hooks, and the slots the last layout reads
+        // directly (attributes, transformables excepted: decoded on access), kept by
+        // identity: objects are borrowed, and holding their parts would retain and release
+        // them once per object.
+        var quietEntity: ObjectIdentifier? = nil
+        var readableLayout: ObjectIdentifier? = nil
+        var readable: [Bool] = []
+        objects.forEachBorrowed { i, o in
+            guard o.link === link, !o.detached else { return }
+            if ObjectIdentifier(o.entity) != quietEntity {
+                guard !o.hasLifecycleHooks(in: self) else { return }
+                quietEntity = ObjectIdentifier(o.entity)
             }
-            let readable = o.layout.readsDirectly  // attributes, transformables excepted (decoded on access)
+            if ObjectIdentifier(o.layout) != readableLayout {
+                readable = o.layout.readsDirectly
+                readableLayout = ObjectIdentifier(o.layout)
+            }
             if let current = o.current {
-                for (k, slot) in slots.enumerated() where slot >= 0 && slot < readable.count && readable[slot] { body(i, k, current[slot]) }
+                for k in slots.indices where slots[k] >= 0 && slots[k] < readable.count && readable[slots[k]] { body(i, k, current[slots[k]]) }
             } else if let row = o.snapshotAddress {
                 // The row read by address: the object holds it, and taking it as a snapshot
                 // would retain and release its block once per object.
                 let count = RowBlock.cells(ofRowAt: row).count
                 var read = false
-                for (k, slot) in slots.enumerated() where slot >= 0 && slot < count && slot < readable.count && readable[slot] {
-                    body(i, k, RowSnapshot.value(atSlot: slot, ofRowAt: row))
+                for k in slots.indices where slots[k] >= 0 && slots[k] < count && slots[k] < readable.count && readable[slots[k]] {
+                    body(i, k, RowSnapshot.value(atSlot: slots[k], ofRowAt: row))
                     read = true
                 }
                 if read { o.rowCached = false }

@@ -14,12 +14,19 @@ public func og_results_objects(_ r: OpaquePointer?, _ objects: UnsafeMutablePoin
         let out = try required(objects, "objects")
         try results.lendAll { i, handle in out[i] = handle }
         if let entities {
-            var last: (EntityDescription, OpaquePointer)? = nil
-            for (i, o) in results.objects.enumerated() {
-                if let (e, h) = last, e === o.entity { entities[i] = h; continue }
-                let h = try lendEntity(o.entity, from: results.contextHandle)
-                last = (o.entity, h)
-                entities[i] = h
+            // The runs of one entity first, with the objects borrowed and entities compared
+            // by identity (holding each would retain and release it), then a handle per run.
+            var runs: [(start: Int, entity: EntityDescription)] = []
+            var last: ObjectIdentifier? = nil
+            results.objects.forEachBorrowed { i, object in
+                guard ObjectIdentifier(object.entity) != last else { return }
+                runs.append((i, object.entity))
+                last = ObjectIdentifier(object.entity)
+            }
+            for (k, run) in runs.enumerated() {
+                let handle = try lendEntity(run.entity, from: results.contextHandle)
+                let end = k + 1 < runs.count ? runs[k + 1].start : count
+                (entities + run.start).update(repeating: handle, count: end - run.start)
             }
         }
         return OG_OK

@@ -64,21 +64,18 @@ final class HandleTable: @unchecked Sendable {
         OpaquePointer(bitPattern: UInt(v))!
     }
 
-    /// Must be called with the mutex held.
-    private func allocate(_ box: AnyObject, owner: Int) -> UInt64 {
-        let index: Int
-        if let reused = free.popLast() {
-            index = reused
-        } else {
-            index = entries.count
-            entries.append(Entry())
+    /// Must be called with the mutex held. The entry is written whole, once: field by field,
+    /// each write checked the table's uniqueness and bounds again (lending a large result
+    /// writes 200,000 of them).
+    private func allocate(_ box: AnyObject, owner: Int, identity: UInt = 0) -> UInt64 {
+        guard let index = free.popLast() else {
+            entries.append(Entry(box: box, generation: 1, owner: Int32(owner), identity: identity))
+            return Self.value(index: entries.count - 1, generation: 1)
         }
-        entries[index].generation &+= 1
-        if entries[index].generation == 0 { entries[index].generation = 1 }
-        entries[index].box = box
-        entries[index].owner = Int32(owner)
-        entries[index].identity = 0
-        return Self.value(index: index, generation: entries[index].generation)
+        var generation = entries[index].generation &+ 1
+        if generation == 0 { generation = 1 }
+        entries[index] = Entry(box: box, generation: generation, owner: Int32(owner), identity: identity)
+        return Self.value(index: index, generation: generation)
     }
 
     /// Whether `v` is a handle still lent by the entry at `ownerIndex`. Must be called with the mutex held.
@@ -111,7 +108,8 @@ final class HandleTable: @unchecked Sendable {
     func lendObject(_ object: ManagedObject, from owner: OpaquePointer?) throws(ObjectGraphError) -> OpaquePointer {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
-        return pointer(lendObjectLocked(object, try validOwner(owner)))
+        let ownerIndex = try validOwner(owner)
+        return pointer(lendObjectLocked(object, ownerIndex, lending(of: ownerIndex)))
     }
 
     /// `lendObject` for every object of a result, in order, in one pass under the lock.
@@ -134,7 +132,7 @@ final class HandleTable: @unchecked Sendable {
         reserveGeometrically(&entries, adding: objects.count)
         let lending = lending(of: ownerIndex)
         reserveGeometrically(&lending.objects, adding: objects.count)
-        for (i, object) in objects.enumerated() { each(i, pointer(lendObjectLocked(object, ownerIndex, lending))) }
+        objects.forEachBorrowed { i, object in each(i, pointer(lendObjectLocked(object, ownerIndex, lending))) }
     }
 
     /// The handle `owner` lent for `object` through the object's own slot (`lendObject`),
@@ -163,8 +161,9 @@ final class HandleTable: @unchecked Sendable {
         if needed > array.capacity { array.reserveCapacity(Swift.max(needed, array.capacity * 2)) }
     }
 
-    /// Must be called with the mutex held; `known` is the owner's `lending`, when the caller has it.
-    private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int, _ known: Lending? = nil) -> UInt64 {
+    /// Must be called with the mutex held; `lending` is the owner's (`lending(of:)`), passed in
+    /// so that lending a result's objects does not retain and release it once per object.
+    private func lendObjectLocked(_ object: ManagedObject, _ ownerIndex: Int, _ lending: Lending) -> UInt64 {
         let id = UInt(bitPattern: ObjectIdentifier(object))
         if let owner = rememberedOwner(of: object) {
             if owner == ownerIndex { return object.bindingHandle }
@@ -172,10 +171,8 @@ final class HandleTable: @unchecked Sendable {
             // lends it through its dictionary, as any other kind of handle.
             return lendLocked(object, ownerIndex) { object }
         }
-        let lending = known ?? lending(of: ownerIndex)
         if !lending.byIdentity.isEmpty, let existing = lending.byIdentity[id] { return existing }
-        let v = allocate(object, owner: ownerIndex)
-        entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
+        let v = allocate(object, owner: ownerIndex, identity: id)
         appendLentObject(v, to: lending, of: ownerIndex)
         object.bindingHandle = v
         return v
@@ -212,8 +209,7 @@ final class HandleTable: @unchecked Sendable {
     private func lendLocked(_ identity: AnyObject, _ ownerIndex: Int, _ make: () -> AnyObject) -> UInt64 {
         let id = UInt(bitPattern: ObjectIdentifier(identity))
         if let existing = lendings[ownerIndex]?.byIdentity[id] { return existing }
-        let v = allocate(make(), owner: ownerIndex)
-        entries[Int(v & 0xFFFF_FFFF) - 1].identity = id
+        let v = allocate(make(), owner: ownerIndex, identity: id)
         lending(of: ownerIndex).byIdentity[id] = v
         return v
     }

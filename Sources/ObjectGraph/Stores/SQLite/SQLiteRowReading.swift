@@ -19,32 +19,28 @@ extension SQLiteStore {
         defer { s.reset() }
         // Per concrete entity, the reader of each slot: computed once per query.
         var readers: [Int: (EntityDescription, RowCellTable, [(slot: Int, column: Int32, kind: ColumnKind)])] = [:]
-        // The current run's entity and reader, in plain variables that change only when the
-        // entity does: rows of one entity come in runs, and taking them out of a tuple per
-        // row retained and released its parts.
-        var lastNumber: Int? = nil
-        var entity: EntityDescription? = nil
-        var cells = RowCells.unattached.table
-        var list: [(slot: Int, column: Int32, kind: ColumnKind)] = []
         var writer = RowBlockWriter()
-        while try s.step() {
+        var more = try s.step()
+        while more {
             let number = Int(s.int64(1))
-            if let extra { extraValues?.pointee.append(s.int64(extra)) }
-            if number != lastNumber {
-                if readers[number] == nil {
-                    let e = try rowEntity(number, in: table)
-                    let mapping = schema.mapping(e)
-                    var reads: [(Int, Int32, ColumnKind)] = []
-                    for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
-                        reads.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
-                    }
-                    // The row layout, read once: `entity.layout` costs a retain per row.
-                    readers[number] = (e, e.layout.cells.table, reads)
+            if readers[number] == nil {
+                let e = try rowEntity(number, in: table)
+                let mapping = schema.mapping(e)
+                var reads: [(Int, Int32, ColumnKind)] = []
+                for (slot, column) in mapping.columnBySlot.enumerated() where column >= 0 {
+                    reads.append((slot, Int32(column + 3), ColumnKind(table.columns[column].property)))
                 }
-                (entity, cells, list) = readers[number]!
-                lastNumber = number
+                // The row layout, read once: `entity.layout` costs a retain per row.
+                readers[number] = (e, e.layout.cells.table, reads)
             }
-            rows.append(Self.readRow(s, entity.unsafelyUnwrapped, cells, list, into: &writer))
+            // Rows of one entity come in runs: the run's reader is taken once into constants,
+            // which reading a row borrows (variables would be retained and released per row).
+            let (entity, cells, list) = readers[number].unsafelyUnwrapped
+            repeat {
+                if let extra { extraValues?.pointee.append(s.int64(extra)) }
+                rows.append(Self.readRow(s, entity, cells, list, into: &writer))
+                more = try s.step()
+            } while more && Int(s.int64(1)) == number
         }
     }
 
