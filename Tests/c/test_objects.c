@@ -188,6 +188,16 @@ static void test_slot_accessors(og_object *book) {
     og_value_release(out);
 
     FAILS(og_object_get_int64_at(book, 1000, &i, &err), OG_ERROR_INVALID_ARGUMENT, "slot|index|range|1000");
+    /* A set refused for the object read last (the thread's cached lookup) reports its error
+     * and changes nothing; the next set and read of it go on as before. */
+    FAILS(og_object_set_int64_at(book, 1000, 1, &err), OG_ERROR_INVALID_ARGUMENT, "slot|index|range|1000");
+    FAILS(og_object_set_double_at(book, 1000, 1.0, &err), OG_ERROR_INVALID_ARGUMENT, "slot|index|range|1000");
+    OK(og_object_get_int64_at(book, (size_t)large, &i, &err));
+    INTEQ(i, 1234567890123LL);
+    OK(og_object_set_int64_at(book, (size_t)large, 42, &err));
+    OK(og_object_get_int64_at(book, (size_t)large, &i, &err));
+    INTEQ(i, 42);
+    OK(og_object_set_int64_at(book, (size_t)large, 1234567890123LL, &err));
 
     /* A string copied into the caller's buffer: whole with its NUL when it fits, and
      * otherwise nothing copied and the length needed told. */

@@ -295,7 +295,7 @@ public func og_object_get_int64_at(_ o: OpaquePointer?, _ slot: Int, _ out: Unsa
 @_cdecl("og_object_set_int64_at")
 public func og_object_set_int64_at(_ o: OpaquePointer?, _ slot: Int, _ v: Int64, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try object(o).setValue(.integer(v), atSlot: slot)
+        try handles.withObject(o) { x throws(ObjectGraphError) in try x.setValue(.integer(v), atSlot: slot) }
         return OG_OK
     }
 }
@@ -331,7 +331,7 @@ public func og_object_get_double_at(_ o: OpaquePointer?, _ slot: Int, _ out: Uns
 @_cdecl("og_object_set_double_at")
 public func og_object_set_double_at(_ o: OpaquePointer?, _ slot: Int, _ v: Double, _ err: ErrorOut) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
-        try object(o).setValue(.double(v), atSlot: slot)
+        try handles.withObject(o) { x throws(ObjectGraphError) in try x.setValue(.double(v), atSlot: slot) }
         return OG_OK
     }
 }

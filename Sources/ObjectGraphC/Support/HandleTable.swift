@@ -265,6 +265,15 @@ final class HandleTable: @unchecked Sendable {
         }
     }
 
+    /// `body` applied to the managed object behind a valid og_object handle, borrowed from
+    /// the calling thread's last lookup when it holds (as `withCachedObject`), else looked up
+    /// (`object`): a setter called ten times on one object retains it for none of them.
+    @inline(__always)
+    func withObject<R>(_ handle: OpaquePointer?, _ body: (ManagedObject) throws(ObjectGraphError) -> R) throws(ObjectGraphError) -> R {
+        if let done = withCachedObject(handle, { x in Result { () throws(ObjectGraphError) in try body(x) } }) { return try done.get() }
+        return try body(try object(handle))
+    }
+
     /// The box behind a valid handle of kind `T`.
     @inline(__always)
     func get<T: AnyObject>(_ handle: OpaquePointer?, _ type: T.Type) throws(ObjectGraphError) -> T {
