@@ -5,19 +5,25 @@ import XCTest
 /// Reading attributes of many objects in one pass (`readLoadedAttributes`): what each
 /// object's `value(atSlot:)` gives, for the slots that are plain attributes.
 final class ContextBulkReadTests: XCTestCase {
-    func testSeveralSlotsInOnePassAgreeWithReadsOneByOne() throws {
+    /// A store of `count` items labelled n0, n1…, whose count and ratio `values(i)` gives.
+    private func items(_ count: Int, _ values: (Int) -> (count: AttributeValue, ratio: AttributeValue)) throws -> (EntityDescription, Stack) {
         let model = ManagedObjectModel()
         let item = try model.addEntity(named: "Item")
         try item.addAttribute(named: "count", type: .integer64)
         try item.addAttribute(named: "ratio", type: .double)
         try item.addAttribute(named: "label", type: .string)
-        let stack = try Stack(model: model, path: try temporaryDirectory() + "/bulk.sqlite")
-        for i in 0..<5 {
+        let stack = try Stack(model: model, path: try temporaryDirectory() + "/items.sqlite")
+        for i in 0..<count {
             let o = try stack.context.insertObject(entityName: "Item")
-            try o.setValue(.integer(Int64(i)), forKey: "count")
-            if i != 2 { try o.setValue(.double(Double(i) / 2), forKey: "ratio") }
+            try o.setValue(values(i).count, forKey: "count")
+            try o.setValue(values(i).ratio, forKey: "ratio")
             try o.setValue(.string("n\(i)"), forKey: "label")
         }
+        return (item, stack)
+    }
+
+    func testSeveralSlotsInOnePassAgreeWithReadsOneByOne() throws {
+        let (item, stack) = try items(5) { i in (.integer(Int64(i)), i == 2 ? .null : .double(Double(i) / 2)) }
         try stack.context.save()
         let reader = ManagedObjectContext(coordinator: stack.coordinator)
         let objects = try reader.fetch(FetchRequest(entityName: "Item", sortKeys: [SortKey("count")]))
@@ -37,6 +43,38 @@ final class ContextBulkReadTests: XCTestCase {
         var one: [AttributeValue?] = Array(repeating: nil, count: objects.count)
         try reader.readLoadedAttribute(atSlot: slots[2], of: objects) { i, value in one[i] = value }
         XCTAssertEqual(one, grid.map { $0[2] })
+    }
+
+    /// `readLoadedNumbers` writes what `readLoadedAttributes` gives for numbers stored as the
+    /// kind asked, from rows and from changed objects, and leaves every other cell alone.
+    func testNumbersReadIntoBuffersAgreeWithTheValuesRead() throws {
+        let (item, stack) = try items(6) { i in (i == 3 ? .null : .integer(Int64(i) - 2), i == 2 ? .null : .double(Double(i) / 4)) }
+        try stack.context.save()
+        let reader = ManagedObjectContext(coordinator: stack.coordinator)
+        let objects = try reader.fetch(FetchRequest(entityName: "Item", sortKeys: [SortKey("label")]))
+        try objects[5].setValue(.integer(50), forKey: "count")  // changed: its working values
+        let slots = [item.slot(forKey: "count")!, item.slot(forKey: "ratio")!, item.slot(forKey: "label")!, 99]
+        let n = objects.count, untouched: UInt64 = 0xDEAD
+        for kind in [ManagedObjectContext.StoredNumber.integer, .double] {
+            var values = [UInt64](repeating: untouched, count: n * slots.count)
+            var states = [UInt8](repeating: 2, count: n * slots.count)
+            try reader.readLoadedNumbers(atSlots: slots, of: objects, storedAs: kind, values: &values, states: &states)
+            for (i, o) in objects.enumerated() {
+                for (k, slot) in slots.enumerated() {
+                    let cell = k * n + i
+                    let value: AttributeValue = slot == 99 ? .string("none") : try o.value(atSlot: slot)
+                    switch value {
+                    case .null: XCTAssertEqual(states[cell], 0, "object \(i), slot \(slot): nil")
+                    case .integer(let v) where kind == .integer:
+                        XCTAssertEqual([values[cell], UInt64(states[cell])], [UInt64(bitPattern: v), 1], "object \(i), slot \(slot)")
+                    case .double(let v) where kind == .double:
+                        XCTAssertEqual([values[cell], UInt64(states[cell])], [v.bitPattern, 1], "object \(i), slot \(slot)")
+                    default: XCTAssertEqual([values[cell], UInt64(states[cell])], [untouched, 2], "object \(i), slot \(slot): left alone")
+                    }
+                }
+            }
+            XCTAssertEqual(Int64(bitPattern: values[5]), kind == .integer ? 50 : Int64(bitPattern: untouched))
+        }
     }
 
     /// `onNextValueChange`: called once, at the first change the counter counts after it

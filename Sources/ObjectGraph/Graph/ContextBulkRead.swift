@@ -18,23 +18,7 @@ extension ManagedObjectContext {
     public func readLoadedAttributes(atSlots slots: [Int], of objects: [ManagedObject],
                                      _ body: (_ object: Int, _ column: Int, AttributeValue) -> Void) throws(ObjectGraphError) {
         try checkThread()
-        // The last entity whose objects run no hooks, and the slots the last layout reads
-        // directly (attributes, transformables excepted: decoded on access), kept by
-        // identity: objects are borrowed, and holding their parts would retain and release
-        // them once per object.
-        var quietEntity: ObjectIdentifier? = nil
-        var readableLayout: ObjectIdentifier? = nil
-        var readable: [Bool] = []
-        objects.forEachBorrowed { i, o in
-            guard o.link === link, !o.detached else { return }
-            if ObjectIdentifier(o.entity) != quietEntity {
-                guard !o.hasLifecycleHooks(in: self) else { return }
-                quietEntity = ObjectIdentifier(o.entity)
-            }
-            if ObjectIdentifier(o.layout) != readableLayout {
-                readable = o.layout.readsDirectly
-                readableLayout = ObjectIdentifier(o.layout)
-            }
+        forEachReadable(objects) { i, o, readable in
             if let current = o.current {
                 for k in slots.indices where slots[k] >= 0 && slots[k] < readable.count && readable[slots[k]] { body(i, k, current[slots[k]]) }
             } else if let row = o.snapshotAddress {
@@ -48,6 +32,75 @@ extension ManagedObjectContext {
                 }
                 if read { o.rowCached = false }
             }
+        }
+    }
+
+    /// How `readLoadedNumbers` reads: numbers stored as integers, or as doubles.
+    public enum StoredNumber: Sendable {
+        case integer, double
+    }
+
+    /// `readLoadedAttributes` for numbers, written straight into a binding's buffers with no
+    /// `AttributeValue` made or passed per value: slot `slots[k]` of `objects[i]` goes to
+    /// element `k * objects.count + i` of `values` (the bits of an `Int64` or a `Double`, as
+    /// `kind` says) and of `states` (1 a number, 0 nil). A value stored otherwise, and every
+    /// slot of an object not read, leaves its elements as they were.
+    public func readLoadedNumbers(atSlots slots: [Int], of objects: [ManagedObject], storedAs kind: StoredNumber,
+                                  values: UnsafeMutablePointer<UInt64>, states: UnsafeMutablePointer<UInt8>) throws(ObjectGraphError) {
+        try checkThread()
+        let n = objects.count
+        let wanted = kind == .integer ? RowCell.integer : RowCell.double
+        forEachReadable(objects) { i, o, readable in
+            if let current = o.current {
+                for k in slots.indices where slots[k] >= 0 && slots[k] < readable.count && readable[slots[k]] {
+                    let cell = k &* n &+ i
+                    switch current[slots[k]] {
+                    case .null: states[cell] = 0
+                    case .integer(let v) where kind == .integer: (values[cell], states[cell]) = (UInt64(bitPattern: v), 1)
+                    case .double(let v) where kind == .double: (values[cell], states[cell]) = (v.bitPattern, 1)
+                    default: break
+                    }
+                }
+            } else if let row = o.snapshotAddress {
+                let cells = RowBlock.cells(ofRowAt: row)
+                let rowValues = row + RowBlock.rowHeaderBytes
+                var read = false
+                for k in slots.indices where slots[k] >= 0 && slots[k] < cells.count && slots[k] < readable.count && readable[slots[k]] {
+                    let cell = k &* n &+ i
+                    let stored = RowCellTable.kind(slots[k], of: rowValues)
+                    if stored == RowCell.null {
+                        states[cell] = 0
+                    } else if stored == wanted {
+                        (values[cell], states[cell]) = ((rowValues + cells.offset(slots[k])).load(as: UInt64.self), 1)
+                    }
+                    read = true
+                }
+                if read { o.rowCached = false }
+            }
+        }
+    }
+
+    /// The walk both reads share: `body(i, object, readable)` for each `objects[i]` that
+    /// belongs to this context, is not detached and runs no hooks when it fires, borrowed,
+    /// with the slots its layout reads directly (attributes, transformables excepted:
+    /// decoded on access). The last quiet entity and the last layout's slots are kept by
+    /// identity: holding an object's parts would retain and release them once per object.
+    @inline(__always)
+    private func forEachReadable(_ objects: [ManagedObject], _ body: (Int, ManagedObject, [Bool]) -> Void) {
+        var quietEntity: ObjectIdentifier? = nil
+        var readableLayout: ObjectIdentifier? = nil
+        var readable: [Bool] = []
+        objects.forEachBorrowed { i, o in
+            guard o.link === link, !o.detached else { return }
+            if ObjectIdentifier(o.entity) != quietEntity {
+                guard !o.hasLifecycleHooks(in: self) else { return }
+                quietEntity = ObjectIdentifier(o.entity)
+            }
+            if ObjectIdentifier(o.layout) != readableLayout {
+                readable = o.layout.readsDirectly
+                readableLayout = ObjectIdentifier(o.layout)
+            }
+            body(i, o, readable)
         }
     }
 

@@ -34,9 +34,10 @@ public func og_results_objects(_ r: OpaquePointer?, _ objects: UnsafeMutablePoin
 }
 
 /// Fills `states` (1 value, 0 nil, 2 not read) and `values` for the attributes `slots` of
-/// every result, column by column: slot k of object i lands at `k * count + i`.
+/// every result, column by column: slot k of object i lands at `k * count + i`. `T` is
+/// `Int64` for numbers stored as integers, `Double` for numbers stored as doubles.
 func readColumns<T>(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<T>?,
-                            _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut, _ convert: (AttributeValue) -> T?) -> Int32 {
+                    _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut, _ kind: ManagedObjectContext.StoredNumber) -> Int32 {
     status(err) { () throws(ObjectGraphError) in
         let results = try handles.get(r, ResultsBox.self)
         guard count == results.objects.count else {
@@ -53,15 +54,8 @@ func readColumns<T>(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCou
         states.initialize(repeating: 2, count: cells)
         let context = try handles.get(results.contextHandle, ContextBox.self).context
         let wanted = Array(UnsafeBufferPointer(start: slots, count: slotCount))
-        try context.readLoadedAttributes(atSlots: wanted, of: results.objects) { i, k, v in
-            let cell = k &* count &+ i
-            if case .null = v {
-                states[cell] = 0
-            } else if let x = convert(v) {
-                values[cell] = x
-                states[cell] = 1
-            }
-        }
+        try context.readLoadedNumbers(atSlots: wanted, of: results.objects, storedAs: kind,
+                                      values: UnsafeMutableRawPointer(values).assumingMemoryBound(to: UInt64.self), states: states)
         return OG_OK
     }
 }
@@ -69,23 +63,23 @@ func readColumns<T>(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCou
 @_cdecl("og_results_read_int64s")
 public func og_results_read_int64s(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<Int64>?, _ states: UnsafeMutablePointer<UInt8>?,
                                    _ count: Int, _ err: ErrorOut) -> Int32 {
-    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, asStoredInt64) }
+    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, .integer) }
 }
 
 @_cdecl("og_results_read_doubles")
 public func og_results_read_doubles(_ r: OpaquePointer?, _ slot: Int, _ values: UnsafeMutablePointer<Double>?, _ states: UnsafeMutablePointer<UInt8>?,
                                     _ count: Int, _ err: ErrorOut) -> Int32 {
-    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, asStoredDouble) }
+    withUnsafePointer(to: slot) { readColumns(r, $0, 1, values, states, count, err, .double) }
 }
 
 @_cdecl("og_results_read_int64_columns")
 public func og_results_read_int64_columns(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<Int64>?,
                                           _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut) -> Int32 {
-    readColumns(r, slots, slotCount, values, states, count, err, asStoredInt64)
+    readColumns(r, slots, slotCount, values, states, count, err, .integer)
 }
 
 @_cdecl("og_results_read_double_columns")
 public func og_results_read_double_columns(_ r: OpaquePointer?, _ slots: UnsafePointer<Int>?, _ slotCount: Int, _ values: UnsafeMutablePointer<Double>?,
                                            _ states: UnsafeMutablePointer<UInt8>?, _ count: Int, _ err: ErrorOut) -> Int32 {
-    readColumns(r, slots, slotCount, values, states, count, err, asStoredDouble)
+    readColumns(r, slots, slotCount, values, states, count, err, .double)
 }
