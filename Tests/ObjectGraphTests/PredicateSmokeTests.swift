@@ -63,6 +63,13 @@ final class PredicateSmokeTests: XCTestCase {
         let escaped = try ObjectPredicate(format: "#0 > ss")
         XCTAssertEqual(escaped.predicateFormat, "#0 > ss")
         XCTAssertEqual(try ObjectPredicate(format: escaped.predicateFormat), escaped)
+        // An index that is a key spelled like comparison options prints escaped: "name[c]"
+        // alone reads as options in the wrong place.
+        for (format, printed) in [("name [#c]== 'mag'", "name[#c] == \"mag\""), ("a[#CD] > 1", "a[#CD] > 1"), ("a[#n.x] > 1", "a[n.x] > 1")] {
+            let p = try ObjectPredicate(format: format)
+            XCTAssertEqual(p.predicateFormat, printed, format)
+            XCTAssertEqual(try ObjectPredicate(format: p.predicateFormat), p, format)
+        }
     }
 
     func testEvaluationErrorsNameTheComparisonKeyPathAndTypes() {

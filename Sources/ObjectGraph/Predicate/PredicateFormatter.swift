@@ -50,6 +50,7 @@ enum PredicateFormatter {
             case .first: inside = "FIRST"
             case .last: inside = "LAST"
             case .size: inside = "SIZE"
+            case .at(.keyPath(nil, let k)) where PredicateKeywords.optionWords.contains(k.lowercased()): inside = "#" + k
             case .at(let i): inside = format(i)
             }
             return postfixOperand(base) + "[" + inside + "]"

@@ -267,7 +267,7 @@ struct PredicateParser {
                 else if isKeyword("LAST") { advance(); kind = .last }
                 else if isKeyword("SIZE") { advance(); kind = .size }
                 else {
-                    if case .identifier(let word) = current.kind, ["c", "d", "cd", "dc", "n"].contains(word.lowercased()),
+                    if case .identifier(let word) = current.kind, PredicateKeywords.optionWords.contains(word.lowercased()),
                         tokens[index + 1].kind == .punctuation("]")
                     {
                         throw error("comparison options such as [\(word)] go after the operator")
@@ -499,4 +499,8 @@ enum PredicateKeywords {
         "FIRST", "LAST", "SIZE", "ANYKEY", "SUBQUERY", "FETCH", "CAST", "TRUEPREDICATE", "FALSEPREDICATE",
         "UTI-CONFORMS-TO", "UTI-EQUALS", "FUNCTION", "TERNARY",
     ]
+
+    /// Words that, alone in brackets after a key path (`name[c]`), read as comparison options
+    /// in the wrong place, not as an index: a key spelled so is written `#`-escaped there.
+    static let optionWords: Set<String> = ["c", "d", "cd", "dc", "n"]
 }
