@@ -80,11 +80,7 @@ final class ContextBulkReadTests: XCTestCase {
     /// `onNextValueChange`: called once, at the first change the counter counts after it
     /// was set, and never after its context is gone.
     func testNextValueChangeIsReportedOnce() throws {
-        let model = ManagedObjectModel()
-        let item = try model.addEntity(named: "Item")
-        try item.addAttribute(named: "count", type: .integer64)
-        let stack = try Stack(model: model, path: try temporaryDirectory() + "/watch.sqlite")
-        try stack.context.insertObject(entityName: "Item").setValue(.integer(1), forKey: "count")
+        let (_, stack) = try items(1) { _ in (.integer(1), .null) }
         try stack.context.save()
         var context: ManagedObjectContext? = ManagedObjectContext(coordinator: stack.coordinator)
         let object = try context!.fetch(FetchRequest(entityName: "Item"))[0]
@@ -119,11 +115,7 @@ final class ContextBulkReadTests: XCTestCase {
     /// A call refused for its thread changes nothing, so it reports no change (and never
     /// runs the report on a thread that does not own the context).
     func testACallFromAnotherThreadReportsNoChange() throws {
-        let model = ManagedObjectModel()
-        let item = try model.addEntity(named: "Item")
-        try item.addAttribute(named: "count", type: .integer64)
-        let stack = try Stack(model: model, path: try temporaryDirectory() + "/thread.sqlite")
-        try stack.context.insertObject(entityName: "Item").setValue(.integer(1), forKey: "count")
+        let (_, stack) = try items(1) { _ in (.integer(1), .null) }
         try stack.context.save()
         let object = try stack.context.fetch(FetchRequest(entityName: "Item"))[0]
         nonisolated(unsafe) var calls = 0

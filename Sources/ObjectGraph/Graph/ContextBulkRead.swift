@@ -18,16 +18,16 @@ extension ManagedObjectContext {
     public func readLoadedAttributes(atSlots slots: [Int], of objects: [ManagedObject],
                                      _ body: (_ object: Int, _ column: Int, AttributeValue) -> Void) throws(ObjectGraphError) {
         try checkThread()
-        forEachReadable(objects) { i, o, readable in
+        forEachReadable(objects, slots) { i, o, wanted in
             if let current = o.current {
-                for k in slots.indices where slots[k] >= 0 && slots[k] < readable.count && readable[slots[k]] { body(i, k, current[slots[k]]) }
+                for j in wanted.indices { body(i, wanted[j].column, current[wanted[j].slot]) }
             } else if let row = o.snapshotAddress {
                 // The row read by address: the object holds it, and taking it as a snapshot
                 // would retain and release its block once per object.
                 let count = RowBlock.cells(ofRowAt: row).count
                 var read = false
-                for k in slots.indices where slots[k] >= 0 && slots[k] < count && slots[k] < readable.count && readable[slots[k]] {
-                    body(i, k, RowSnapshot.value(atSlot: slots[k], ofRowAt: row))
+                for j in wanted.indices where wanted[j].slot < count {
+                    body(i, wanted[j].column, RowSnapshot.value(atSlot: wanted[j].slot, ofRowAt: row))
                     read = true
                 }
                 if read { o.rowCached = false }
@@ -49,12 +49,12 @@ extension ManagedObjectContext {
                                   values: UnsafeMutablePointer<UInt64>, states: UnsafeMutablePointer<UInt8>) throws(ObjectGraphError) {
         try checkThread()
         let n = objects.count
-        let wanted = kind == .integer ? RowCell.integer : RowCell.double
-        forEachReadable(objects) { i, o, readable in
+        let number = kind == .integer ? RowCell.integer : RowCell.double
+        forEachReadable(objects, slots) { i, o, wanted in
             if let current = o.current {
-                for k in slots.indices where slots[k] >= 0 && slots[k] < readable.count && readable[slots[k]] {
-                    let cell = k &* n &+ i
-                    switch current[slots[k]] {
+                for j in wanted.indices {
+                    let cell = wanted[j].column &* n &+ i
+                    switch current[wanted[j].slot] {
                     case .null: states[cell] = 0
                     case .integer(let v) where kind == .integer: (values[cell], states[cell]) = (UInt64(bitPattern: v), 1)
                     case .double(let v) where kind == .double: (values[cell], states[cell]) = (v.bitPattern, 1)
@@ -65,13 +65,14 @@ extension ManagedObjectContext {
                 let cells = RowBlock.cells(ofRowAt: row)
                 let rowValues = row + RowBlock.rowHeaderBytes
                 var read = false
-                for k in slots.indices where slots[k] >= 0 && slots[k] < cells.count && slots[k] < readable.count && readable[slots[k]] {
-                    let cell = k &* n &+ i
-                    let stored = RowCellTable.kind(slots[k], of: rowValues)
+                for j in wanted.indices where wanted[j].slot < cells.count {
+                    let (column, slot) = wanted[j]
+                    let cell = column &* n &+ i
+                    let stored = RowCellTable.kind(slot, of: rowValues)
                     if stored == RowCell.null {
                         states[cell] = 0
-                    } else if stored == wanted {
-                        (values[cell], states[cell]) = ((rowValues + cells.offset(slots[k])).load(as: UInt64.self), 1)
+                    } else if stored == number {
+                        (values[cell], states[cell]) = ((rowValues + cells.offset(slot)).load(as: UInt64.self), 1)
                     }
                     read = true
                 }
@@ -80,27 +81,30 @@ extension ManagedObjectContext {
         }
     }
 
-    /// The walk both reads share: `body(i, object, readable)` for each `objects[i]` that
+    /// The walk both reads share: `body(i, object, wanted)` for each `objects[i]` that
     /// belongs to this context, is not detached and runs no hooks when it fires, borrowed,
-    /// with the slots its layout reads directly (attributes, transformables excepted:
-    /// decoded on access). The last quiet entity and the last layout's slots are kept by
-    /// identity: holding an object's parts would retain and release them once per object.
+    /// with the entries of `slots` its layout reads directly (attributes, transformables
+    /// excepted: decoded on access), each as its index in `slots` and its slot. The last
+    /// quiet entity and the last layout's wanted slots are kept, by identity: holding an
+    /// object's parts would retain and release them once per object.
     @inline(__always)
-    private func forEachReadable(_ objects: [ManagedObject], _ body: (Int, ManagedObject, [Bool]) -> Void) {
+    private func forEachReadable(_ objects: [ManagedObject], _ slots: [Int],
+                                 _ body: (Int, ManagedObject, [(column: Int, slot: Int)]) -> Void) {
         var quietEntity: ObjectIdentifier? = nil
-        var readableLayout: ObjectIdentifier? = nil
-        var readable: [Bool] = []
+        var wantedLayout: ObjectIdentifier? = nil
+        var wanted: [(column: Int, slot: Int)] = []
         objects.forEachBorrowed { i, o in
             guard o.link === link, !o.detached else { return }
             if ObjectIdentifier(o.entity) != quietEntity {
                 guard !o.hasLifecycleHooks(in: self) else { return }
                 quietEntity = ObjectIdentifier(o.entity)
             }
-            if ObjectIdentifier(o.layout) != readableLayout {
-                readable = o.layout.readsDirectly
-                readableLayout = ObjectIdentifier(o.layout)
+            if ObjectIdentifier(o.layout) != wantedLayout {
+                let readable = o.layout.readsDirectly
+                wanted = slots.indices.filter { slots[$0] >= 0 && slots[$0] < readable.count && readable[slots[$0]] }.map { ($0, slots[$0]) }
+                wantedLayout = ObjectIdentifier(o.layout)
             }
-            body(i, o, readable)
+            body(i, o, wanted)
         }
     }
 

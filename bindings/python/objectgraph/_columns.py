@@ -39,7 +39,7 @@ NOT_READ = object()
 # Smaller results are read object by object: the bulk set-up would not pay off.
 MIN_OBJECTS = 32
 
-_STATE_VALUE, _STATE_NIL = 1, 0
+_STATE_VALUE, _STATE_NIL, _STATE_NOT_READ = 1, 0, 2
 
 
 # What a Columns reads once its context is gone: a counter its epoch never equals.
@@ -122,7 +122,7 @@ class Columns(OwnedHandle):
                 # memoryview's tolist converts in C; list() of a ctypes array goes item by item.
                 column = [v if s == _STATE_VALUE else (None if s == _STATE_NIL else NOT_READ)
                           for v, s in zip(numbers.tolist(), raw)]
-                if raw.count(_STATE_VALUE) + raw.count(_STATE_NIL) != n:
+                if _STATE_NOT_READ in raw:
                     unserved += [i for i, v in enumerate(column) if v is NOT_READ]
             columns.append(column)
         # Reading fired objects: a change the read caused (none: only hook-free objects

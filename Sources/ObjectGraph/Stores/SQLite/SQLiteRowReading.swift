@@ -73,7 +73,7 @@ extension SQLiteStore {
             let v = s.double(column)
             if v != 0 || !s.isNull(column) { row.setDouble(slot, v) }
         default:
-            if !s.isNull(column) { row.set(slot, read(s, column, kind)) }
+            row.set(slot, read(s, column, kind))  // NULL reads as .null, which sets nothing
         }
     }
 
